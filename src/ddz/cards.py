@@ -1,0 +1,270 @@
+"""Ranks, card notation and count vectors (RULES.md §1).
+
+A *hand* (or any card multiset) is a 15-slot count vector indexed by rank:
+index 0..11 are ``3 4 5 6 7 8 9 T J Q K A``, 12 is ``2``, 13 the small joker
+``B`` and 14 the big joker ``R``. Ranks are plain ints; the constants below name them.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Iterable, List, Optional, Sequence, Union
+
+import numpy as np
+
+from .errors import HandError, ImpossibleHandError, NotationError
+
+__all__ = [
+    "Rank", "NUM_RANKS", "RANK_CHARS", "RANK_NAMES", "CHAIN_RANKS",
+    "R3", "R4", "R5", "R6", "R7", "R8", "R9", "RT", "RJ", "RQ", "RK", "RA", "R2",
+    "SMALL_JOKER", "BIG_JOKER",
+    "parse_cards", "format_cards", "format_ranks", "to_counts", "deck_counts",
+    "Suit", "Card", "full_deck", "parse_suited", "cards_to_counts",
+    "CardsLike",
+]
+
+Rank = int  #: a rank index 0..14
+
+NUM_RANKS = 15
+RANK_CHARS = "3456789TJQKA2BR"  #: canonical one-character name of each rank
+RANK_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
+              "small joker", "big joker")
+CHAIN_RANKS = 12  #: ranks 0..11 (3..A) may form chains; 2 and jokers never do
+
+(R3, R4, R5, R6, R7, R8, R9, RT, RJ, RQ, RK, RA, R2, SMALL_JOKER, BIG_JOKER) = range(15)
+
+_CHAR_RANK = {c: i for i, c in enumerate(RANK_CHARS)}
+_WORD_RANK = {"10": RT, "小王": SMALL_JOKER, "大王": BIG_JOKER}
+_IGNORED = set(" \t\n-+,")
+
+CardsLike = Union[str, Sequence[int], np.ndarray]
+
+
+def deck_counts(decks: int = 1) -> np.ndarray:
+    """Copies of each rank in ``decks`` full decks.
+
+    :param decks: number of 54-card decks (1 for the standard game, 2 for RULES.md §7).
+    :returns: ``uint8[15]``: ``4*decks`` for ranks 0..12, ``decks`` for each joker.
+    """
+    counts = np.full(NUM_RANKS, 4 * decks, dtype=np.uint8)
+    counts[SMALL_JOKER] = counts[BIG_JOKER] = decks
+    return counts
+
+
+def _tokens(text: str) -> List[Rank]:
+    ranks: List[Rank] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _IGNORED:
+            i += 1
+            continue
+        two = text[i:i + 2]
+        if two.upper() in ("BJ", "RJ"):
+            raise NotationError(
+                f"ambiguous {two!r} at position {i} in {text!r}: 'BJ'/'RJ' are not joker "
+                f"names here; write the jokers as B/R and a jack after them apart (e.g. 'JB')")
+        if two.upper() in _WORD_RANK:
+            ranks.append(_WORD_RANK[two.upper()])
+            i += 2
+            continue
+        rank = _CHAR_RANK.get(ch.upper())
+        if rank is None:
+            raise NotationError(
+                f"unknown card {ch!r} at position {i} in {text!r} "
+                f"(ranks are {' '.join(RANK_CHARS)}; T or 10 for ten, B/R for the jokers)")
+        ranks.append(rank)
+        i += 1
+    return ranks
+
+
+def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
+    """Parse card notation into a count vector (RULES.md §1).
+
+    One character per card (``3``..``9``, ``T`` or ``10``, ``J Q K A 2``, ``B``/``小王``
+    small joker, ``R``/``大王`` big joker), case-insensitive, in any order; spaces,
+    ``-``, ``+`` and ``,`` are ignored. The empty string is the empty multiset.
+
+    :param text: the notation.
+    :param decks: decks in play; the counts are checked against them.
+    :returns: ``uint8[15]`` count vector.
+    :raises NotationError: a character that is no card (``X``/``D``/``BJ`` are rejected).
+    :raises ImpossibleHandError: more copies of a rank than ``decks`` decks hold.
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"card notation must be a str, not {type(text).__name__}: {text!r}")
+    counts = [0] * NUM_RANKS
+    for r in _tokens(text):
+        counts[r] += 1
+    return _checked(counts, decks, text)
+
+
+def _checked(counts: Sequence[int], decks: int, shown: object) -> np.ndarray:
+    limit = deck_counts(decks)
+    for r, c in enumerate(counts):
+        if c > limit[r]:
+            raise ImpossibleHandError(
+                f"{shown!r} holds {c} copies of {RANK_NAMES[r]!r}; "
+                f"{'one deck holds' if decks == 1 else f'{decks} decks hold'} {int(limit[r])}")
+    return np.asarray(counts, dtype=np.uint8)
+
+
+def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.ndarray:
+    """Validate any card multiset and return it as a fresh count vector.
+
+    :param cards: notation ``str``; or a length-15 sequence / 1-D array of integer counts.
+    :param decks: decks in play (limits the counts).
+    :param what: how error messages name the argument.
+    :returns: ``uint8[15]`` (a new array; the input is never modified).
+    :raises NotationError: bad notation text.
+    :raises HandError: wrong type, shape or dtype, non-integer or negative counts.
+    :raises ImpossibleHandError: more copies of a rank than the deck holds.
+    """
+    if isinstance(cards, str):
+        return parse_cards(cards, decks=decks)
+    if isinstance(cards, (bytes, dict, set, frozenset)) or cards is None:
+        raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: {cards!r}")
+    try:
+        arr = np.asarray(cards)
+    except Exception as exc:  # ragged lists and the like
+        raise HandError(f"{what} is not a vector of 15 counts: {cards!r}") from exc
+    if arr.shape != (NUM_RANKS,):
+        raise HandError(f"{what} must have shape (15,), got {arr.shape}: {cards!r}")
+    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer)):
+        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            arr = arr.astype(np.int64)
+        else:
+            raise HandError(f"{what} counts must be integers, got dtype {arr.dtype}: {cards!r}")
+    if np.any(arr < 0):
+        raise HandError(f"{what} has a negative count: {cards!r}")
+    return _checked([int(c) for c in arr], decks, format_cards_unchecked(arr))
+
+
+def format_cards_unchecked(counts: Iterable[int]) -> str:
+    out = []
+    for r, c in enumerate(counts):
+        out.append(RANK_CHARS[r] * int(min(c, 64)))
+    return "".join(out)
+
+
+def format_cards(counts: CardsLike) -> str:
+    """Canonical notation of a count vector: ascending by rank, e.g. ``33344456``, ``BR``.
+
+    :param counts: ``int[15]`` counts (any integer dtype), or notation to normalise.
+    :returns: the canonical string ("" for no cards).
+    :raises HandError: wrong shape, dtype or negative counts.
+    """
+    if isinstance(counts, str):
+        counts = parse_cards(counts, decks=8)
+    arr = to_counts(counts, decks=8, what="cards")
+    return format_cards_unchecked(arr)
+
+
+def format_ranks(ranks: Iterable[Rank]) -> str:
+    """Notation of a sequence of ranks, sorted ascending (``(0, 0, 14)`` → ``33R``)."""
+    return "".join(RANK_CHARS[r] for r in sorted(ranks))
+
+
+# -- suits and physical cards (dealing, bottom-card bonus; RULES.md §1, §6) --
+
+class Suit(enum.IntEnum):
+    """Card suits, in the order of RULES.md §1. Jokers have no suit."""
+    SPADES = 0
+    HEARTS = 1
+    CLUBS = 2
+    DIAMONDS = 3
+
+    @property
+    def letter(self) -> str:
+        return "SHCD"[self]
+
+
+class Card:
+    """One physical card: a rank and a suit (``None`` for the jokers). Immutable.
+
+    ``str(card)`` is rank then suit letter (``TS`` ten of spades, ``3H``), or ``B``/``R``.
+    """
+    __slots__ = ("rank", "suit")
+    rank: Rank
+    suit: Optional[Suit]
+
+    def __init__(self, rank: Rank, suit: Optional[Suit] = None) -> None:
+        if not isinstance(rank, (int, np.integer)) or not 0 <= rank < NUM_RANKS:
+            raise NotationError(f"card rank must be 0..14, got {rank!r}")
+        rank = int(rank)
+        if rank >= SMALL_JOKER:
+            if suit is not None:
+                raise NotationError(f"a joker has no suit, got {suit!r}")
+        else:
+            if suit is None:
+                raise NotationError(f"card {RANK_CHARS[rank]!r} needs a suit")
+            suit = Suit(suit)
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "suit", suit)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Card is immutable")
+
+    def __eq__(self, other):
+        return isinstance(other, Card) and (self.rank, self.suit) == (other.rank, other.suit)
+
+    def __hash__(self):
+        return hash((self.rank, self.suit))
+
+    def __lt__(self, other):
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+    @property
+    def sort_key(self):
+        return (self.rank, -1 if self.suit is None else int(self.suit))
+
+    def __str__(self):
+        return RANK_CHARS[self.rank] + ("" if self.suit is None else self.suit.letter)
+
+    def __repr__(self):
+        return f"Card.parse({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parse ``"TS"``, ``"10h"``, ``"3D"``, ``"B"``, ``"R"`` (rank, then suit letter).
+
+        :raises NotationError: anything else.
+        """
+        t = text.strip().upper() if isinstance(text, str) else None
+        if not t:
+            raise NotationError(f"not a card: {text!r}")
+        if t in ("B", "R"):
+            return cls(_CHAR_RANK[t])
+        rank_txt, suit_txt = t[:-1], t[-1:]
+        rank = _WORD_RANK.get(rank_txt, _CHAR_RANK.get(rank_txt) if len(rank_txt) == 1 else None)
+        if rank is None or suit_txt not in "SHCD" or rank >= SMALL_JOKER:
+            raise NotationError(f"not a card: {text!r} (write rank then suit, e.g. 'TS', '3H', or 'B'/'R')")
+        return cls(rank, Suit("SHCD".index(suit_txt)))
+
+
+def full_deck(decks: int = 1) -> List[Card]:
+    """Every card of ``decks`` decks, in a fixed order (rank, then suit; jokers last).
+
+    :returns: a new list of ``54 * decks`` :class:`Card`.
+    """
+    one = [Card(r, s) for r in range(SMALL_JOKER) for s in Suit] + [Card(SMALL_JOKER), Card(BIG_JOKER)]
+    return [c for c in one for _ in range(decks)]
+
+
+def parse_suited(text: str) -> List[Card]:
+    """Parse whitespace- or comma-separated suited cards (``"3S 3H TD B"``).
+
+    :raises NotationError: a token that is no card.
+    """
+    return [Card.parse(tok) for tok in text.replace(",", " ").split()]
+
+
+def cards_to_counts(cards: Iterable[Card]) -> np.ndarray:
+    """Count vector (``uint8[15]``) of physical cards; suits are dropped."""
+    counts = np.zeros(NUM_RANKS, dtype=np.uint8)
+    for c in cards:
+        counts[c.rank] += 1
+    return counts
