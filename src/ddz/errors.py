@@ -11,6 +11,9 @@ __all__ = [
     "ImpossibleHandError",
     "InvalidPlayError",
     "NotInHandError",
+    "IllegalActionError",
+    "DealError",
+    "RecordError",
 ]
 
 
@@ -38,3 +41,19 @@ class InvalidPlayError(DdzError):
 
 class NotInHandError(DdzError):
     """A play whose cards are not all in the hand."""
+
+
+class IllegalActionError(DdzError):
+    """An action that is not legal in the game's current state (RULES.md §3–§5): out of
+    its phase, a bid not higher than the last, a pass when leading, a play that does not
+    beat the play to beat, or an action after the hand is over."""
+
+
+class DealError(DdzError):
+    """A deal that is not a deal: wrong number of cards per hand, cards missing or
+    repeated, or suits needed (``Rules.bottom_bonus``) but not given."""
+
+
+class RecordError(DdzError):
+    """A game record that is malformed or does not replay (the message names the first
+    bad action by index and seat)."""
