@@ -1,0 +1,114 @@
+"""Card notation, count vectors and suits (RULES.md §1)."""
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz.cards import (BIG_JOKER, Card, RANK_CHARS, SMALL_JOKER, Suit, cards_to_counts,
+                       format_cards, full_deck, parse_cards, parse_suited, to_counts)
+from ddz.errors import HandError, ImpossibleHandError, NotationError
+
+
+def counts_of(**kw):
+    c = np.zeros(15, dtype=np.uint8)
+    for k, v in kw.items():
+        c[RANK_CHARS.index(k.lstrip("_"))] = v
+    return c
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("33344456", "33344456"),
+    ("65444333", "33344456"),
+    ("10 J Q K A", "TJQKA"),
+    ("t-j,q+k a", "TJQKA"),
+    ("小王大王", "BR"),
+    ("rb", "BR"),
+    ("2B3", "32B"),
+    ("", ""),
+])
+def test_parse_and_format(text, canonical):
+    counts = parse_cards(text)
+    assert counts.dtype == np.uint8 and counts.shape == (15,)
+    assert format_cards(counts) == canonical
+    assert format_cards(parse_cards(canonical)) == canonical
+
+
+def test_every_rank_char():
+    counts = parse_cards(RANK_CHARS)
+    assert counts.tolist() == [1] * 15
+    assert parse_cards("B")[SMALL_JOKER] == 1 and parse_cards("R")[BIG_JOKER] == 1
+
+
+@pytest.mark.parametrize("text", ["X", "D", "3D", "BJ", "RJ", "bj", "1", "0", "11", "*", "🂡"])
+def test_rejected_spellings(text):
+    with pytest.raises(NotationError) as exc:
+        parse_cards(text)
+    assert repr(text)[1:-1] in str(exc.value) or text in str(exc.value)
+
+
+def test_jack_after_joker_in_canonical_order_is_fine():
+    assert format_cards(parse_cards("JB")) == "JB"
+
+
+@pytest.mark.parametrize("text, msg", [("33333", "5 copies of '3'"), ("BB", "2 copies of 'small joker'")])
+def test_deck_limits(text, msg):
+    with pytest.raises(ImpossibleHandError, match=msg):
+        parse_cards(text)
+    assert parse_cards(text, decks=2).sum() == len(text)
+
+
+def test_parse_rejects_non_str():
+    with pytest.raises(NotationError):
+        parse_cards(333)
+
+
+@pytest.mark.parametrize("bad, err", [
+    ([1] * 14, HandError),
+    ([[1] * 15], HandError),
+    ([1] * 14 + [-1], HandError),
+    ([0.5] + [0] * 14, HandError),
+    ([True] * 15, HandError),
+    ([5] + [0] * 14, ImpossibleHandError),
+    ([0] * 13 + [2, 0], ImpossibleHandError),
+    (None, HandError),
+    ({"3": 1}, HandError),
+    (b"333", HandError),
+    (np.array(["a"] * 15), HandError),
+])
+def test_to_counts_bad(bad, err):
+    with pytest.raises(err):
+        to_counts(bad)
+
+
+def test_to_counts_copies_and_accepts_any_int_dtype():
+    src = np.array([1] * 15, dtype=np.int64)
+    out = to_counts(src)
+    assert out.dtype == np.uint8 and out.tolist() == [1] * 15
+    out[0] = 3
+    assert src[0] == 1  # input untouched
+    assert to_counts([1.0] * 15).tolist() == [1] * 15
+    assert to_counts(tuple([0] * 15)).sum() == 0
+
+
+def test_suits_and_cards():
+    deck = full_deck()
+    assert len(deck) == 54 and len(set(deck)) == 54
+    assert cards_to_counts(deck).tolist() == [4] * 13 + [1, 1]
+    assert [str(c) for c in parse_suited("TS 3h 10D B R")] == ["TS", "3H", "TD", "B", "R"]
+    assert Card.parse("TS") == Card(7, Suit.SPADES)
+    assert repr(Card.parse("3H")) == "Card.parse('3H')"
+    assert sorted([Card.parse("4S"), Card.parse("3D"), Card.parse("R")])[0] == Card.parse("3D")
+    with pytest.raises(AttributeError):
+        Card.parse("3H").rank = 4
+    for bad in ["3", "3X", "BS", "", "ZZ"]:
+        with pytest.raises(NotationError):
+            Card.parse(bad)
+    with pytest.raises(NotationError):
+        Card(SMALL_JOKER, Suit.HEARTS)
+    with pytest.raises(NotationError):
+        Card(3)
+    assert len(full_deck(2)) == 108
+
+
+def test_top_level_names():
+    assert ddz.parse_cards is parse_cards and ddz.format_cards is format_cards

@@ -1,0 +1,81 @@
+"""Bad input gives the documented error class, from every implementation (DESIGN.md)."""
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import (DdzError, HandError, ImpossibleHandError, InvalidPlayError, NotationError,
+                 Play, Rules)
+
+
+def test_hierarchy():
+    for cls in (NotationError, HandError, ImpossibleHandError, InvalidPlayError, ddz.NotInHandError):
+        assert issubclass(cls, DdzError)
+    assert issubclass(DdzError, ValueError)
+    assert issubclass(ImpossibleHandError, HandError)
+
+
+@pytest.mark.parametrize("hand, to_beat, err, text", [
+    ("333334", None, ImpossibleHandError, "5 copies"),
+    ("3X", None, NotationError, "'X'"),
+    ("BJ", None, NotationError, "ambiguous"),
+    ([1] * 14, None, HandError, "shape"),
+    (np.ones((2, 15), dtype=np.uint8), None, HandError, "shape"),
+    (np.array([0.5] * 15), None, HandError, "integers"),
+    ([-1] + [0] * 14, None, HandError, "negative"),
+    ([9] + [0] * 14, None, ImpossibleHandError, "9 copies"),
+    ([4] * 13 + [1, 1], None, ImpossibleHandError, "54 cards"),
+    (None, None, HandError, "None"),
+    ("2222", "33334444", InvalidPlayError, "33334444"),
+    ("2222", "pass", InvalidPlayError, "pass"),
+    ("2222", ddz.PASS, InvalidPlayError, "pass"),
+    ("2222", "3X", NotationError, "3X"),
+    ("2222", 33, InvalidPlayError, "33"),
+    ("2222", "2", ImpossibleHandError, "together"),
+    ("34", Play.parse("444455", Rules(kickers="repeat")), InvalidPlayError, "4444\\+55"),
+])
+def test_legal_moves_errors(impl, hand, to_beat, err, text):
+    with pytest.raises(err, match=text):
+        impl.legal_moves(hand, to_beat)
+    with pytest.raises(err):
+        impl.count_legal_moves(hand, to_beat)
+
+
+@pytest.mark.parametrize("cards, err", [
+    ("33334444", InvalidPlayError), ("", None), ("3X", NotationError), ("33333", ImpossibleHandError),
+    ([0] * 15, None), ([1] * 16, HandError),
+])
+def test_classify_errors(impl, cards, err):
+    if err is None:
+        assert impl.classify(cards) == ddz.PASS
+        return
+    with pytest.raises(err):
+        impl.classify(cards)
+    if err is not InvalidPlayError:
+        with pytest.raises(err):
+            impl.readings(cards)
+
+
+@pytest.mark.parametrize("rules", ["repeat", None, {"kickers": "repeat"}])
+def test_bad_rules_argument(impl, rules):
+    with pytest.raises(DdzError, match="Rules"):
+        impl.legal_moves("3", None, rules)
+
+
+def test_bad_rules_values():
+    with pytest.raises(DdzError, match="kickers"):
+        Rules(kickers="many")
+
+
+def test_input_not_modified(impl):
+    hand = np.array([1] * 13 + [1, 1], dtype=np.uint8)
+    hand[:5] = 2
+    before = hand.copy()
+    impl.legal_moves(hand)
+    assert np.array_equal(hand, before)
+
+
+def test_errors_leave_the_engine_working(impl):
+    with pytest.raises(DdzError):
+        impl.legal_moves("333334")
+    assert impl.count_legal_moves("33344455") == 18

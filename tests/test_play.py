@@ -1,0 +1,105 @@
+"""The Play value object: notation, codes, value semantics (RULES.md §2)."""
+
+import pickle
+
+import pytest
+
+import ddz
+from ddz import InvalidPlayError, NotationError, PASS, Play, PlayType, Rules
+
+T = PlayType
+REPEAT = Rules(kickers="repeat")
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("333444+56", "333444+56"), ("33344456", "333444+56"), ("65444333", "333444+56"),
+    ("4444+5B", "4444+5B"), ("44445B", "4444+5B"), ("555+88", "555+88"), ("34567", "34567"),
+    ("RB", "BR"), ("pass", "pass"), ("PASS", "pass"), ("555+R", "555+R"),
+    ("9999+6688", "9999+6688"), ("10JQKA", "TJQKA"),
+])
+def test_parse_canonical(text, canonical):
+    p = Play.parse(text)
+    assert str(p) == canonical
+    assert repr(p) == f"Play.parse({canonical!r})"
+    assert Play.parse(str(p)) == p
+
+
+def test_pass_is_falsy_and_others_truthy():
+    assert not PASS and not Play.parse("pass")
+    assert Play.parse("3") and Play.parse("BR")
+
+
+def test_plus_must_split_at_the_main_part():
+    with pytest.raises(InvalidPlayError, match="splits"):
+        Play.parse("3334+44")
+    assert Play.parse("444+3") == Play.parse("3444")
+
+
+@pytest.mark.parametrize("text, err", [
+    ("", NotationError), ("  ", NotationError), ("+", NotationError), ("3X", NotationError),
+    ("33334444", InvalidPlayError), ("34", InvalidPlayError), ("33333", ddz.ImpossibleHandError),
+])
+def test_parse_errors(text, err):
+    with pytest.raises(err):
+        Play.parse(text)
+
+
+def test_parse_uses_rules():
+    with pytest.raises(InvalidPlayError):
+        Play.parse("444455")
+    assert Play.parse("444455", REPEAT) == Play(T.FOUR_TWO_SINGLES, 1, 1, (2, 2))
+
+
+def test_value_semantics():
+    a = Play.parse("333444+56")
+    b = Play(T.AIRPLANE_SINGLES, 1, 2, (3, 2))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    with pytest.raises(AttributeError):
+        a.rank = 5
+    with pytest.raises(AttributeError):
+        del a.rank
+    assert not hasattr(a, "__dict__")
+    assert pickle.loads(pickle.dumps(a)) == a
+    assert a != (T.AIRPLANE_SINGLES, 1, 2, (2, 3))
+    assert a.counts == tuple(int(c) for c in ddz.parse_cards("33344456"))
+    assert a.body_counts == tuple(int(c) for c in ddz.parse_cards("333444"))
+    assert a.kicker_counts == tuple(int(c) for c in ddz.parse_cards("56"))
+    assert a.num_cards == 8 and a.body_ranks == (0, 1)
+
+
+def test_fields():
+    p = Play.parse("3456789")
+    assert (p.type, p.rank, p.length, p.kickers) == (T.STRAIGHT, 6, 7, ())
+    r = Play.parse("BR")
+    assert (r.type, r.rank, r.length) == (T.ROCKET, 14, 1)
+    assert (PASS.type, PASS.rank, PASS.length, PASS.kickers) == (T.PASS, 0, 0, ())
+
+
+@pytest.mark.parametrize("args", [
+    (T.STRAIGHT, 3, 4), (T.STRAIGHT, 12, 5), (T.PAIR, 13), (T.SINGLE, 15), (T.TRIO_SINGLE, 0, 1, ()),
+    (T.TRIO_PAIR, 0, 1, (1, 2)), (T.AIRPLANE_PAIRS, 1, 2, (3, 3, 3, 3)), (T.ROCKET, 13),
+    (T.PASS, 1, 0), (T.BOMB, 0, 1, (1,)), (99, 0), (T.SINGLE, 0, 1, (20,)), (T.SINGLE, 0, 2),
+])
+def test_bad_structures(args):
+    with pytest.raises(InvalidPlayError):
+        Play(*args)
+
+
+@pytest.mark.parametrize("rules", [Rules(), REPEAT], ids=["distinct", "repeat"])
+def test_every_play_round_trips(rules):
+    plays = ddz.reference.all_plays(rules)
+    strings = [str(p) for p in plays]
+    assert len(set(strings)) == len(plays)
+    codes = [p.code for p in plays]
+    assert len(set(codes)) == len(plays) and 0 not in codes
+    for p, s, c in zip(plays, strings, codes):
+        assert Play.parse(s, rules) == p
+        assert Play.from_code(c) == p
+    assert plays == sorted(plays)
+    assert Play.from_code(0) == PASS
+
+
+@pytest.mark.parametrize("code", [-1, 1 << 44, 15 << 39, (1 << 39) | (1 << 34) | 3])
+def test_bad_codes(code):
+    with pytest.raises(InvalidPlayError):
+        Play.from_code(code)
