@@ -11,7 +11,7 @@ from .cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_card
 from .errors import (DdzError, HandError, ImpossibleHandError, InvalidPlayError,
                      NotationError, NotInHandError)
 from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
-                    legal_moves, readings)
+                    legal_moves, legal_moves_array, readings)
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
 
@@ -22,6 +22,6 @@ __all__ = [
     "DdzError", "HandError", "ImpossibleHandError", "InvalidPlayError", "NotationError",
     "NotInHandError",
     "IMPLEMENTATION", "all_plays", "beats", "classify", "count_legal_moves", "legal_moves",
-    "readings",
+    "legal_moves_array", "readings",
     "PASS", "Play", "PlayType", "Rules", "STANDARD", "REPEAT_KICKERS",
 ]
