@@ -8,20 +8,25 @@ Play.parse('333444+56')
 """
 
 from .cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
-from .errors import (DdzError, HandError, ImpossibleHandError, InvalidPlayError,
-                     NotationError, NotInHandError)
+from .errors import (DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
+                     InvalidPlayError, NotationError, NotInHandError, RecordError)
 from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
                     legal_moves, legal_moves_array, readings)
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
+from .game import Deal, Game, Observation, Phase, Result
+from .perft import divide, perft
+from .bots import Bot, GreedyBot, RandomBot
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
     "DdzError", "HandError", "ImpossibleHandError", "InvalidPlayError", "NotationError",
-    "NotInHandError",
+    "NotInHandError", "IllegalActionError", "DealError", "RecordError",
     "IMPLEMENTATION", "all_plays", "beats", "classify", "count_legal_moves", "legal_moves",
     "legal_moves_array", "readings",
     "PASS", "Play", "PlayType", "Rules", "STANDARD", "REPEAT_KICKERS",
+    "Game", "Phase", "Deal", "Result", "Observation", "perft", "divide",
+    "Bot", "RandomBot", "GreedyBot",
 ]

@@ -1,0 +1,181 @@
+"""Bots: a tiny protocol and two players (RULES.md §3–§5).
+
+A bot is any object with ``act(observation, legal) -> action``: it receives the
+:class:`ddz.Observation` of the seat to act and the list from
+:meth:`ddz.Game.legal_actions`, and returns one of those actions.
+:func:`play_hand` runs a :class:`ddz.Game` to the end with three bots.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, List, Optional, Sequence
+
+from . import moves
+from .cards import BIG_JOKER, NUM_RANKS, R2, RA, SMALL_JOKER
+from .game import Game, Observation, Phase
+from .play import Play, PlayType
+
+try:  # Python 3.8+
+    from typing import Protocol, runtime_checkable
+except ImportError:  # pragma: no cover
+    from typing_extensions import Protocol, runtime_checkable  # type: ignore
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "play_hand", "hand_strength", "BOTS", "make_bot"]
+
+_BOMBS = (PlayType.BOMB, PlayType.ROCKET)
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything with ``act(observation, legal) -> action``.
+
+    ``observation`` is a :class:`ddz.Observation` of the seat to act, ``legal`` the
+    non-empty list of :meth:`ddz.Game.legal_actions`; the result must be one of them.
+    """
+
+    def act(self, observation: Observation, legal: List[Any]) -> Any:  # pragma: no cover
+        ...
+
+
+class RandomBot:
+    """Picks a legal action uniformly at random.
+
+    :param seed: seeds its own ``random.Random`` (``None``: from the operating system).
+    """
+
+    def __init__(self, seed: Optional[int] = None) -> None:
+        self._rng = random.Random(seed)
+        self._below = self._rng.randrange
+
+    def act(self, observation: Observation, legal: List[Any]) -> Any:
+        """A uniformly random element of ``legal`` (the observation is ignored)."""
+        return legal[self._below(len(legal))]
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+def hand_strength(hand: Sequence[int]) -> int:
+    """A rough count of high cards used by :class:`GreedyBot` to bid and double:
+    big joker 4, small joker 3, each 2 two points, each ace one, each bomb 4, a rocket 2
+    more.
+
+    :param hand: 15 counts.
+    :returns: an int, about 0..30 (a 17-card hand of average strength scores 5–6).
+    """
+    score = 4 * hand[BIG_JOKER] + 3 * hand[SMALL_JOKER] + 2 * hand[R2] + hand[RA]
+    score += 4 * sum(1 for r in range(R2 + 1) if hand[r] == 4)
+    if hand[BIG_JOKER] and hand[SMALL_JOKER]:
+        score += 2
+    return score
+
+
+class GreedyBot:
+    """A simple, deterministic heuristic player.
+
+    * **Bidding** (RULES.md §3): with :func:`hand_strength` *s*, bids 3 if *s* ≥ 11, 2 if
+      *s* ≥ 8, 1 if *s* ≥ 6 (when that is above the highest bid; else passes). In the rob
+      variant it calls or robs when *s* ≥ 7.
+    * **Doubling** (§4): a farmer doubles when *s* ≥ 8 (counted on its 17 cards), the
+      landlord redoubles when *s* ≥ 11.
+    * **Leading** (§5): a play that empties its hand if there is one; otherwise the play
+      with the most cards that is not a bomb or rocket, lowest main rank first (long plays
+      shed the most cards); bombs only when nothing else is left.
+    * **Responding**: passes when its partner made the play to beat (it never beats its
+      partner's winning play) unless it can go out at once; otherwise plays the lowest
+      non-bomb play that beats it, fewest cards first. A bomb or the rocket is used only
+      when it decides the hand: it empties the hand, or what is left after it is a single
+      play, or the opponent who made the play to beat has at most 4 cards left.
+    """
+
+    def act(self, observation: Observation, legal: List[Any]) -> Any:
+        """Choose an action from ``legal`` (see the class docstring)."""
+        obs = observation
+        if obs.phase is Phase.BIDDING:
+            s = hand_strength(obs.hand)
+            if obs.rules.bidding == "rob":
+                return 1 if s >= 7 and 1 in legal else 0
+            want = 3 if s >= 11 else 2 if s >= 8 else 1 if s >= 6 else 0
+            return want if want in legal else 0
+        if obs.phase is Phase.DOUBLING:
+            if obs.seat == obs.landlord:
+                return hand_strength(obs.hand) >= 11
+            return hand_strength(obs.hand) >= 8
+        return self._play(obs, legal)
+
+    def _play(self, obs: Observation, legal: List[Play]) -> Play:
+        left = sum(obs.hand)
+        for p in legal:
+            if p and p.num_cards == left:
+                return p          # going out ends the hand: always do it
+        if obs.to_beat is None:
+            plain = [p for p in legal if p.type not in _BOMBS]
+            if not plain:
+                return min(legal, key=lambda p: (p.type is PlayType.ROCKET, p.rank))
+            return max(plain, key=lambda p: (p.num_cards, -p.rank, -sum(p.kickers)))
+        # responding
+        if obs.partner is not None and obs.to_beat_seat == obs.partner:
+            return legal[0]       # the pass: let the partner's play stand
+        plain = [p for p in legal[1:] if p.type not in _BOMBS]
+        if plain:
+            return min(plain, key=lambda p: (p.num_cards, p.rank, sum(p.kickers)))
+        bombs = [p for p in legal[1:] if p.type in _BOMBS]
+        if bombs and self._bomb_decides(obs, bombs[0]):
+            return bombs[0]
+        return legal[0]
+
+    @staticmethod
+    def _bomb_decides(obs: Observation, bomb: Play) -> bool:
+        rest = tuple(h - c for h, c in zip(obs.hand, bomb.counts))
+        if not any(rest):
+            return True
+        if obs.cards_left[obs.to_beat_seat] <= 4:
+            return True
+        return bool(moves.readings(rest, _kicker_rules(obs)))
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+def _kicker_rules(obs: Observation):
+    from dataclasses import replace
+    return replace(obs.rules, bidding="points", doubling=False, bottom_bonus=False)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+"""Bot names used by the ``ddz`` command."""
+
+
+def make_bot(name: str, seed: Optional[int] = None) -> Bot:
+    """A bot by name (``"random"`` or ``"greedy"``).
+
+    :param seed: for :class:`RandomBot`.
+    :raises DdzError: an unknown name.
+    """
+    from .errors import DdzError
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot()
+    raise DdzError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+
+
+def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
+    """Let ``bots[seat]`` act for each seat until the hand is over.
+
+    :param game: a :class:`ddz.Game` (played in place).
+    :param bots: three bots, one per seat.
+    :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`).
+    :raises DdzError: fewer or more than three bots; a bot's illegal action propagates.
+    """
+    from .errors import DdzError
+    if len(bots) != 3:
+        raise DdzError(f"play_hand needs 3 bots, got {len(bots)}")
+    step = game.step
+    legal_actions = game.legal_actions
+    observe = game.observation
+    while game._current is not None:
+        seat = game._current
+        step(bots[seat].act(observe(seat), legal_actions()))
+    return game

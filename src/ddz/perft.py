@@ -1,0 +1,84 @@
+"""Perft: count the leaves of the play-phase legal-move tree (DESIGN.md, "Perft").
+
+As in chess engines, ``perft(game, d)`` is the number of move sequences of exactly ``d``
+plays (passes count as plays) from the game's position, following RULES.md §2.3 and §5
+(the pass is legal only when responding; a trick ends after two passes; the hand ends
+when a player runs out). A finished hand has no moves, so a line that ends the hand
+before depth ``d`` contributes nothing, and ``perft(game, 0)`` is 1 for any position.
+``divide`` gives each first move's share. The counts test the move generator and the
+trick logic together; the active implementation answers (see :mod:`ddz.moves`).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+from . import moves
+from .errors import DdzError, IllegalActionError
+from .game import Game, Phase
+from .play import Play
+
+__all__ = ["perft", "divide"]
+
+
+def _check(game: object, depth: object) -> None:
+    if not isinstance(game, Game):
+        raise DdzError(f"perft needs a ddz.Game, not {type(game).__name__}: {game!r}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise DdzError(f"perft depth must be an int >= 0, got {depth!r}")
+    if game.phase not in (Phase.PLAYING, Phase.OVER):
+        raise IllegalActionError(
+            f"perft counts the play phase; the game is still {game.phase.value!r} "
+            "(finish the bidding first, e.g. let the first bidder bid 3)")
+
+
+def _perft(g: Game, depth: int) -> int:
+    if g._phase is not Phase.PLAYING:
+        return 0
+    rules = g._move_rules
+    hand = g._hands[g._current]
+    if depth == 1:
+        return moves.count_legal_moves(hand, g._to_beat, rules)
+    total = 0
+    push, pop = g._push, g._pop
+    for play in moves.legal_moves(hand, g._to_beat, rules):
+        push(play)
+        total += _perft(g, depth - 1)
+        pop()
+    return total
+
+
+def perft(game: Game, depth: int) -> int:
+    """Leaves of the legal-move tree of depth ``depth`` from ``game`` (play phase).
+
+    :param game: a :class:`ddz.Game` in the play phase (or over: then 1 at depth 0, else 0);
+        it is not modified (a clone is searched).
+    :param depth: plies, ``>= 0``.
+    :returns: the node count.
+    :raises DdzError: not a game, or a bad depth.
+    :raises IllegalActionError: the game is still bidding or doubling.
+    """
+    _check(game, depth)
+    if depth == 0:
+        return 1
+    return _perft(game.clone(), depth)
+
+
+def divide(game: Game, depth: int) -> List[Tuple[Play, int]]:
+    """Each legal first move with its subtree's leaf count (their sum is ``perft``).
+
+    :param game: as :func:`perft`.
+    :param depth: ``>= 1``.
+    :returns: ``[(play, count), ...]`` in move order.
+    :raises DdzError, IllegalActionError: as :func:`perft`; also depth 0.
+    """
+    _check(game, depth)
+    if depth < 1:
+        raise DdzError("divide needs depth >= 1")
+    g = game.clone()
+    out = []
+    for play in g.legal_actions():
+        g._push(play)
+        out.append((play, 1 if depth == 1 else _perft(g, depth - 1)))
+        g._pop()
+    return out
