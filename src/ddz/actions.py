@@ -1,0 +1,657 @@
+"""A fixed action space for reinforcement learning: every play ↔ an integer id,
+legal-action masks, batch APIs and array encodings (DESIGN.md, "Three speeds of API").
+
+Id order
+--------
+``ActionSpace(rules)`` numbers the pass and every play of :func:`ddz.all_plays`:
+
+* id 0 is the pass (:attr:`ActionSpace.pass_id`);
+* ids 1.. are ``all_plays(rules)`` in move order (type, chain length, main rank, then
+  kickers; see :mod:`ddz.reference`).
+
+So ``len(ActionSpace())`` is 12,655 (``kickers="distinct"``) and
+``len(ActionSpace(REPEAT_KICKERS))`` is 27,472, and legal ids come out sorted ascending,
+in the same order as :func:`ddz.legal_moves`. The table is frozen by a test (a sha256 of
+the whole id → notation table): changing it is a breaking change.
+
+Why not RLCard's order? RLCard's 27,472 ids (pass last, id 27,471) exist only for
+``kickers="repeat"``, come from a JSON file rather than a rule, and do not follow move
+order. The same 27,471 plays are in both spaces; :func:`ddz.interop.rlcard_id_map` gives the
+permutation between them (and :mod:`ddz.interop` converts to DouZero and OpenSpiel).
+
+Implementations
+---------------
+The legal-id kernels live in the compiled ``ddz._actions`` (built on the core's
+``legal_codes``); ``DDZ_NO_EXTENSIONS=1`` selects the pure-Python path, which filters
+the plays of :mod:`ddz.reference` and is the oracle the tests compare against.
+:data:`IMPLEMENTATION` says which one answers by default.
+
+Card encoding (``encode_cards``)
+--------------------------------
+54 ``uint8`` features, exactly DouZero's ``_cards2array``: for each rank 3..2
+(index ``r`` = 0..12), four "at least k copies" bits at ``4*r + k - 1`` (k = 1..4), then
+the small joker at 52 and the big joker at 53.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Iterator, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _args
+from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, CardsLike
+from .errors import DdzError, HandError, ImpossibleHandError, InvalidPlayError
+from .play import PASS, Play
+from .rules import STANDARD, Rules
+
+__all__ = ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions",
+           "IMPLEMENTATION", "ENCODING_SIZE"]
+
+if os.environ.get("DDZ_NO_EXTENSIONS"):
+    _kernel = None
+else:
+    try:
+        from . import _actions as _kernel  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - until the extension is registered
+        _kernel = None
+
+IMPLEMENTATION = "reference" if _kernel is None else "kernel"
+"""Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
+
+ENCODING_SIZE = 54
+"""Length of one card encoding (:func:`encode_cards`)."""
+
+IdLike = Union[int, np.integer]
+ToBeat = Union[None, int, np.integer, Play, str]
+
+
+class ActionIdError(InvalidPlayError):
+    """An action id outside ``0 .. len(space) - 1``, or an id array of the wrong type."""
+
+
+_HASH_MUL = 0x9E3779B97F4A7C15
+_HASH_BITS = 16  # 65,536 slots for at most 27,472 codes (load < 0.42)
+
+
+class _Tables:
+    """Everything derived once per rule set (shared by every ActionSpace of those rules)."""
+
+    def __init__(self, rules: Rules) -> None:
+        from . import moves  # the chooser: the active implementation's universe
+
+        plays = [PASS] + list(moves.all_plays(rules))
+        self.plays: Tuple[Play, ...] = tuple(plays)
+        self.index = {p: i for i, p in enumerate(plays)}
+        self.notation: Tuple[str, ...] = tuple(str(p) for p in plays)
+        n = len(plays)
+        self.codes = np.fromiter((p.code for p in plays), dtype=np.int64, count=n)
+        self.counts = np.array([p.counts for p in plays], dtype=np.uint8)
+        self.counts.setflags(write=False)
+        self.codes.setflags(write=False)
+        # open-addressing hash table code -> id for the kernels (empty slot: key -1)
+        size = 1 << _HASH_BITS
+        keys = np.full(size, -1, dtype=np.int64)
+        vals = np.full(size, -1, dtype=np.int32)
+        shift = 64 - _HASH_BITS
+        mask = size - 1
+        slots = ((self.codes.astype(np.uint64) * np.uint64(_HASH_MUL)) >> np.uint64(shift)).tolist()
+        for i, (code, h) in enumerate(zip(self.codes.tolist(), slots)):
+            while keys[h] != -1:
+                h = (h + 1) & mask
+            keys[h] = code
+            vals[h] = i
+        self.hash_keys, self.hash_vals = keys, vals
+        self.hash_shift = shift
+        self.limit = deck_counts(rules.decks).astype(np.int64)
+        self._encoded: Optional[np.ndarray] = None
+
+    @property
+    def encoded(self) -> np.ndarray:
+        if self._encoded is None:
+            enc = encode_cards(self.counts)
+            enc.setflags(write=False)
+            self._encoded = enc
+        return self._encoded
+
+
+@functools.lru_cache(maxsize=None)
+def _tables(rules: Rules) -> _Tables:
+    return _Tables(rules)
+
+
+class ActionSpace:
+    """Every play of one rule set, and the pass, numbered by a stable integer id.
+
+    Id 0 is the pass; ids ``1..len-1`` are :func:`ddz.all_plays` in move order (see the
+    module docstring). ``len(ActionSpace())`` is 12,655 and
+    ``len(ActionSpace(Rules(kickers="repeat")))`` is 27,472 (RULES.md §2.1).
+
+    Iterating yields the :class:`Play` values in id order; ``x in space`` accepts a
+    :class:`Play`, play notation or an integer id. Two spaces of the same rules are equal.
+
+    Parameters
+    ----------
+    rules : Rules, default ``ddz.STANDARD``
+        The rule set. The tables are built once per rule set (about 0.1–0.3 s) and shared.
+    implementation : {"kernel", "reference"}, optional
+        Which legal-id path answers: the compiled kernels or the pure-Python oracle.
+        Default :data:`IMPLEMENTATION`. Both give identical results.
+
+    Raises
+    ------
+    DdzError
+        ``rules`` is not a :class:`ddz.Rules`, or ``implementation`` is unknown or
+        not built.
+    """
+
+    __slots__ = ("rules", "_t", "_kern")
+
+    def __init__(self, rules: Rules = STANDARD, *, implementation: Optional[str] = None) -> None:
+        rules = _args.rules_arg(rules)
+        if rules.decks != 1:
+            raise DdzError(f"ActionSpace supports the one-deck game only, not {rules!r}")
+        if implementation is None:
+            implementation = IMPLEMENTATION
+        if implementation == "kernel":
+            if _kernel is None:
+                raise DdzError("the compiled ddz._actions kernels are not available "
+                               "(DDZ_NO_EXTENSIONS is set, or the package was not built)")
+            kern = _kernel
+        elif implementation == "reference":
+            kern = None
+        else:
+            raise DdzError(f"implementation must be 'kernel' or 'reference', got {implementation!r}")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "_t", _tables(rules))
+        object.__setattr__(self, "_kern", kern)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ActionSpace is immutable")
+
+    @property
+    def implementation(self) -> str:
+        """``"kernel"`` or ``"reference"``: which path computes legal ids."""
+        return "reference" if self._kern is None else "kernel"
+
+    # -- the table ------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._t.plays)
+
+    def __iter__(self) -> Iterator[Play]:
+        return iter(self._t.plays)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Play):
+            return item in self._t.index
+        if isinstance(item, str):
+            try:
+                return Play.parse(item, self.rules) in self._t.index
+            except DdzError:
+                return False
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            return 0 <= int(item) < len(self._t.plays)
+        return False
+
+    def __eq__(self, other):
+        if not isinstance(other, ActionSpace):
+            return NotImplemented
+        return self.rules == other.rules
+
+    def __hash__(self):
+        return hash((ActionSpace, self.rules))
+
+    def __repr__(self) -> str:
+        return f"ActionSpace({self.rules!r})  # {len(self)} actions"
+
+    @property
+    def pass_id(self) -> int:
+        """The id of the pass: 0."""
+        return 0
+
+    def id(self, play: Union[Play, str]) -> int:
+        """The id of a play.
+
+        Parameters
+        ----------
+        play : Play or str
+            A play (the pass included) or its notation (``"333444+56"``, ``"pass"``).
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        InvalidPlayError
+            Not a play under this space's rules (RULES.md §2, §2.1).
+        NotationError, ImpossibleHandError
+            Bad notation.
+        """
+        p = _args.play_arg(play, self.rules)
+        try:
+            return self._t.index[p]
+        except KeyError:  # pragma: no cover - play_arg admits only plays of the rules
+            raise InvalidPlayError(f"{str(p)!r} is not in {self!r}") from None
+
+    def play(self, action_id: IdLike) -> Play:
+        """The :class:`Play` of an id.
+
+        Raises
+        ------
+        ActionIdError
+            ``action_id`` is not an integer in ``0 .. len(self) - 1``.
+        """
+        return self._t.plays[self._check_id(action_id)]
+
+    def notation(self, action_id: IdLike) -> str:
+        """Canonical notation of an id's play (``str(space.play(i))``).
+
+        Raises
+        ------
+        ActionIdError
+            Out of range.
+        """
+        return self._t.notation[self._check_id(action_id)]
+
+    @property
+    def codes(self) -> np.ndarray:
+        """``int64[len(self)]``: the compact code (:attr:`ddz.Play.code`) of each id (read-only)."""
+        return self._t.codes
+
+    @property
+    def card_counts(self) -> np.ndarray:
+        """``uint8[len(self), 15]``: the cards of each id's play (read-only)."""
+        return self._t.counts
+
+    def _check_id(self, action_id: object, what: str = "action id") -> int:
+        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
+            raise ActionIdError(f"{what} must be an int, not {type(action_id).__name__}: {action_id!r}")
+        i = int(action_id)
+        if not 0 <= i < len(self._t.plays):
+            raise ActionIdError(f"{what} {i!r} is out of range 0..{len(self._t.plays) - 1} of {self!r}")
+        return i
+
+    # -- one position -----------------------------------------------------------
+    def _position(self, hand: CardsLike, to_beat: ToBeat) -> Tuple[Tuple[int, ...], int]:
+        """Validated (hand counts, to-beat id; pass_id when leading)."""
+        counts = _args.hand_arg(hand, self.rules)
+        if to_beat is None:
+            return counts, 0
+        if isinstance(to_beat, (int, np.integer)) and not isinstance(to_beat, bool):
+            i = self._check_id(to_beat, "the play to beat (id)")
+            if i == 0:
+                return counts, 0
+            _args.to_beat_arg(self._t.plays[i], self.rules, counts)  # deck check
+            return counts, i
+        play = _args.to_beat_arg(to_beat, self.rules, counts)
+        return counts, self._t.index[play]
+
+    def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> np.ndarray:
+        """Ids of the legal moves (RULES.md §2.3), ascending (= move order).
+
+        Parameters
+        ----------
+        hand : str or int[15]
+            Notation or 15 counts, at most ``rules.max_hand`` cards.
+        to_beat : int, Play, str or None
+            The last non-pass play of the trick: an id, a :class:`Play` or notation;
+            ``None`` or :attr:`pass_id` when leading. (A *Play* or notation of the pass
+            is an error, as in :func:`ddz.legal_moves`.)
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32[M]``; contains :attr:`pass_id` (first) exactly when responding.
+
+        Raises
+        ------
+        NotationError, HandError, ImpossibleHandError
+            Bad hand, or a hand that holds cards of the play to beat beyond the deck.
+        InvalidPlayError
+            ``to_beat`` is not a play (or is the pass given as a Play or notation).
+        ActionIdError
+            ``to_beat`` is an id out of range.
+        """
+        counts, tb = self._position(hand, to_beat)
+        hands = np.asarray(counts, dtype=np.uint8).reshape(1, NUM_RANKS)
+        tbs = np.array([tb], dtype=np.int32)
+        if self._kern is None:
+            return self._ids_reference(hands, tbs)[0]
+        return self._kern.legal_ids_batch(self._t, hands, tbs, self.rules.repeat_kickers, 1)[0]
+
+    def legal_mask(self, hand: CardsLike, to_beat: ToBeat = None,
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
+        """Boolean mask of the legal moves over the whole space.
+
+        Parameters
+        ----------
+        hand, to_beat
+            As in :meth:`legal_ids`.
+        out : bool[len(self)], optional
+            A C-contiguous buffer to fill (and return) instead of allocating.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``bool[len(self)]``, ``True`` at exactly the ids of :meth:`legal_ids`.
+
+        Raises
+        ------
+        HandError
+            ``out`` has the wrong shape, dtype or layout.
+        NotationError, ImpossibleHandError, InvalidPlayError, ActionIdError
+            As in :meth:`legal_ids`.
+        """
+        ids = self.legal_ids(hand, to_beat)
+        mask = self._out_mask(out, (len(self),))
+        mask.fill(False)
+        mask[ids] = True
+        return mask
+
+    # -- batches ----------------------------------------------------------------
+    def legal_masks(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
+                    out: Optional[np.ndarray] = None, *, threads: int = 0) -> np.ndarray:
+        """Legal-move masks of a batch of positions.
+
+        Parameters
+        ----------
+        hands : uint8[B, 15]
+            Count vectors (any integer dtype is accepted and converted). Every row is
+            checked: at most ``rules.max_hand`` cards, no more copies than the deck.
+        to_beat_ids : int32[B]
+            The id of the play to beat in each row; :attr:`pass_id` when leading.
+        out : bool[B, len(self)], optional
+            A C-contiguous buffer to fill and return (reuse it across a training loop).
+        threads : int, default 0
+            Worker threads for the kernel (0: OpenMP's default, 1: serial). Ignored by
+            the reference path and by serial builds.
+
+        Returns
+        -------
+        numpy.ndarray
+            ``bool[B, len(self)]``; row ``i`` equals ``legal_mask(hands[i], to_beat_ids[i])``.
+
+        Raises
+        ------
+        HandError
+            ``hands`` not a 2-D integer array with 15 columns; ``to_beat_ids`` not a 1-D
+            integer array of length B; ``out`` of the wrong shape, dtype or layout.
+        ImpossibleHandError
+            A row holds more cards than a player can, more copies than the deck, or more
+            than the deck together with its play to beat (the message names the row).
+        ActionIdError
+            An id out of range (the message names the row).
+
+        Notes
+        -----
+        The kernel validates everything first, then releases the GIL.
+        """
+        h, tb = self._batch_args(hands, to_beat_ids)
+        mask = self._out_mask(out, (h.shape[0], len(self)))
+        if self._kern is None:
+            mask.fill(False)
+            for i, ids in enumerate(self._ids_reference(h, tb)):
+                mask[i, ids] = True
+            return mask
+        self._kern.legal_masks(self._t, h, tb, self.rules.repeat_kickers, mask, int(threads))
+        return mask
+
+    def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
+                        *, threads: int = 0) -> Tuple[np.ndarray, np.ndarray]:
+        """Legal ids of a batch of positions, in CSR form.
+
+        Parameters
+        ----------
+        hands, to_beat_ids, threads
+            As in :meth:`legal_masks`.
+
+        Returns
+        -------
+        ids : numpy.ndarray
+            ``int32[M]``: the legal ids of every row, row after row, each row ascending.
+        offsets : numpy.ndarray
+            ``int64[B + 1]``: row ``i``'s ids are ``ids[offsets[i]:offsets[i + 1]]``.
+
+        Raises
+        ------
+        HandError, ImpossibleHandError, ActionIdError
+            As in :meth:`legal_masks`.
+        """
+        h, tb = self._batch_args(hands, to_beat_ids)
+        if self._kern is None:
+            rows = self._ids_reference(h, tb)
+            offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+            np.cumsum([len(r) for r in rows], out=offsets[1:])
+            ids = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int32)
+            return ids.astype(np.int32, copy=False), offsets
+        return self._kern.legal_ids_csr(self._t, h, tb, self.rules.repeat_kickers, int(threads))
+
+    # -- encodings ----------------------------------------------------------------
+    def encode_actions(self, ids: Union[np.ndarray, Sequence[int]],
+                       out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The card encoding (:func:`encode_cards`) of each id's play; the pass is all zeros.
+
+        Parameters
+        ----------
+        ids : int array of any shape
+        out : uint8[*ids.shape, 54], optional
+
+        Returns
+        -------
+        numpy.ndarray
+            ``uint8[*ids.shape, 54]``.
+
+        Raises
+        ------
+        ActionIdError
+            Not integers, or an id out of range.
+        """
+        arr = self._id_array(ids, "ids")
+        table = self._t.encoded
+        if out is None:
+            return table[arr]
+        return np.take(table, arr, axis=0, out=out)
+
+    # -- helpers ------------------------------------------------------------------
+    def _id_array(self, ids: object, what: str) -> np.ndarray:
+        try:
+            arr = np.asarray(ids)
+        except Exception as exc:
+            raise ActionIdError(f"{what} is not an array of ids: {ids!r}") from exc
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            if arr.size == 0:
+                arr = arr.astype(np.int64)
+            else:
+                raise ActionIdError(f"{what} must be integers, got dtype {arr.dtype}")
+        if arr.size:
+            bad = np.flatnonzero((arr < 0) | (arr >= len(self)))
+            if bad.size:
+                j = int(bad[0])
+                raise ActionIdError(
+                    f"{what}[{np.unravel_index(j, arr.shape) if arr.ndim != 1 else j}] = "
+                    f"{int(arr.flat[j])} is out of range 0..{len(self) - 1} of {self!r}")
+        return arr.astype(np.intp, copy=False)
+
+    def _out_mask(self, out: Optional[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
+        if out is None:
+            return np.zeros(shape, dtype=np.bool_)
+        if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != shape \
+                or not out.flags.c_contiguous or not out.flags.writeable:
+            desc = (f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray)
+                    else type(out).__name__)
+            raise HandError(f"out must be a writeable C-contiguous bool array of shape {shape}, got {desc}")
+        return out
+
+    def _batch_args(self, hands: object, to_beat_ids: object) -> Tuple[np.ndarray, np.ndarray]:
+        """Validate a batch; returns C-contiguous ``uint8[B,15]`` and ``int32[B]``."""
+        try:
+            h = np.asarray(hands)
+        except Exception as exc:
+            raise HandError(f"hands is not a uint8[B, 15] array: {hands!r}") from exc
+        if h.ndim != 2 or h.shape[1] != NUM_RANKS:
+            raise HandError(f"hands must have shape (B, 15), got {h.shape}")
+        if h.dtype == np.bool_ or not np.issubdtype(h.dtype, np.integer):
+            raise HandError(f"hands must be an integer array (uint8), got dtype {h.dtype}")
+        b = h.shape[0]
+        try:
+            tb = np.asarray(to_beat_ids)
+        except Exception as exc:
+            raise HandError(f"to_beat_ids is not an int32[B] array: {to_beat_ids!r}") from exc
+        if tb.shape != (b,):
+            raise HandError(f"to_beat_ids must have shape ({b},) to match hands, got {tb.shape}")
+        if b and (tb.dtype == np.bool_ or not np.issubdtype(tb.dtype, np.integer)):
+            raise HandError(f"to_beat_ids must be an integer array (int32), got dtype {tb.dtype}")
+        t = self._t
+        if b == 0:
+            return np.zeros((0, NUM_RANKS), np.uint8), np.zeros(0, np.int32)
+        # ids
+        bad = np.flatnonzero((tb < 0) | (tb >= len(self)))
+        if bad.size:
+            i = int(bad[0])
+            raise ActionIdError(
+                f"to_beat_ids[{i}] = {int(tb[i])} is out of range 0..{len(self) - 1} of {self!r}")
+        tb = np.ascontiguousarray(tb, dtype=np.int32)
+        # hands: counts within the deck, at most max_hand cards, and with the play to beat
+        if h.dtype != np.uint8:
+            neg = np.flatnonzero((h < 0).any(axis=1)) if np.issubdtype(h.dtype, np.signedinteger) else ()
+            if len(neg):
+                i = int(neg[0])
+                raise HandError(f"hands[{i}] has a negative count: {h[i].tolist()!r}")
+        wide = h.astype(np.int64, copy=False)
+        over = np.flatnonzero((wide > t.limit).any(axis=1))
+        if over.size:
+            i = int(over[0])
+            r = int(np.flatnonzero(wide[i] > t.limit)[0])
+            raise ImpossibleHandError(
+                f"hands[{i}] holds {int(wide[i, r])} copies of {RANK_NAMES[r]!r}; "
+                f"the deck holds {int(t.limit[r])}")
+        sizes = wide.sum(axis=1)
+        big = np.flatnonzero(sizes > self.rules.max_hand)
+        if big.size:
+            i = int(big[0])
+            raise ImpossibleHandError(
+                f"hands[{i}] {format_cards_unchecked(wide[i])!r} has {int(sizes[i])} cards; "
+                f"a player holds at most {self.rules.max_hand}")
+        together = wide + t.counts[tb]
+        clash = np.flatnonzero((together > t.limit).any(axis=1))
+        if clash.size:
+            i = int(clash[0])
+            r = int(np.flatnonzero(together[i] > t.limit)[0])
+            raise ImpossibleHandError(
+                f"hands[{i}] {format_cards_unchecked(wide[i])!r} and its play to beat "
+                f"{t.notation[int(tb[i])]!r} (id {int(tb[i])}) together hold {int(together[i, r])} "
+                f"copies of {RANK_NAMES[r]!r}; the deck holds {int(t.limit[r])}")
+        return np.ascontiguousarray(h, dtype=np.uint8), tb
+
+    def _ids_reference(self, hands: np.ndarray, tbs: np.ndarray) -> List[np.ndarray]:
+        """The pure-Python path: :mod:`ddz.reference`'s legal moves, mapped to ids.
+        Trusts validated input."""
+        from .reference import _legal_moves
+
+        t = self._t
+        out = []
+        for row, tb in zip(hands.tolist(), tbs.tolist()):
+            beat = None if tb == 0 else t.plays[tb]
+            moves = _legal_moves(tuple(row), beat, self.rules)
+            out.append(np.fromiter((t.index[p] for p in moves), dtype=np.int32, count=len(moves)))
+        return out
+
+
+# -- encodings (DouZero's layout) ------------------------------------------------
+
+_THRESH = np.arange(1, 5, dtype=np.int64)
+
+
+def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Encode card counts as 54 bits, DouZero's ``_cards2array`` layout.
+
+    For rank index ``r`` in 0..12 (3..2), ``enc[4*r + k - 1] = counts[r] >= k`` for k = 1..4;
+    ``enc[52]`` is the small joker, ``enc[53]`` the big joker.
+
+    Parameters
+    ----------
+    counts : str, int[15] or int[B, 15]
+        Notation, one count vector, or a batch of them (any integer dtype).
+    out : uint8[54] or uint8[B, 54], optional
+        Buffer to fill and return.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8[54]`` or ``uint8[B, 54]`` of 0/1.
+
+    Raises
+    ------
+    NotationError
+        Bad notation.
+    HandError
+        Wrong shape (last axis not 15, or more than 2 axes), non-integer dtype, negative
+        counts, or ``out`` of the wrong shape or dtype.
+    ImpossibleHandError
+        More than 4 copies of a rank or 1 of a joker (one deck, RULES.md §1): the encoding
+        cannot hold them. The message names the row.
+    """
+    if isinstance(counts, str):
+        arr = _args.cards_arg(counts, STANDARD)
+        arr = np.asarray(arr, dtype=np.int64)
+    else:
+        try:
+            arr = np.asarray(counts)
+        except Exception as exc:
+            raise HandError(f"counts is not an int[15] or int[B, 15] array: {counts!r}") from exc
+        if arr.ndim not in (1, 2) or arr.shape[-1] != NUM_RANKS:
+            raise HandError(f"counts must have shape (15,) or (B, 15), got {arr.shape}")
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise HandError(f"counts must be integers, got dtype {arr.dtype}")
+        arr = arr.astype(np.int64, copy=False)
+        limit = deck_counts(1).astype(np.int64)
+        rows = arr.reshape(-1, NUM_RANKS)
+        neg = np.flatnonzero((rows < 0).any(axis=1))
+        if neg.size:
+            i = int(neg[0])
+            raise HandError(f"counts{'' if arr.ndim == 1 else f'[{i}]'} has a negative count: {rows[i].tolist()!r}")
+        over = np.flatnonzero((rows > limit).any(axis=1))
+        if over.size:
+            i = int(over[0])
+            raise ImpossibleHandError(
+                f"counts{'' if arr.ndim == 1 else f'[{i}]'} {format_cards_unchecked(rows[i])!r} "
+                f"holds more copies of a rank than one deck (the encoding has 4 bits per rank, 1 per joker)")
+    shape = arr.shape[:-1] + (ENCODING_SIZE,)
+    if out is None:
+        out = np.empty(shape, dtype=np.uint8)
+    elif not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.uint8:
+        raise HandError(f"out must be a uint8 array of shape {shape}")
+    planes = arr[..., :13, None] >= _THRESH
+    out[..., :52] = planes.reshape(arr.shape[:-1] + (52,))
+    out[..., 52:] = arr[..., 13:] > 0
+    return out
+
+
+def encode_actions(ids: Union[np.ndarray, Sequence[int]], rules: Union[Rules, ActionSpace] = STANDARD,
+                   out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Card encodings (:func:`encode_cards`) of action ids; the pass encodes as zeros.
+
+    Parameters
+    ----------
+    ids : int array of any shape (e.g. ``int32[M]`` from :meth:`ActionSpace.legal_ids`)
+    rules : Rules or ActionSpace, default ``ddz.STANDARD``
+        Whose ids these are.
+    out : uint8[*ids.shape, 54], optional
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8[*ids.shape, 54]``.
+
+    Raises
+    ------
+    ActionIdError
+        Non-integer ids or an id out of range.
+    DdzError
+        ``rules`` is neither a Rules nor an ActionSpace.
+    """
+    space = rules if isinstance(rules, ActionSpace) else ActionSpace(rules, implementation="reference")
+    return space.encode_actions(ids, out=out)

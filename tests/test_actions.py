@@ -1,0 +1,336 @@
+"""ddz.ActionSpace: the frozen id table, legal ids and masks, batch APIs, encodings.
+
+The pure-Python path (``implementation="reference"``, what ``DDZ_NO_EXTENSIONS=1``
+selects) is the oracle; the compiled kernels are compared with it and with
+``ddz.legal_moves`` on random positions, for both kicker rules.
+"""
+
+import hashlib
+import os
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import actions
+from ddz.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
+from ddz.cards import deck_counts
+
+RULES = {"distinct": ddz.STANDARD, "repeat": ddz.REPEAT_KICKERS}
+IMPLS = ["reference"] + (["kernel"] if actions._kernel is not None else [])
+
+# sha256 of "\n".join(f"{id} {notation}"), computed once (PR for issue 4) and pinned:
+# changing the id table breaks every trained policy, so it must be deliberate.
+CHECKSUMS = {
+    "distinct": (12655, "62d64c4ec18c57ab327918bfc6b540cc51fae550edc14b1b90dbce68bb3793b6"),
+    "repeat": (27472, "8f0071cc1f1b8001929a9823edc3849b2f99881fe22d5deb1f5bf248e9cd8ece"),
+}
+
+DECK = np.repeat(np.arange(15), deck_counts(1))
+
+
+@pytest.fixture(scope="module", params=sorted(RULES))
+def kickers(request):
+    return request.param
+
+
+@pytest.fixture(scope="module", params=IMPLS)
+def space(request, kickers):
+    return ActionSpace(RULES[kickers], implementation=request.param)
+
+
+@pytest.fixture(scope="module")
+def oracle(kickers):
+    return ActionSpace(RULES[kickers], implementation="reference")
+
+
+def random_positions(space, n, seed):
+    """(hands uint8[n,15], to_beat ids int32[n]): a mix of leads, realistic responses
+    (a play from another dealt hand) and arbitrary plays that fit in the unseen cards."""
+    rng = np.random.default_rng(seed)
+    counts = space.card_counts.astype(np.int64)
+    hands = np.zeros((n, 15), dtype=np.uint8)
+    tbs = np.zeros(n, dtype=np.int32)
+    for i in range(n):
+        deck = rng.permutation(DECK)
+        size = int(rng.choice([17, 20, int(rng.integers(1, 21))]))
+        hand = np.bincount(deck[:size], minlength=15)
+        hands[i] = hand
+        kind = i % 3
+        if kind == 1:
+            other = np.bincount(deck[size:size + 17], minlength=15)
+            leads = space.legal_ids(other)
+            tbs[i] = rng.choice(leads)
+        elif kind == 2:
+            rest = deck_counts(1).astype(np.int64) - hand
+            fits = np.flatnonzero((counts <= rest).all(axis=1))
+            tbs[i] = rng.choice(fits[1:])
+    return hands, tbs
+
+
+# -- the table -----------------------------------------------------------------------
+
+def test_sizes_and_checksum(kickers):
+    space = ActionSpace(RULES[kickers])
+    size, digest = CHECKSUMS[kickers]
+    assert len(space) == size
+    table = "\n".join(f"{i} {space.notation(i)}" for i in range(len(space)))
+    assert hashlib.sha256(table.encode()).hexdigest() == digest
+
+
+def test_order_is_pass_then_all_plays(kickers):
+    space = ActionSpace(RULES[kickers])
+    assert space.pass_id == 0 and space.play(0) == ddz.PASS
+    assert list(space)[1:] == ddz.all_plays(RULES[kickers])
+    assert (np.diff(space.codes[1:]) != 0).all()
+
+
+def test_every_id_round_trips(kickers):
+    space = ActionSpace(RULES[kickers])
+    for i, play in enumerate(space):
+        assert space.play(i) is play
+        assert space.id(play) == i
+        text = space.notation(i)
+        assert text == str(play)
+        assert space.id(text) == i
+        assert text in space and play in space and i in space
+
+
+def test_membership_and_errors():
+    space, rep = ActionSpace(), ActionSpace(ddz.REPEAT_KICKERS)
+    assert "33344455" not in space and "33344455" in rep
+    assert "xyz" not in space and len(space) not in space and -1 not in space and None not in space
+    with pytest.raises(ddz.InvalidPlayError, match="33344455"):
+        space.id("33344455")
+    with pytest.raises(ddz.InvalidPlayError):
+        space.id(rep.play(rep.id("33344455")))
+    with pytest.raises(ActionIdError, match="12655"):
+        space.play(12655)
+    with pytest.raises(ActionIdError):
+        space.play(-1)
+    with pytest.raises(ActionIdError, match="int"):
+        space.play("3")
+    with pytest.raises(ActionIdError):
+        space.notation(True)
+    assert issubclass(ActionIdError, ddz.DdzError) and issubclass(ActionIdError, ValueError)
+    with pytest.raises(ddz.DdzError, match="implementation"):
+        ActionSpace(implementation="fast")
+    with pytest.raises(ddz.DdzError, match="Rules"):
+        ActionSpace("repeat")
+
+
+def test_value_semantics():
+    a, b = ActionSpace(), ActionSpace(ddz.Rules())
+    assert a == b and hash(a) == hash(b) and a != ActionSpace(ddz.REPEAT_KICKERS)
+    assert "12655" in repr(a)
+    with pytest.raises(AttributeError):
+        a.rules = ddz.REPEAT_KICKERS
+
+
+# -- one position ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_worked_examples(impl):
+    space = ActionSpace(implementation=impl)
+    rep = ActionSpace(ddz.REPEAT_KICKERS, implementation=impl)
+    assert len(space.legal_ids("33344455")) == 18 and len(rep.legal_ids("33344455")) == 19
+    assert [space.notation(i) for i in space.legal_ids("BR", "2222")] == ["pass", "BR"]
+    assert [space.notation(i) for i in space.legal_ids("3")] == ["3"]
+    assert list(space.legal_ids("33", "4")) == [0]
+    assert list(rep.legal_ids("666777888999", "333444555JQK")) == [0]
+    ids = space.legal_ids("33344455")
+    assert ids.dtype == np.int32 and (np.diff(ids) > 0).all()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_to_beat_forms_agree(impl):
+    space = ActionSpace(implementation=impl)
+    hand = "3445566778899TJQKA2BR"[:20]
+    tb = ddz.Play.parse("34567")
+    expect = space.legal_ids(hand, tb)
+    assert list(space.legal_ids(hand, "34567")) == list(expect)
+    assert list(space.legal_ids(hand, space.id(tb))) == list(expect)
+    assert list(space.legal_ids(hand, np.int32(space.id(tb)))) == list(expect)
+    assert list(space.legal_ids(hand, space.pass_id)) == list(space.legal_ids(hand))
+    assert expect[0] == space.pass_id and space.pass_id not in space.legal_ids(hand)
+
+
+def test_matches_legal_moves(space, kickers):
+    rules = RULES[kickers]
+    hands, tbs = random_positions(space, 60, seed=1)
+    for hand, tb in zip(hands, tbs):
+        to_beat = None if tb == 0 else space.play(tb)
+        expect = [space.id(p) for p in ddz.legal_moves(hand, to_beat, rules)]
+        assert space.legal_ids(hand, to_beat).tolist() == expect
+        mask = space.legal_mask(hand, int(tb))
+        assert mask.dtype == np.bool_ and mask.shape == (len(space),)
+        assert np.flatnonzero(mask).tolist() == expect
+
+
+def test_legal_mask_out(space):
+    buf = np.ones(len(space), dtype=bool)
+    got = space.legal_mask("33344455", out=buf)
+    assert got is buf and np.flatnonzero(buf).tolist() == space.legal_ids("33344455").tolist()
+    with pytest.raises(ddz.HandError, match="out"):
+        space.legal_mask("3", out=np.zeros(len(space), dtype=np.uint8))
+    with pytest.raises(ddz.HandError, match="out"):
+        space.legal_mask("3", out=np.zeros(len(space) + 1, dtype=bool))
+
+
+def test_single_position_errors():
+    space = ActionSpace()
+    with pytest.raises(ddz.ImpossibleHandError):
+        space.legal_ids("333334")
+    with pytest.raises(ddz.InvalidPlayError, match="not a play"):
+        space.legal_ids("2222", "33334444")
+    with pytest.raises(ddz.InvalidPlayError, match="pass"):
+        space.legal_ids("2222", "pass")
+    with pytest.raises(ActionIdError, match="out of range"):
+        space.legal_ids("2222", 99999)
+    with pytest.raises(ddz.ImpossibleHandError, match="together"):
+        space.legal_ids("2222", "22")
+    with pytest.raises(ddz.ImpossibleHandError, match="together"):
+        space.legal_ids("2222", space.id("22"))
+    with pytest.raises(ddz.ImpossibleHandError, match="21 cards"):
+        space.legal_ids("3334445556667778889TJ")
+
+
+# -- batches ---------------------------------------------------------------------------
+
+def test_batches_equal_single_calls(space, oracle):
+    hands, tbs = random_positions(space, 48, seed=2)
+    masks = space.legal_masks(hands, tbs)
+    ids, offsets = space.legal_ids_batch(hands, tbs)
+    assert masks.shape == (48, len(space)) and masks.dtype == np.bool_
+    assert ids.dtype == np.int32 and offsets.dtype == np.int64 and offsets.shape == (49,)
+    assert offsets[0] == 0 and offsets[-1] == len(ids)
+    want_ids, want_off = oracle.legal_ids_batch(hands, tbs)
+    assert np.array_equal(ids, want_ids) and np.array_equal(offsets, want_off)
+    for i in range(len(hands)):
+        single = oracle.legal_ids(hands[i], int(tbs[i]))
+        assert ids[offsets[i]:offsets[i + 1]].tolist() == single.tolist()
+        assert np.flatnonzero(masks[i]).tolist() == single.tolist()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_out_and_threads(space, threads):
+    hands, tbs = random_positions(space, 30, seed=3)
+    ref = space.legal_masks(hands, tbs)
+    buf = np.ones((30, len(space)), dtype=bool)
+    got = space.legal_masks(hands, tbs, out=buf, threads=threads)
+    assert got is buf and np.array_equal(buf, ref)
+    ids, off = space.legal_ids_batch(hands, tbs, threads=threads)
+    assert np.array_equal(np.repeat(np.arange(30), np.diff(off)), np.nonzero(ref)[0])
+    assert np.array_equal(ids, np.nonzero(ref)[1])
+
+
+def test_batch_accepts_other_int_dtypes_and_empty(space):
+    hands, tbs = random_positions(space, 6, seed=4)
+    ref = space.legal_masks(hands, tbs)
+    assert np.array_equal(space.legal_masks(hands.astype(np.int64), tbs.astype(np.int64)), ref)
+    assert np.array_equal(space.legal_masks(hands.tolist(), tbs.tolist()), ref)
+    empty = np.zeros((0, 15), np.uint8)
+    assert space.legal_masks(empty, []).shape == (0, len(space))
+    ids, off = space.legal_ids_batch(empty, np.zeros(0, np.int32))
+    assert ids.shape == (0,) and off.tolist() == [0]
+
+
+def test_batch_errors(space):
+    good = np.zeros((3, 15), np.uint8)
+    good[:, 0] = 1
+    tbs = np.zeros(3, np.int32)
+    with pytest.raises(ddz.HandError, match=r"\(B, 15\)"):
+        space.legal_masks(good[:, :14], tbs)
+    with pytest.raises(ddz.HandError, match=r"\(B, 15\)"):
+        space.legal_ids_batch(good[0], tbs)
+    with pytest.raises(ddz.HandError, match="dtype float"):
+        space.legal_masks(good.astype(float), tbs)
+    with pytest.raises(ddz.HandError, match="to_beat_ids"):
+        space.legal_masks(good, tbs[:2])
+    with pytest.raises(ddz.HandError, match="to_beat_ids"):
+        space.legal_masks(good, tbs.astype(float))
+    bad = tbs.copy()
+    bad[2] = len(space)
+    with pytest.raises(ActionIdError, match=r"to_beat_ids\[2\]"):
+        space.legal_ids_batch(good, bad)
+    bad[2] = -1
+    with pytest.raises(ActionIdError, match=r"to_beat_ids\[2\]"):
+        space.legal_masks(good, bad)
+    five = good.copy()
+    five[1, 3] = 5
+    with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[1\]"):
+        space.legal_masks(five, tbs)
+    jokers = good.copy()
+    jokers[2, 14] = 2
+    with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[2\]"):
+        space.legal_ids_batch(jokers, tbs)
+    many = good.copy()
+    many[0, :13] = 2
+    with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[0\].*26 cards"):
+        space.legal_masks(many, tbs)
+    neg = good.astype(np.int8)
+    neg[1, 0] = -1
+    with pytest.raises(ddz.HandError, match=r"hands\[1\].*negative"):
+        space.legal_masks(neg, tbs)
+    clash = good.copy()
+    clash[1, 12] = 4
+    with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[1\].*together"):
+        space.legal_masks(clash, np.array([0, space.id("2"), 0], np.int32))
+    with pytest.raises(ddz.HandError, match="out"):
+        space.legal_masks(good, tbs, out=np.zeros((3, len(space)), dtype=np.uint8))
+    with pytest.raises(ddz.HandError, match="out"):
+        space.legal_masks(good, tbs, out=np.zeros((len(space), 3), dtype=bool).T)
+
+
+# -- encodings -----------------------------------------------------------------------
+
+def test_encode_cards_layout():
+    enc = encode_cards("33344BR")
+    assert enc.dtype == np.uint8 and enc.shape == (54,)
+    assert enc[:8].tolist() == [1, 1, 1, 0, 1, 1, 0, 0] and enc[52] == 1 and enc[53] == 1
+    assert enc.sum() == 7
+    enc = encode_cards(ddz.parse_cards("2222B"))
+    assert enc[48:54].tolist() == [1, 1, 1, 1, 1, 0] and enc.sum() == 5
+
+
+def test_encode_cards_batch_and_errors():
+    hands, _ = random_positions(ActionSpace(), 10, seed=5)
+    batch = encode_cards(hands)
+    assert batch.shape == (10, 54)
+    for row, enc in zip(hands, batch):
+        assert np.array_equal(encode_cards(row), enc)
+        assert enc.sum() == row.sum()
+    out = np.empty((10, 54), np.uint8)
+    assert encode_cards(hands, out=out) is out and np.array_equal(out, batch)
+    with pytest.raises(ddz.HandError, match="shape"):
+        encode_cards(np.zeros((2, 14), np.uint8))
+    with pytest.raises(ddz.HandError, match="dtype"):
+        encode_cards(np.zeros(15, float))
+    bad = hands.copy()
+    bad[7, 13] = 2
+    with pytest.raises(ddz.ImpossibleHandError, match=r"counts\[7\]"):
+        encode_cards(bad)
+    with pytest.raises(ddz.ImpossibleHandError):
+        encode_cards("333334")
+
+
+def test_encode_actions(kickers):
+    space = ActionSpace(RULES[kickers])
+    ids = np.arange(len(space))
+    enc = encode_actions(ids, RULES[kickers])
+    assert enc.shape == (len(space), 54) and not enc[0].any()
+    assert np.array_equal(enc, encode_cards(space.card_counts))
+    assert np.array_equal(enc.sum(axis=1), space.card_counts.sum(axis=1))
+    two_d = space.encode_actions(ids[:12].reshape(3, 4))
+    assert two_d.shape == (3, 4, 54) and np.array_equal(two_d.reshape(12, 54), enc[:12])
+    with pytest.raises(ActionIdError, match="out of range"):
+        encode_actions([0, len(space)], space)
+    with pytest.raises(ActionIdError, match="integers"):
+        encode_actions([0.5], space)
+
+
+def test_exports_and_env_switch():
+    assert ddz.ActionSpace is ActionSpace
+    assert ddz.encode_cards is encode_cards and ddz.encode_actions is encode_actions
+    if os.environ.get("DDZ_NO_EXTENSIONS"):
+        assert actions.IMPLEMENTATION == "reference"

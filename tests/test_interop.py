@@ -1,0 +1,169 @@
+"""ddz.interop against the real DouZero, RLCard and OpenSpiel packages (each skipped
+cleanly when absent; rlcard is in the test extra, douzero and open_spiel are optional)."""
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import interop
+from ddz.actions import ActionSpace, encode_cards
+from ddz.cards import deck_counts
+
+REPEAT = ddz.REPEAT_KICKERS
+DECK = np.repeat(np.arange(15), deck_counts(1))
+
+
+def deals(n, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        deck = rng.permutation(DECK)
+        size = int(rng.choice([17, 20]))
+        yield np.bincount(deck[:size], minlength=15), np.bincount(deck[size:size + 17], minlength=15), rng
+
+
+# -- pure conversions (no other package needed) ------------------------------------------
+
+def test_douzero_round_trip_hands_and_plays():
+    assert interop.to_douzero("3TJQKA2BR") == [3, 10, 11, 12, 13, 14, 17, 20, 30]
+    assert interop.to_douzero(ddz.PASS) == [] and interop.douzero_play([]) == ddz.PASS
+    for hand, _, _ in deals(20, seed=0):
+        cards = interop.to_douzero(hand)
+        assert cards == sorted(cards) and len(cards) == hand.sum()
+        assert interop.douzero_counts(cards).tolist() == hand.tolist()
+    for play in ActionSpace(REPEAT):
+        assert interop.douzero_play(interop.to_douzero(play)) == play
+
+
+def test_rlcard_strings_round_trip():
+    assert interop.to_rlcard("333444+56") == "33344456" and interop.to_rlcard(ddz.PASS) == "pass"
+    for play in ActionSpace(REPEAT):
+        assert interop.rlcard_play(interop.to_rlcard(play)) == play
+    assert interop.rlcard_counts("33BR").tolist() == ddz.parse_cards("33BR").tolist()
+
+
+def test_openspiel_round_trip_and_errors():
+    for rules in (ddz.STANDARD, REPEAT):
+        n = 0
+        for play in ActionSpace(rules):
+            if play.type in (ddz.PlayType.FOUR_TWO_SINGLES, ddz.PlayType.FOUR_TWO_PAIRS):
+                with pytest.raises(interop.NotExpressibleError, match="four-with-two"):
+                    interop.to_openspiel(play, rules)
+                continue
+            a = interop.to_openspiel(play, rules)
+            assert 0 <= a < interop.OPENSPIEL_NUM_ACTIONS and a not in (1, 2, 3)
+            assert interop.openspiel_play(a, rules) == play
+            n += 1
+        assert n == len(ActionSpace(rules)) - sum(
+            p.type in (ddz.PlayType.FOUR_TWO_SINGLES, ddz.PlayType.FOUR_TWO_PAIRS) for p in ActionSpace(rules))
+    with pytest.raises(interop.NotExpressibleError, match="bid"):
+        interop.openspiel_play(2)
+    with pytest.raises(interop.NotExpressibleError):
+        interop.openspiel_play(interop.OPENSPIEL_NUM_ACTIONS)
+    assert interop.openspiel_play(0) == ddz.PASS and interop.to_openspiel("pass") == 0
+
+
+def test_bad_input_errors():
+    assert issubclass(interop.NotExpressibleError, ddz.DdzError)
+    with pytest.raises(ddz.NotationError, match="DouZero"):
+        interop.douzero_counts([3, 15])
+    with pytest.raises(ddz.ImpossibleHandError):
+        interop.douzero_counts([3] * 5)
+    with pytest.raises(ddz.InvalidPlayError):
+        interop.douzero_play([3, 4])
+    with pytest.raises(ddz.NotationError, match="RLCard"):
+        interop.rlcard_counts("33X")
+    with pytest.raises(ddz.InvalidPlayError):
+        interop.rlcard_play("33344455", ddz.STANDARD)
+    with pytest.raises(ddz.InvalidPlayError):
+        interop.to_openspiel("33334444")
+    with pytest.raises(interop.NotExpressibleError, match="not a play under"):
+        interop.openspiel_play(interop.to_openspiel("333444+55", REPEAT), ddz.STANDARD)
+
+
+# -- against the real packages --------------------------------------------------------------
+
+def test_rlcard_action_table_and_id_map():
+    utils = pytest.importorskip("rlcard.games.doudizhu.utils")
+    space = ActionSpace(REPEAT)
+    to_rl, from_rl = interop.rlcard_id_map(space)
+    assert len(utils.ID_2_ACTION) == len(space) == 27472
+    assert sorted(to_rl.tolist()) == list(range(27472))
+    assert np.array_equal(from_rl[to_rl], np.arange(27472))
+    for i, play in enumerate(space):
+        assert utils.ID_2_ACTION[to_rl[i]] == interop.to_rlcard(play)
+    to_d, from_d = interop.rlcard_id_map(ddz.STANDARD)
+    assert (to_d >= 0).all() and (from_d >= 0).sum() == 12655
+    assert from_d[utils.ACTION_2_ID["33344455"]] == -1
+
+
+class _Card:
+    def __init__(self, ch):
+        self.rank, self.suit = ("", "BJ" if ch == "B" else "RJ") if ch in "BR" else (ch, "S")
+
+
+class _Player:
+    def __init__(self, hand, played=""):
+        self.current_hand = [_Card(ch) for ch in ddz.format_cards(hand)]
+        self.played_cards = played
+
+
+def test_legal_moves_match_rlcard():
+    pytest.importorskip("rlcard")
+    from rlcard.games.doudizhu.judger import DoudizhuJudger
+    from rlcard.games.doudizhu.utils import get_gt_cards
+
+    space = ActionSpace(REPEAT)
+    for hand, other, rng in deals(25, seed=1):
+        ours = {interop.to_rlcard(space.play(i)) for i in space.legal_ids(hand)}
+        assert ours == set(DoudizhuJudger.playable_cards_from_hand(ddz.format_cards(hand)))
+        tb = int(rng.choice(space.legal_ids(other)))
+        ours = {interop.to_rlcard(space.play(i)) for i in space.legal_ids(hand, tb)}
+        theirs = get_gt_cards(_Player(hand), _Player(other, interop.to_rlcard(space.play(tb))))
+        assert ours == set(theirs)
+
+
+def test_encode_cards_matches_douzero():
+    env = pytest.importorskip("douzero.env.env")
+    for hand, _, _ in deals(30, seed=2):
+        theirs = env._cards2array(interop.to_douzero(hand))
+        assert np.array_equal(encode_cards(hand), theirs.astype(np.uint8))
+    assert np.array_equal(encode_cards(np.zeros(15, np.uint8)), env._cards2array([]))
+
+
+def test_leads_match_douzero_except_joker_pair_kickers():
+    gen = pytest.importorskip("douzero.env.move_generator")
+    space = ActionSpace(REPEAT)
+    for hand, _, _ in deals(25, seed=3):
+        ours = {tuple(interop.to_douzero(space.play(i))) for i in space.legal_ids(hand)}
+        theirs = {tuple(sorted(m)) for m in gen.MovesGener(interop.to_douzero(hand)).gen_moves()}
+        # DouZero lets both jokers be kickers (3333+BR, 333444+BR); RULES.md §2.1 rule 2 does not.
+        theirs = {m for m in theirs if not (20 in m and 30 in m and len(m) > 2)}
+        assert ours == theirs
+
+
+def _openspiel_string(play):
+    """OpenSpiel's action_to_string of a play."""
+    name = {"B": "(BWJ)", "R": "(CJ)"}
+    if play.type in (ddz.PlayType.AIRPLANE_SINGLES, ddz.PlayType.AIRPLANE_PAIRS):
+        body, kick = str(play).split("+")
+        text = body + "-" + kick
+    else:
+        text = ddz.format_cards(play.counts)
+    return "".join(name.get(ch, ch) for ch in text)
+
+
+def test_openspiel_action_strings():
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("dou_dizhu")
+    assert game.num_distinct_actions() == interop.OPENSPIEL_NUM_ACTIONS
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    state.apply_action(3)  # bid 3
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    player = state.current_player()
+    plays, _ = interop._openspiel_tables()
+    for a, play in enumerate(plays, start=4):
+        assert state.action_to_string(player, a) == _openspiel_string(play)
+    assert state.action_to_string(player, 0) == "Pass"
