@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
-from typing import List, Optional
+import time
+from typing import List, Optional, TextIO
 
 from .errors import DdzError
 from .rules import Rules
@@ -18,7 +20,36 @@ EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains,
 
 
 def _rules(args) -> Rules:
-    return Rules(kickers=args.kickers)
+    return Rules(kickers=args.kickers, bidding=getattr(args, "bidding", "points"),
+                 doubling=getattr(args, "doubling", False),
+                 bottom_bonus=getattr(args, "bottom_bonus", False))
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    _add_rules_options(p)
+    p.add_argument("--bidding", choices=("points", "rob"), default="points",
+                   help="points: bid 1-3 (default); rob: call and rob (RULES.md §3)")
+    p.add_argument("--doubling", action="store_true",
+                   help="farmers may double, the landlord redouble (RULES.md §4)")
+    p.add_argument("--bottom-bonus", action="store_true",
+                   help="the bottom cards multiply the score (RULES.md §6)")
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is an integer, got {text!r}") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
 
 
 def _add_rules_options(p: argparse.ArgumentParser) -> None:
@@ -59,6 +90,288 @@ def cmd_classify(args) -> int:
     return 0
 
 
+
+# -- the game: selfplay, play, replay, perft -------------------------------------------
+
+def _bot_names(text: str) -> List[str]:
+    from .bots import BOTS
+    names = [t.strip().lower() for t in text.split(",")]
+    if len(names) != 3 or any(n not in BOTS for n in names):
+        raise argparse.ArgumentTypeError(
+            f"--bots takes three names from {', '.join(BOTS)} separated by commas, got {text!r}")
+    return names
+
+
+class _Progress:
+    """A one-line progress bar on stderr (redrawn at most 10 times a second)."""
+
+    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
+        self.total, self.stream, self.enabled = total, stream, enabled
+        self.start = self.last = time.perf_counter()
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.1 and done < self.total:
+            return
+        self.last = now
+        width = 30
+        filled = width * done // self.total
+        rate = done / max(now - self.start, 1e-9)
+        self.stream.write(f"\rselfplay [{'#' * filled}{'.' * (width - filled)}] "
+                          f"{done}/{self.total} hands, {rate:,.0f}/s")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def cmd_selfplay(args) -> int:
+    from .bots import make_bot, play_hand
+    from .game import Game
+    rules = _rules(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    master = random.Random(seed)
+    bots = [make_bot(name, master.getrandbits(63)) for name in args.bots]
+    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    n = args.games
+    wins = redeals = bombs = rockets = springs = antis = 0
+    totals = [0, 0, 0]
+    progress = _Progress(n, sys.stderr, not args.quiet)
+    start = time.perf_counter()
+    try:
+        for i in range(n):
+            game = play_hand(Game(rules, seed=master.getrandbits(63)), bots)
+            r = game.result
+            wins += r.winner == "landlord"
+            redeals += game.redeals
+            bombs += r.bombs
+            rockets += r.rockets
+            springs += r.spring
+            antis += r.anti_spring
+            for s_, v in enumerate(r.scores):
+                totals[s_] += v
+            if out is not None:
+                out.write(json.dumps(game.to_record(), separators=(",", ":")) + "\n")
+            progress.update(i + 1)
+    finally:
+        if out is not None:
+            out.close()
+    elapsed = time.perf_counter() - start
+    rows = [
+        ("hands", f"{n}"),
+        ("seed", f"{seed}"),
+        ("rules", f"kickers={rules.kickers} bidding={rules.bidding} doubling={rules.doubling} "
+                  f"bottom_bonus={rules.bottom_bonus}"),
+        ("landlord win rate", f"{wins / n:.1%}"),
+    ]
+    for s_ in range(3):
+        rows.append((f"mean score seat {s_} ({args.bots[s_]})", f"{totals[s_] / n:+.3f}"))
+    rows += [
+        ("bombs per hand", f"{bombs / n:.3f}"),
+        ("rockets per hand", f"{rockets / n:.3f}"),
+        ("springs per hand", f"{springs / n:.3f}"),
+        ("anti-springs per hand", f"{antis / n:.3f}"),
+        ("redeals per hand", f"{redeals / n:.3f}"),
+        ("hands per second", f"{n / elapsed:,.0f}"),
+    ]
+    if args.out:
+        rows.append(("records written to", args.out))
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+    return 0
+
+
+def _show_plays(plays) -> str:
+    return " ".join(f"{p}" for p in plays)
+
+
+def _describe_action(game, seat: int, action) -> str:
+    from .game import Phase
+    from .play import Play
+    if isinstance(action, Play):
+        return f"seat {seat} plays {action}" if action else f"seat {seat} passes"
+    if isinstance(action, bool):
+        return f"seat {seat} {'doubles' if action else 'does not double'}"
+    if not action:
+        return f"seat {seat} passes"
+    if game.rules.bidding == "rob":
+        return f"seat {seat} calls/robs the landlord"
+    return f"seat {seat} bids {action}"
+
+
+def _prompt(game) -> str:
+    from .game import Phase
+    legal = game.legal_actions()
+    if game.phase is Phase.BIDDING:
+        if game.rules.bidding == "points":
+            return "your bid (" + ", ".join("pass" if b == 0 else str(b) for b in legal) + "): "
+        return "call/rob the landlord? (rob, pass): " if game.bid else "call the landlord? (call, pass): "
+    if game.phase is Phase.DOUBLING:
+        return "double? (double, pass): "
+    if game.to_beat is None:
+        return "you lead: your play (e.g. 33, 555+7; ? lists moves): "
+    return f"to beat {game.to_beat}: your play or pass (? lists moves): "
+
+
+def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+    from .bots import make_bot
+    from .cards import format_cards
+    from .game import Game, Phase
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=stdout)
+
+    rules = _rules(args)
+    me = args.seat
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    game = Game(rules, seed=seed)
+    master = random.Random(seed)
+    bots = {s_: make_bot(args.bot, master.getrandbits(63)) for s_ in range(3) if s_ != me}
+    say(f"ddz: you are seat {me}; seats {', '.join(map(str, sorted(bots)))} are {args.bot} bots "
+        f"(seed {seed}). Type plays in notation (333+4, 34567, BR), 'pass', '?' for your "
+        f"legal moves, 'quit' to stop.")
+    deals_seen = 0
+    shown_landlord = False
+    while game.phase is not Phase.OVER:
+        if len(game.deals) != deals_seen:
+            if deals_seen:
+                say("everybody passed: the hand is redealt")
+            deals_seen = len(game.deals)
+            say(f"your hand: {format_cards(game.hand(me))}")
+        if game.landlord is not None and not shown_landlord:
+            shown_landlord = True
+            bottom = " ".join(str(c) for c in game.deal.cards[3]) if game.deal.cards else format_cards(game.deal.bottom)
+            say(f"seat {game.landlord} is the landlord (base {game.bid}); bottom cards: {bottom}")
+        seat = game.current_player
+        if seat != me:
+            action = bots[seat].act(game.observation(seat), game.legal_actions())
+            game.step(action)
+            say(_describe_action(game, seat, action))
+            continue
+        if game.phase is Phase.PLAYING:
+            left = game.cards_left()
+            say(f"your hand: {format_cards(game.hand(me))}   cards left: "
+                + ", ".join(f"seat {s_} {left[s_]}" for s_ in range(3)))
+        while True:
+            stdout.write(_prompt(game))
+            stdout.flush()
+            line = stdin.readline()
+            if not line:
+                say()
+                print("ddz: error: input ended before the hand was over", file=sys.stderr)
+                return 2
+            text = line.strip()
+            if text.lower() in ("quit", "exit", "q"):
+                say("bye")
+                return 0
+            if text in ("?", "help", "h"):
+                legal = game.legal_actions()
+                shown = ", ".join(str(a) for a in legal[:60])
+                say(f"legal: {shown}{' ...' if len(legal) > 60 else ''} ({len(legal)} in all)")
+                continue
+            if not text:
+                continue
+            try:
+                game.step(text)
+            except DdzError as exc:
+                say(f"not allowed: {exc}. Try again.")
+                continue
+            break
+    r = game.result
+    who = "you win" if me in r.winners else "you lose"
+    say(f"seat {r.winners[0] if r.winner == 'landlord' else ' and '.join(map(str, r.winners))} "
+        f"won ({r.winner}): {who}.")
+    factors = ", ".join(f"{k} x{v}" if k != "bid" else f"bid {v}" for k, v in r.breakdown.items()
+                        if k == "bid" or v != 1)
+    say(f"score S = {r.score} ({factors}); scores: "
+        + ", ".join(f"seat {s_} {v:+d}" for s_, v in enumerate(r.scores)))
+    return 0
+
+
+def _load_records(path: str) -> list:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as exc:
+        raise DdzError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+    stripped = text.strip()
+    if not stripped:
+        raise DdzError(f"{path!r} is empty")
+    try:
+        data = json.loads(stripped)
+        return data if isinstance(data, list) else [data]
+    except json.JSONDecodeError:
+        pass
+    records = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise DdzError(f"{path!r} line {n} is not JSON: {exc.msg}") from None
+    return records
+
+
+def cmd_replay(args) -> int:
+    from .errors import RecordError
+    from .game import Game
+    records = _load_records(args.file)
+    for i, rec in enumerate(records, 1):
+        try:
+            game = Game.from_record(rec)
+        except RecordError as exc:
+            raise RecordError(f"hand {i} of {args.file!r}: {exc}") from None
+        r = game.result
+        head = f"hand {i}: seed {game.seed}"
+        if game.redeals:
+            head += f", {game.redeals} redeal{'s' if game.redeals > 1 else ''}"
+        if r is None:
+            print(head + f": not finished ({len(game.actions)} actions, phase {game.phase})")
+        else:
+            print(head + f": landlord seat {r.landlord} (base {r.base}), {r.winner} win, "
+                  f"S = {r.score}, scores {' '.join(f'{v:+d}' for v in r.scores)}")
+        if args.brief:
+            continue
+        d = game.deal.to_json()
+        for s_ in range(3):
+            print(f"  seat {s_}: {d['hands'][s_]}")
+        print(f"  bottom: {d['bottom']}")
+        print("  " + ", ".join(f"{a['seat']}:{a['action']}" for a in game.to_record()["actions"]))
+    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} replayed and checked")
+    return 0
+
+
+def cmd_perft(args) -> int:
+    from .game import Game
+    from .perft import divide, perft
+    rules = _rules(args)
+    deal = tuple(args.deal) if args.deal else None
+    game = Game(rules, seed=args.seed if args.seed is not None else 0, deal=deal,
+                first_bidder=args.landlord)
+    game.step(3)
+    while game.phase.value == "doubling":
+        game.step(False)
+    d = game.deal.to_json()
+    print(f"landlord seat {args.landlord}; hands: {' / '.join(d['hands'])}; bottom {d['bottom']}")
+    perft(game, 1)  # builds the rule set's move tables outside the timing
+    start = time.perf_counter()
+    if args.divide:
+        rows = divide(game, args.depth)
+        for play, count in rows:
+            print(f"{str(play):<16} {count}")
+        total = sum(c for _, c in rows)
+    else:
+        total = perft(game, args.depth)
+    elapsed = time.perf_counter() - start
+    print(f"perft({args.depth}) = {total}  ({elapsed:.3f} s, {total / max(elapsed, 1e-9):,.0f} nodes/s)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ddz", description="Dou Dizhu (斗地主) rules engine. Cards: 3..9 T J Q K A 2 B R.")
@@ -82,6 +395,59 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     _add_rules_options(p)
     p.set_defaults(func=cmd_classify)
+
+    p = sub.add_parser("selfplay", help="bots play complete hands; print a summary",
+                       description="Play N complete hands (RULES.md §3-§6) between three bots "
+                                   "and print a summary: landlord win rate, mean score per "
+                                   "seat, bombs and springs per hand, hands per second.")
+    p.add_argument("--games", type=_positive, default=1000, metavar="N",
+                   help="number of hands (default 1000)")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="seed for the deals and the bots (default: random, printed)")
+    p.add_argument("--bots", type=_bot_names, default=["greedy", "random", "random"],
+                   metavar="A,B,C", help="bots of seats 0,1,2: greedy or random "
+                                         "(default greedy,random,random)")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="write every hand's record to FILE as JSON lines (see docs/records.md)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("play", help="play a hand in the terminal against two bots",
+                       description="Play one hand against two bots: your hand is shown "
+                                   "sorted; type bids and plays in notation (333+4, BR, pass); "
+                                   "'?' lists your legal moves; illegal input is explained "
+                                   "and asked again.")
+    p.add_argument("--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")
+    p.add_argument("--bot", choices=("greedy", "random"), default="greedy",
+                   help="the opponents' bot (default greedy)")
+    _add_game_options(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="check and print game records",
+                       description="Replay every record of FILE (one JSON record, a JSON list "
+                                   "of records, or JSON lines), checking every action, and "
+                                   "print each hand. Exit status 2 names the first bad action.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--brief", action="store_true", help="one line per hand")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("perft", help="count the nodes of the legal-move tree",
+                       description="Count the leaves of the play-phase legal-move tree to "
+                                   "DEPTH plies (passes included) from a deal whose landlord "
+                                   "bid 3, as chess engines do; --divide prints each first "
+                                   "move's count.")
+    p.add_argument("--depth", type=int, default=2, metavar="D", help="plies (default 2)")
+    p.add_argument("--seed", type=_seed, default=None, metavar="S",
+                   help="deal from this seed (default 0)")
+    p.add_argument("--deal", nargs=4, metavar=("HAND0", "HAND1", "HAND2", "BOTTOM"),
+                   help="the deal instead of a seed (rank or suited notation)")
+    p.add_argument("--landlord", type=int, choices=(0, 1, 2), default=0,
+                   help="the landlord's seat (default 0)")
+    p.add_argument("--divide", action="store_true", help="print each first move's count")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_perft)
     return parser
 
 

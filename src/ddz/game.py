@@ -42,7 +42,7 @@ import operator
 import random
 from dataclasses import dataclass, field, replace
 from itertools import repeat
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -228,6 +228,23 @@ class Deal:
         return {"hands": parts[:3], "bottom": parts[3]}
 
 
+_DECK = tuple(full_deck())
+_DECK_RANKS = tuple(c.rank for c in _DECK)
+
+
+def _deal_from_order(order: List[int]) -> Deal:
+    """The deal of a shuffled ``full_deck()`` given as positions (trusted)."""
+    cards, counts = [], []
+    for lo, hi in ((0, 17), (17, 34), (34, 51), (51, 54)):
+        pos = sorted(order[lo:hi])
+        cards.append(tuple(_DECK[i] for i in pos))
+        c = [0] * NUM_RANKS
+        for i in pos:
+            c[_DECK_RANKS[i]] += 1
+        counts.append(tuple(c))
+    return Deal(tuple(counts[:3]), counts[3], tuple(cards))
+
+
 def bottom_bonus_factor(deal: Deal) -> int:
     """The bottom-card bonus of RULES.md §6 (底牌翻倍): 4 for a trio or a straight flush,
     3 for both jokers or three consecutive ranks within 3..A, 2 for a pair, one suit, or
@@ -311,8 +328,7 @@ class Result:
                 "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores)}
 
 
-@dataclass(frozen=True)
-class Observation:
+class Observation(NamedTuple):
     """What one seat sees (RULES.md §5: own hand plus public information).
 
     :ivar seat: the observing seat. :ivar phase: the :class:`Phase`.
@@ -332,6 +348,8 @@ class Observation:
     :ivar to_beat_seat: who made it (``None`` likewise).
     :ivar multiplier: the multiplier so far (robs, doubles, bottom bonus, bombs, rockets;
         spring and anti-spring are only known at the end).
+
+    An immutable named tuple (cheap to build at every turn).
     """
 
     seat: int
@@ -430,9 +448,12 @@ class Game:
 
     # -- set-up --
     def _shuffle(self) -> Deal:
-        deck = full_deck()
-        self._rng.shuffle(deck)
-        return Deal.from_shuffle(deck)
+        # Shuffling the positions 0..53 of full_deck() draws exactly the permutation that
+        # shuffling full_deck() itself would (shuffle depends only on the length); the
+        # sorted positions give each part in card order without comparing Card objects.
+        order = list(range(len(_DECK)))
+        self._rng.shuffle(order)
+        return _deal_from_order(order)
 
     def _start_deal(self, deal: Deal) -> None:
         self._deals.append(deal)
@@ -449,6 +470,7 @@ class Game:
         self._final_rob = False
         self.landlord: Optional[int] = None
         self._doubles: List[Optional[bool]] = [None, None, None]
+        self._ndoubles = 0
         self._bonus = 1
         self._history: List[Tuple[int, Play]] = []
         self._to_beat: Optional[Play] = None
@@ -527,8 +549,7 @@ class Game:
         rockets played; spring and anti-spring count once the hand is over."""
         if self.result is not None:
             return self.result.multiplier
-        n = self._robs + sum(1 for d in self._doubles if d) + self._bombs + self._rockets
-        return self._bonus << n
+        return self._bonus << (self._robs + self._ndoubles + self._bombs + self._rockets)
 
     @staticmethod
     def _seat_arg(seat: Any) -> int:
@@ -573,15 +594,21 @@ class Game:
     def legal_action_ids(self):
         """The legal plays as action ids of ``ddz.actions.ActionSpace(rules)`` (play phase).
 
-        :returns: a numpy ``int64`` array of ids in the order of :meth:`legal_actions`.
+        Ids are those of ``ddz.actions.ActionSpace(Rules(kickers=rules.kickers))`` (id 0
+        is the pass), ascending, which is the order of :meth:`legal_actions`;
+        ``space.play(i)`` turns an id back into the :class:`ddz.Play` to :meth:`step`.
+
+        :returns: a numpy ``int32`` array.
         :raises IllegalActionError: not in the play phase (bids and doubles have no ids).
         """
         if self._phase is not Phase.PLAYING:
             raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
-        import numpy as np
-        space = _action_space(self._move_rules)
-        legal = self._legal if self._legal is not None else self._compute_legal()
-        return np.asarray([space.id_of(p) for p in legal], dtype=np.int64)
+        return self.action_space.legal_ids(self._hands[self._current], self._to_beat)
+
+    @property
+    def action_space(self):
+        """The ``ddz.actions.ActionSpace`` of the game's kicker rule (shared, immutable)."""
+        return _action_space(self._move_rules)
 
     def timeout_action(self) -> Action:
         """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding,
@@ -755,6 +782,7 @@ class Game:
         seat = self._current
         self._actions.append((seat, value))
         self._doubles[seat] = value
+        self._ndoubles += value
         self._legal = None
         lord = self.landlord
         if seat == (lord + 1) % SEATS:
@@ -801,7 +829,7 @@ class Game:
         farmers = tuple(s for s in range(SEATS) if s != lord)
         spring = lord_wins and not any(self._nplays[s] for s in farmers)
         anti = (not lord_wins) and self._nplays[lord] == 1
-        doubles = sum(1 for d in self._doubles if d)
+        doubles = self._ndoubles
         n = self._bombs + self._rockets + spring + anti + doubles + self._robs
         multiplier = self._bonus << n
         score = self._bid * multiplier
