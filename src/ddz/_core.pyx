@@ -29,7 +29,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 import numpy as np
@@ -182,7 +182,8 @@ cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
     (NULL: count only). Leading, chains are at most ``max_cards`` cards long (the
     universe is the full deck's leading moves with ``max_cards = rules.max_hand``)."""
     cdef Gen g
-    cdef int t, length, per, total = 0, r, bt, bl, br
+    cdef int t, length, per, total = 0, r, bt, bl, br, w, run
+    cdef int longest[4]
     g.out = out
     g.n = 0
     g.repeat = repeat
@@ -191,11 +192,19 @@ cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
     if total > max_cards:
         total = max_cards
     if to_beat_code == 0:
+        # longest run of chain ranks holding 1, 2, 3 copies: no longer chain exists
+        for w in range(1, 4):
+            run = 0
+            longest[w] = 0
+            for r in range(CHAIN_RANKS):
+                run = run + 1 if hand[r] >= w else 0
+                if run > longest[w]:
+                    longest[w] = run
         for t in range(T_SINGLE, T_BOMB + 1):
             per = DDZ_WIDTH[t] + DDZ_KNUM[t] * DDZ_KSIZE[t]
             if DDZ_CHAIN[t]:
                 length = DDZ_MINLEN[t]
-                while length <= CHAIN_RANKS and length * per <= total:
+                while length <= longest[DDZ_WIDTH[t]] and length * per <= total:
                     gen_shape(&g, hand, t, length, 0)
                     length += 1
             elif per <= total:
@@ -562,3 +571,62 @@ cdef class Universe:
         load_cards(cards, c)
         n = readings_codes(c, self.repeat, self.max_hand, buf)
         return self._plays_of(buf, n)
+
+
+# -- batch twins (trusting their input; the GIL is released for the whole batch) -----
+
+def legal_codes_batch(const uint8_t[:, ::1] hands, const int64_t[::1] to_beat_codes, int repeat):
+    """Legal move codes of many positions in one call.
+
+    :param hands: ``uint8[N, 15]`` possible hands (not checked).
+    :param to_beat_codes: ``int64[N]`` codes of the plays to beat (0: leading).
+    :returns: ``(codes, offsets)``: ``int64[M]`` all moves, position ``i``'s moves being
+        ``codes[offsets[i]:offsets[i + 1]]``; ``offsets`` is ``int64[N + 1]``.
+    """
+    cdef Py_ssize_t n = hands.shape[0], i, used = 0, cap = MAX_MOVES * 2
+    cdef int64_t* buf
+    cdef int64_t* grown
+    cdef cnp.ndarray offsets, codes
+    cdef int64_t* off
+    cdef int failed = 0
+    if to_beat_codes.shape[0] != n:
+        raise ValueError("hands and to_beat_codes differ in length")
+    offsets = np.empty(n + 1, dtype=np.int64)
+    off = <int64_t*>cnp.PyArray_DATA(offsets)
+    buf = <int64_t*>malloc(cap * sizeof(int64_t))
+    if buf == NULL:
+        raise MemoryError()
+    with nogil:
+        off[0] = 0
+        for i in range(n):
+            if used + MAX_MOVES > cap:
+                cap = 2 * (used + MAX_MOVES)
+                grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
+                if grown == NULL:
+                    failed = 1
+                    break
+                buf = grown
+            used += legal_codes(&hands[i, 0], to_beat_codes[i], repeat, buf + used)
+            off[i + 1] = used
+    if failed:
+        free(buf)
+        raise MemoryError()
+    codes = np.empty(used, dtype=np.int64)
+    memcpy(cnp.PyArray_DATA(codes), buf, used * sizeof(int64_t))
+    free(buf)
+    return codes, offsets
+
+
+def count_legal_batch(const uint8_t[:, ::1] hands, const int64_t[::1] to_beat_codes, int repeat):
+    """``int64[N]``: the number of legal moves of each position (see :func:`legal_codes_batch`)."""
+    cdef Py_ssize_t n = hands.shape[0], i
+    cdef cnp.ndarray res
+    cdef int64_t* r
+    if to_beat_codes.shape[0] != n:
+        raise ValueError("hands and to_beat_codes differ in length")
+    res = np.empty(n, dtype=np.int64)
+    r = <int64_t*>cnp.PyArray_DATA(res)
+    with nogil:
+        for i in range(n):
+            r[i] = count_legal(&hands[i, 0], to_beat_codes[i], repeat)
+    return res
