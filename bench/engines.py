@@ -81,7 +81,10 @@ _game = None
 
 
 def _os_norm(s: str) -> str:
-    return "".join(sorted(s.replace("(BWJ)", "B").replace("(CJ)", "R"), key=RANKS.index))
+    s = s.replace("(BWJ)", "B").replace("(CJ)", "R")
+    if any(c not in RANKS for c in s):
+        return s                           # "Pass" and the like
+    return "".join(sorted(s, key=RANKS.index))
 
 
 def _os_cards(counts, used):
