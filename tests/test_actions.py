@@ -212,15 +212,21 @@ def test_batches_equal_single_calls(space, oracle):
         assert np.flatnonzero(masks[i]).tolist() == single.tolist()
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batch_out_and_threads(space, threads):
-    hands, tbs = random_positions(space, 30, seed=3)
-    ref = space.legal_masks(hands, tbs)
-    buf = np.ones((30, len(space)), dtype=bool)
+@pytest.fixture(scope="module")
+def batch(oracle):
+    """150 positions (enough rows for the kernels to use threads) and the oracle's masks."""
+    hands, tbs = random_positions(oracle, 150, seed=3)
+    return hands, tbs, oracle.legal_masks(hands, tbs)
+
+
+@pytest.mark.parametrize("threads", [0, 1, 2, 3])
+def test_batch_out_and_threads(space, batch, threads):
+    hands, tbs, ref = batch
+    buf = np.ones(ref.shape, dtype=bool)
     got = space.legal_masks(hands, tbs, out=buf, threads=threads)
     assert got is buf and np.array_equal(buf, ref)
     ids, off = space.legal_ids_batch(hands, tbs, threads=threads)
-    assert np.array_equal(np.repeat(np.arange(30), np.diff(off)), np.nonzero(ref)[0])
+    assert np.array_equal(np.repeat(np.arange(len(hands)), np.diff(off)), np.nonzero(ref)[0])
     assert np.array_equal(ids, np.nonzero(ref)[1])
 
 
@@ -334,3 +340,7 @@ def test_exports_and_env_switch():
     assert ddz.encode_cards is encode_cards and ddz.encode_actions is encode_actions
     if os.environ.get("DDZ_NO_EXTENSIONS"):
         assert actions.IMPLEMENTATION == "reference"
+        with pytest.raises(ddz.DdzError, match="kernels"):
+            ActionSpace(implementation="kernel")
+    else:  # a built package must use the kernels: a failed compile is never pure Python
+        assert actions.IMPLEMENTATION == "kernel" and ActionSpace().implementation == "kernel"

@@ -55,8 +55,11 @@ if os.environ.get("DDZ_NO_EXTENSIONS"):
 else:
     try:
         from . import _actions as _kernel  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - until the extension is registered
-        _kernel = None
+    except ImportError as exc:  # a broken build must not quietly run pure Python
+        raise ImportError(
+            f"ddz: the compiled action kernels (ddz._actions) failed to import: {exc}. "
+            "Reinstall ddz so that it compiles, or set DDZ_NO_EXTENSIONS=1 to use the "
+            "pure-Python path on purpose.") from exc
 
 IMPLEMENTATION = "reference" if _kernel is None else "kernel"
 """Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
@@ -320,7 +323,7 @@ class ActionSpace:
         tbs = np.array([tb], dtype=np.int32)
         if self._kern is None:
             return self._ids_reference(hands, tbs)[0]
-        return self._kern.legal_ids_batch(self._t, hands, tbs, self.rules.repeat_kickers, 1)[0]
+        return self._kern.legal_ids_one(self._t, hands[0], tb, self.rules.repeat_kickers)
 
     def legal_mask(self, hand: CardsLike, to_beat: ToBeat = None,
                    out: Optional[np.ndarray] = None) -> np.ndarray:
