@@ -1,0 +1,210 @@
+"""Game records (docs/records.md): round trips, replay checks, worked games built by hand."""
+
+import copy
+import json
+
+import pytest
+
+import ddz
+from ddz import Game, Phase, Play, RecordError, Rules
+from ddz.bots import RandomBot, play_hand
+
+from game_helpers import record
+
+# RULES.md-style worked games, as records written by hand (seats 0, 1, 2; seat 0 is
+# the first bidder and bids 3, so it is the landlord).
+
+TRIOS_DEAL = ("333466889TJQKKK2B", "34567799TTJJQAAA2", "4455567789TJQKA22", "8QR")
+PAIRS_DEAL = ("33456789TJQKA22BR", "33445566789TJKKAA", "778899TTJJQQQKA22", "456")
+
+
+def test_worked_game_trios():
+    # The landlord plays 3339, the next player passes, the third plays 5557, the landlord
+    # KKKJ, the next AAA3; the other two pass; that player now leads any play (a single 4).
+    actions = [(0, "3"), (0, "333+9"), (1, "pass"), (2, "555+7"), (0, "KKK+J"),
+               (1, "AAA+3"), (2, "pass"), (0, "pass")]
+    g = Game.from_record(record(TRIOS_DEAL, actions))
+    assert g.phase is Phase.PLAYING and g.current_player == 1
+    assert g.to_beat is None
+    legal = g.legal_actions()
+    assert ddz.PASS not in legal and Play.parse("4") in legal
+    assert len(legal) > 10        # any play: singles, pairs, straights, ...
+    g.step("4")
+    assert g.to_beat == Play.parse("4") and g.current_player == 2
+    assert g.cards_left() == (20 - 8, 17 - 5, 17 - 4)
+    # the same game written with plain card notation (no '+') replays identically
+    plain = [(s, a.replace("+", "")) for s, a in actions]
+    assert Game.from_record(record(TRIOS_DEAL, plain)).plays == g.plays[:-1]
+
+
+def test_worked_game_straights_and_pairs():
+    # Player 1 (landlord) plays 56789; player 2 789TJ; player 3 passes; player 1 passes;
+    # player 2 leads a pair 44; player 3 QQ; player 1 22; both pass; player 1 leads.
+    actions = [(0, "3"), (0, "56789"), (1, "789TJ"), (2, "pass"), (0, "pass"),
+               (1, "44"), (2, "QQ"), (0, "22"), (1, "pass"), (2, "pass")]
+    g = Game.from_record(record(PAIRS_DEAL, actions))
+    assert g.current_player == 0 and g.to_beat is None
+    assert ddz.PASS not in g.legal_actions()
+    assert g.observation(2).plays[1] == (1, Play.parse("789TJ"))
+
+
+def test_worked_game_illegal_step_named_by_index_and_seat():
+    # after 56789, player 2 may not answer with a 6-card straight
+    actions = [(0, "3"), (0, "56789"), (1, "6789TJ")]
+    with pytest.raises(RecordError, match=r"action 2 \(seat 1"):
+        Game.from_record(record(PAIRS_DEAL, actions))
+    actions = [(0, "3"), (0, "56789"), (1, "pass"), (2, "pass"), (0, "pass")]
+    with pytest.raises(RecordError, match=r"action 4 \(seat 0.*cannot pass"):
+        Game.from_record(record(PAIRS_DEAL, actions))
+
+
+def test_worked_game_spring_record_with_result():
+    deal = ("3456789TJJJJKKKKB", "33344455566677788", "8999TTTQQQAAA2222", "QAR")
+    actions = [(0, "3")]
+    for play in ("3456789T", "Q", "A", "JJJJ", "KKKK"):
+        actions += [(0, play), (1, "pass"), (2, "pass")]
+    actions.append((0, "BR"))
+    g = Game.from_record(record(deal, actions))
+    assert g.result.scores == (96, -48, -48) and g.result.spring
+    rec = g.to_record()
+    assert rec["result"]["score"] == 48 and rec["result"]["multiplier"] == 16
+    # a record whose stated result is wrong is rejected
+    bad = record(deal, actions, result=dict(rec["result"], scores=[48, -24, -24]))
+    with pytest.raises(RecordError, match="result"):
+        Game.from_record(bad)
+
+
+def play_out(rules, seed):
+    g = Game(rules, seed=seed)
+    return play_hand(g, [RandomBot(seed), RandomBot(seed + 1), RandomBot(seed + 2)])
+
+
+ALL_RULES = [ddz.STANDARD, Rules(kickers="repeat"), Rules(bidding="rob"),
+             Rules(doubling=True, bottom_bonus=True), Rules(bidding="rob", doubling=True)]
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_record_round_trip(rules):
+    for seed in range(10):
+        g = play_out(rules, seed)
+        rec = g.to_record()
+        text = json.dumps(rec)
+        again = Game.from_record(json.loads(text))
+        assert again.to_record() == rec
+        assert again.result == g.result and again.deals == g.deals
+
+
+def test_record_format_fields():
+    g = play_out(Rules(bidding="rob", doubling=True), 5)
+    rec = g.to_record()
+    assert rec["format"] == "ddz-record" and rec["version"] == 1
+    assert rec["rules"] == {"kickers": "distinct", "bidding": "rob", "doubling": True,
+                            "bottom_bonus": False}
+    assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
+    deal = rec["deals"][0]
+    assert len(deal["hands"]) == 3 and len(deal["bottom"].split()) == 3
+    assert all(len(h.split()) == 17 for h in deal["hands"])   # suited cards
+    phases = [a["phase"] for a in rec["actions"]]
+    assert phases == sorted(phases, key=["bidding", "doubling", "playing"].index)
+    words = {a["action"] for a in rec["actions"] if a["phase"] == "bidding"}
+    assert words <= {"pass", "call", "rob"} and "call" in words
+    assert {a["action"] for a in rec["actions"] if a["phase"] == "doubling"} <= {"pass", "double", "redouble"}
+
+
+def test_unfinished_game_record():
+    g = Game(seed=3)
+    g.step(3)
+    g.step(g.legal_actions()[0])
+    rec = g.to_record()
+    assert rec["result"] is None
+    again = Game.from_record(rec)
+    assert again.phase is Phase.PLAYING and again.plays == g.plays
+
+
+def test_redeal_records_replay_with_and_without_the_seed():
+    g = Game(seed=77)
+    for _ in range(3):
+        g.step(0)
+    play_hand(g, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    rec = g.to_record()
+    assert len(rec["deals"]) == 2
+    assert Game.from_record(rec).result == g.result
+    # a given deal: the redeal comes from the record, not from the generator
+    given = dict(rec, dealt_from_seed=False, seed=123)
+    assert Game.from_record(given).result == g.result
+    # a seeded record whose deals the seed does not deal is rejected
+    wrong = dict(rec, deals=[rec["deals"][0], Game(seed=1).deal.to_json()])
+    with pytest.raises(RecordError, match="seed"):
+        Game.from_record(wrong)
+
+
+def tampered(rec, index, **change):
+    rec = copy.deepcopy(rec)
+    rec["actions"][index].update(change)
+    rec["result"] = None
+    return rec
+
+
+def test_replay_names_the_first_bad_action():
+    g = play_out(ddz.STANDARD, 8)
+    rec = g.to_record()
+    plays = [i for i, a in enumerate(rec["actions"]) if a["phase"] == "playing"]
+    i = plays[0]
+    seat = rec["actions"][i]["seat"]
+    with pytest.raises(RecordError, match=rf"action {i} \(seat {seat}.*pass"):
+        Game.from_record(tampered(rec, i, action="pass"))   # the leader may not pass
+    with pytest.raises(RecordError, match=rf"action {i}: recorded for seat {(seat + 1) % 3}"):
+        Game.from_record(tampered(rec, i, seat=(seat + 1) % 3))
+    with pytest.raises(RecordError, match=rf"action {i} \(seat {seat}.*does not hold"):
+        hand = g.deal.hands[seat]
+        missing = next(r for r in range(13) if not hand[r] and not g.deal.bottom[r])
+        Game.from_record(tampered(rec, i, action=ddz.cards.RANK_CHARS[missing]))
+    with pytest.raises(RecordError, match=rf"action {i} \(seat {seat}.*not a play"):
+        Game.from_record(tampered(rec, i, action="3456"))
+    with pytest.raises(RecordError, match=r"action 0 .*phase 'playing'"):
+        Game.from_record(tampered(rec, 0, phase="playing"))
+    extra = copy.deepcopy(rec)
+    extra["actions"].append({"seat": 0, "action": "pass"})
+    with pytest.raises(RecordError, match=rf"action {len(rec['actions'])} .*after the hand is over"):
+        Game.from_record(extra)
+
+
+@pytest.mark.parametrize("mutate, match", [
+    (lambda r: r.update(format="other"), "not a ddz-record"),
+    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.pop("deals"), "lacks"),
+    (lambda r: r.update(rules={"kickers": "many"}), "rules"),
+    (lambda r: r.update(rules={"colour": "red"}), "rules"),
+    (lambda r: r.update(deals=[]), "no deals"),
+    (lambda r: r.update(deals=[{"hands": ["3", "4", "5"], "bottom": "6"}], dealt_from_seed=False), "header"),
+    (lambda r: r.update(actions="3 pass"), "list"),
+    (lambda r: r["actions"].__setitem__(0, "3"), "action 0"),
+    (lambda r: r["actions"].__setitem__(0, {"seat": 0, "action": [3]}), "action 0"),
+    (lambda r: r.update(dealt_from_seed="yes"), "dealt_from_seed"),
+])
+def test_malformed_records(mutate, match):
+    g = Game(seed=1)
+    g.step(3)
+    rec = g.to_record()
+    mutate(rec)
+    with pytest.raises(RecordError, match=match):
+        Game.from_record(rec)
+
+
+def test_record_must_be_a_mapping():
+    with pytest.raises(RecordError):
+        Game.from_record("{}")
+    assert issubclass(RecordError, ddz.DdzError)
+
+
+def test_self_play_records_replay_cleanly():
+    """A few hundred hands under every rule set, each record replayed and checked."""
+    n = 0
+    for rules in ALL_RULES:
+        for seed in range(60):
+            g = play_out(rules, 1000 + seed)
+            rec = json.loads(json.dumps(g.to_record()))
+            assert Game.from_record(rec).to_record() == rec
+            assert sum(g.result.scores) == 0
+            n += 1
+    assert n == 300
