@@ -40,14 +40,14 @@ OPENMP = bool(DDZ_HAVE_OPENMP)
 """Whether this build runs batches on OpenMP threads."""
 
 cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
+cdef uint64_t EMPTY_SLOT = 0xFFFFFFFFFFFFFFFFULL
 # scratch of the single-position path, which keeps the GIL (it takes microseconds)
 cdef int64_t _SCRATCH[MAX_MOVES]
 cdef int32_t _IDS[MAX_MOVES]
 
 
 cdef struct Lookup:
-    const int64_t* keys     # hash slot -> code (-1: empty)
-    const int32_t* vals     # hash slot -> id
+    const uint64_t* slots   # (code << 15) | id, all ones when empty
     const int64_t* codes    # id -> code (codes[0] == 0: the pass / leading)
     int shift
     uint64_t mask
@@ -55,12 +55,12 @@ cdef struct Lookup:
 
 cdef inline int32_t code_id(const Lookup* L, int64_t code) noexcept nogil:
     cdef uint64_t h = (<uint64_t>code * HASH_MUL) >> L.shift
-    cdef int64_t k
+    cdef uint64_t s
     while True:
-        k = L.keys[h]
-        if k == code:
-            return L.vals[h]
-        if k == -1:
+        s = L.slots[h]
+        if (s >> 15) == <uint64_t>code:
+            return <int32_t>(s & 0x7FFF)
+        if s == EMPTY_SLOT:
             return -1
         h = (h + 1) & L.mask
 
@@ -128,35 +128,33 @@ cdef int ids_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, in
     return 0
 
 
-cdef Lookup make_lookup(tables, const int64_t[::1] keys, const int32_t[::1] vals,
-                        const int64_t[::1] codes):
+cdef Lookup make_lookup(tables, const uint64_t[::1] slots, const int64_t[::1] codes):
     cdef Lookup L
-    L.keys = &keys[0]
-    L.vals = &vals[0]
+    L.slots = &slots[0]
     L.codes = &codes[0]
     L.shift = tables.hash_shift
-    L.mask = keys.shape[0] - 1
+    L.mask = slots.shape[0] - 1
     return L
 
 
 def _threads(Py_ssize_t rows, int threads):
     """Threads to use: ``threads`` if > 0, else OMP_NUM_THREADS or the CPU count;
-    never more than one per 32 rows; 1 in a serial build."""
-    if not DDZ_HAVE_OPENMP or rows < 64:
+    never more than one per 128 rows (a thread team costs more than 128 positions);
+    1 in a serial build."""
+    if not DDZ_HAVE_OPENMP or threads == 1 or rows < 256:
         return 1
     if threads <= 0:
         env = os.environ.get("OMP_NUM_THREADS", "")
         threads = int(env) if env.isdigit() and int(env) > 0 else (os.cpu_count() or 1)
-    return max(1, min(threads, rows // 32))
+    return max(1, min(threads, rows // 128))
 
 
 def legal_ids_one(tables, const uint8_t[::1] hand, int32_t tb, bint repeat):
     """``int32[M]``: legal ids of one validated position (``tb`` 0 when leading).
     Keeps the GIL (it uses module-level scratch buffers)."""
-    cdef const int64_t[::1] keys = tables.hash_keys
-    cdef const int32_t[::1] vals = tables.hash_vals
+    cdef const uint64_t[::1] slots = tables.hash_slots
     cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, keys, vals, codes)
+    cdef Lookup L = make_lookup(tables, slots, codes)
     cdef Py_ssize_t n = row_ids(&L, &hand[0], tb, repeat, _SCRATCH, _IDS)  # GIL held: shared buffers
     res = np.empty(n, dtype=np.int32)
     if n:
@@ -168,10 +166,9 @@ def legal_masks(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, bin
                 mask_arr, int threads):
     """Fill ``mask_arr`` (``bool[B, N]``, C-contiguous) with the legal ids of each row."""
     cdef uint8_t[:, ::1] mask = mask_arr.view(np.uint8)
-    cdef const int64_t[::1] keys = tables.hash_keys
-    cdef const int32_t[::1] vals = tables.hash_vals
+    cdef const uint64_t[::1] slots = tables.hash_slots
     cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, keys, vals, codes)
+    cdef Lookup L = make_lookup(tables, slots, codes)
     cdef Py_ssize_t b = hands.shape[0], width = mask.shape[1]
     cdef int nt = _threads(b, threads)
     cdef Py_ssize_t nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
@@ -194,10 +191,9 @@ def legal_masks(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, bin
 def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, bint repeat,
                   int threads):
     """(``int32[M]`` ids, ``int64[B+1]`` offsets) of validated rows."""
-    cdef const int64_t[::1] keys = tables.hash_keys
-    cdef const int32_t[::1] vals = tables.hash_vals
+    cdef const uint64_t[::1] slots = tables.hash_slots
     cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, keys, vals, codes)
+    cdef Lookup L = make_lookup(tables, slots, codes)
     cdef Py_ssize_t b = hands.shape[0]
     cdef int nt = _threads(b, threads)
     cdef Py_ssize_t nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
@@ -242,3 +238,32 @@ def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, b
         free(lens)
     np.cumsum(offsets, out=offsets)
     return ids, offsets
+
+
+def rows_ok(const uint8_t[:, ::1] hands, const int32_t[::1] tbs, const uint8_t[:, ::1] play_counts,
+            const uint8_t[::1] limit, int max_hand):
+    """True if every row is a possible position: ``0 <= tbs[i] < len(play_counts)``, counts
+    within ``limit``, at most ``max_hand`` cards, and within ``limit`` together with the
+    play to beat. The fast check before the kernels; on False, the caller finds and
+    reports the first bad row."""
+    cdef Py_ssize_t b = hands.shape[0], n = play_counts.shape[0], i
+    cdef int r, total, ok = 1
+    cdef int32_t t
+    if hands.shape[1] != NUM_RANKS or play_counts.shape[1] != NUM_RANKS or limit.shape[0] != NUM_RANKS \
+            or tbs.shape[0] != b:
+        return False
+    with nogil:
+        for i in range(b):
+            t = tbs[i]
+            if t < 0 or t >= n:
+                ok = 0
+                break
+            total = 0
+            for r in range(NUM_RANKS):
+                total += hands[i, r]
+                if hands[i, r] + play_counts[t, r] > limit[r]:
+                    ok = 0
+            if total > max_hand or not ok:
+                ok = 0
+                break
+    return bool(ok)

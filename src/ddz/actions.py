@@ -77,6 +77,7 @@ class ActionIdError(InvalidPlayError):
 
 _HASH_MUL = 0x9E3779B97F4A7C15
 _HASH_BITS = 16  # 65,536 slots for at most 27,472 codes (load < 0.42)
+_ID_BITS = 15    # ids < 32,768
 
 
 class _Tables:
@@ -94,21 +95,24 @@ class _Tables:
         self.counts = np.array([p.counts for p in plays], dtype=np.uint8)
         self.counts.setflags(write=False)
         self.codes.setflags(write=False)
-        # open-addressing hash table code -> id for the kernels (empty slot: key -1)
+        # open-addressing hash table code -> id for the kernels: one uint64 per slot,
+        # (code << 15) | id (codes < 2**44, ids < 2**15), all ones when empty; 512 KiB,
+        # so a lookup is usually one cache line of one array
         size = 1 << _HASH_BITS
-        keys = np.full(size, -1, dtype=np.int64)
-        vals = np.full(size, -1, dtype=np.int32)
+        slots = np.full(size, np.iinfo(np.uint64).max, dtype=np.uint64)
         shift = 64 - _HASH_BITS
         mask = size - 1
-        slots = ((self.codes.astype(np.uint64) * np.uint64(_HASH_MUL)) >> np.uint64(shift)).tolist()
-        for i, (code, h) in enumerate(zip(self.codes.tolist(), slots)):
-            while keys[h] != -1:
+        start = ((self.codes.astype(np.uint64) * np.uint64(_HASH_MUL)) >> np.uint64(shift)).tolist()
+        empty = int(slots[0])
+        for i, (code, h) in enumerate(zip(self.codes.tolist(), start)):
+            while int(slots[h]) != empty:
                 h = (h + 1) & mask
-            keys[h] = code
-            vals[h] = i
-        self.hash_keys, self.hash_vals = keys, vals
+            slots[h] = (code << _ID_BITS) | i
+        slots.setflags(write=False)
+        self.hash_slots = slots
         self.hash_shift = shift
         self.limit = deck_counts(rules.decks).astype(np.int64)
+        self.limit_u8 = deck_counts(rules.decks)
         self._encoded: Optional[np.ndarray] = None
 
     @property
@@ -356,7 +360,7 @@ class ActionSpace:
 
     # -- batches ----------------------------------------------------------------
     def legal_masks(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
-                    out: Optional[np.ndarray] = None, *, threads: int = 0) -> np.ndarray:
+                    out: Optional[np.ndarray] = None, *, threads: int = 1) -> np.ndarray:
         """Legal-move masks of a batch of positions.
 
         Parameters
@@ -368,9 +372,12 @@ class ActionSpace:
             The id of the play to beat in each row; :attr:`pass_id` when leading.
         out : bool[B, len(self)], optional
             A C-contiguous buffer to fill and return (reuse it across a training loop).
-        threads : int, default 0
-            Worker threads for the kernel (0: OpenMP's default, 1: serial). Ignored by
-            the reference path and by serial builds.
+        threads : int, default 1
+            Worker threads for the kernel: 1 runs serially (predictable when the machine
+            is already busy, e.g. with one actor process per core); ``n > 1`` uses up to
+            ``n`` OpenMP threads, 0 uses ``OMP_NUM_THREADS`` or every CPU. Batches under
+            256 rows always run serially. Ignored by the reference path and by builds
+            without OpenMP (``ddz._actions.OPENMP``).
 
         Returns
         -------
@@ -403,7 +410,7 @@ class ActionSpace:
         return mask
 
     def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
-                        *, threads: int = 0) -> Tuple[np.ndarray, np.ndarray]:
+                        *, threads: int = 1) -> Tuple[np.ndarray, np.ndarray]:
         """Legal ids of a batch of positions, in CSR form.
 
         Parameters
@@ -508,6 +515,10 @@ class ActionSpace:
         if b and (tb.dtype == np.bool_ or not np.issubdtype(tb.dtype, np.integer)):
             raise HandError(f"to_beat_ids must be an integer array (int32), got dtype {tb.dtype}")
         t = self._t
+        if (self._kern is not None and h.dtype == np.uint8 and tb.dtype == np.int32
+                and h.flags.c_contiguous and tb.flags.c_contiguous
+                and self._kern.rows_ok(h, tb, t.counts, t.limit_u8, self.rules.max_hand)):
+            return h, tb  # every row checked in C; the numpy checks below name a bad row
         if b == 0:
             return np.zeros((0, NUM_RANKS), np.uint8), np.zeros(0, np.int32)
         # ids
