@@ -346,3 +346,16 @@ def test_exports_and_env_switch():
             ActionSpace(implementation="kernel")
     else:  # a built package must use the kernels: a failed compile is never pure Python
         assert actions.IMPLEMENTATION == "kernel" and ActionSpace().implementation == "kernel"
+
+
+def test_readme_rl_loop_runs():
+    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+    if not os.path.exists(readme):
+        pytest.skip("README.md is not next to the tests")
+    text = open(readme, encoding="utf-8").read()
+    section = text.split("## Reinforcement learning", 1)[1]
+    code = section.split("```python", 1)[1].split("```", 1)[0]
+    scope = {}
+    exec(compile(code.replace("print(game.result)", ""), "README.md", "exec"), scope)
+    result = scope["game"].result
+    assert result is not None and sum(result.scores) == 0
