@@ -1,0 +1,94 @@
+"""Regenerate the perft data files of this directory with the pure-Python reference.
+
+    DDZ_NO_EXTENSIONS=1 PYTHONPATH=src python tests/perft/generate.py
+
+Each data line is one position: ``deal=H0/H1/H2/BOTTOM`` (rank notation), the
+``landlord`` (who bid 3 as first bidder), the ``kickers`` rule, optional ``plays``
+made from there (comma-separated notation), then ``D<depth> <nodes>`` for each depth,
+as in chess perft (EPD) files. Depths are computed while the count stays below a node
+budget, so that the reference can produce them in seconds.
+"""
+
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def line_for(rules, deal, landlord, plays, budget, max_depth):
+    import ddz
+    from ddz.perft import perft
+    g = ddz.Game(rules, deal=deal, first_bidder=landlord)
+    g.step(3)
+    for p in plays:
+        g.step(p)
+    fields = [f"deal={'/'.join(deal)}", f"landlord={landlord}", f"kickers={rules.kickers}",
+              f"plays={','.join(plays)}"]
+    depth = 1
+    while depth <= max_depth:
+        n = perft(g, depth)
+        fields.append(f"D{depth} {n}")
+        if n > budget:
+            break
+        depth += 1
+    return "; ".join(fields)
+
+
+def positions(seed_list, rules, midgame):
+    """(deal, landlord, plays) from seeded deals; midgame positions after random plays."""
+    import ddz
+    from ddz.bots import RandomBot
+    out = []
+    for seed in seed_list:
+        g = ddz.Game(rules, seed=seed)
+        deal = tuple(ddz.format_cards(h) for h in g.deal.hands) + (ddz.format_cards(g.deal.bottom),)
+        landlord = seed % 3
+        plays = []
+        if midgame:
+            g = ddz.Game(rules, deal=deal, first_bidder=landlord)
+            g.step(3)
+            bot = RandomBot(seed)
+            for _ in range(midgame):
+                p = bot.act(None, g.legal_actions())
+                g.step(p)
+                plays.append(str(p))
+                if g.phase.value == "over":
+                    plays.pop()
+                    break
+        out.append((deal, landlord, plays))
+    return out
+
+
+def main():
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "src"))
+    os.environ["DDZ_NO_EXTENSIONS"] = "1"
+    import ddz
+    assert ddz.IMPLEMENTATION == "reference"
+    stamp = time.strftime("%Y-%m-%d")
+    files = {
+        "opening.txt": [(ddz.STANDARD, positions(range(1, 6), ddz.STANDARD, 0), 60_000, 6),
+                        (ddz.REPEAT_KICKERS, positions(range(6, 9), ddz.REPEAT_KICKERS, 0), 60_000, 6)],
+        "midgame.txt": [(ddz.STANDARD, positions(range(20, 25), ddz.STANDARD, 18), 200_000, 10),
+                        (ddz.REPEAT_KICKERS, positions(range(25, 28), ddz.REPEAT_KICKERS, 18), 200_000, 10)],
+    }
+    for name, groups in files.items():
+        lines = [
+            f"# ddz perft data ({name}): leaves of the play-phase legal-move tree (passes are plies).",
+            "# Fields: deal=HAND0/HAND1/HAND2/BOTTOM (rank notation); landlord (the first bidder,",
+            "# who bids 3); kickers; plays made before counting; then 'D<depth> <nodes>'.",
+            f"# Obtained {stamp} with the pure-Python reference (ddz.reference) by",
+            "#   DDZ_NO_EXTENSIONS=1 PYTHONPATH=src python tests/perft/generate.py",
+            "# The deals are those of ddz.Game(seed=N) for the seeds in generate.py.",
+        ]
+        for rules, pos, budget, max_depth in groups:
+            for deal, landlord, plays in pos:
+                lines.append(line_for(rules, deal, landlord, plays, budget, max_depth))
+                print(lines[-1], flush=True)
+        with open(os.path.join(HERE, name), "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
