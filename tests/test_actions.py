@@ -219,17 +219,16 @@ def batch(oracle):
     return hands, tbs, oracle.legal_masks(hands, tbs)
 
 
-@pytest.mark.parametrize("threads", [0, 1, 2, 3])
-def test_batch_out_and_threads(space, batch, threads):
-    if space.implementation == "reference" and threads != 1:
-        pytest.skip("threads apply to the kernels only")
+def test_batch_out_and_threads(space, batch):
     hands, tbs, ref = batch
-    buf = np.ones(ref.shape, dtype=bool)
-    got = space.legal_masks(hands, tbs, out=buf, threads=threads)
-    assert got is buf and np.array_equal(buf, ref)
-    ids, off = space.legal_ids_batch(hands, tbs, threads=threads)
-    assert np.array_equal(np.repeat(np.arange(len(hands)), np.diff(off)), np.nonzero(ref)[0])
-    assert np.array_equal(ids, np.nonzero(ref)[1])
+    # threads only matter to the kernels (0: every CPU; 2 and 3 both give 2 for 300 rows)
+    for threads in ([0, 1, 2, 3] if space.implementation == "kernel" else [1]):
+        buf = np.ones(ref.shape, dtype=bool)
+        got = space.legal_masks(hands, tbs, out=buf, threads=threads)
+        assert got is buf and np.array_equal(buf, ref)
+        ids, off = space.legal_ids_batch(hands, tbs, threads=threads)
+        assert np.array_equal(np.repeat(np.arange(len(hands)), np.diff(off)), np.nonzero(ref)[0])
+        assert np.array_equal(ids, np.nonzero(ref)[1])
 
 
 def test_batch_accepts_other_int_dtypes_and_empty(space):
