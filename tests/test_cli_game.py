@@ -1,0 +1,193 @@
+"""The game commands of ``ddz``: selfplay, play, replay, perft."""
+
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from ddz import Game, format_cards
+from ddz.cli import main
+
+
+def run(argv, capsys):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_selfplay_summary_and_records(tmp_path, capsys):
+    out_file = tmp_path / "games.jsonl"
+    code, out, err = run(["selfplay", "--games", "25", "--seed", "3", "--out", str(out_file)], capsys)
+    assert code == 0
+    for key in ("landlord win rate", "mean score seat 0 (greedy)", "bombs per hand",
+                "springs per hand", "hands per second"):
+        assert key in out
+    assert "25/25 hands" in err                  # the progress bar
+    lines = out_file.read_text().splitlines()
+    assert len(lines) == 25
+    scores = [json.loads(line)["result"]["scores"] for line in lines]
+    mean0 = sum(s[0] for s in scores) / 25
+    assert f"{mean0:+.3f}" in out
+    code, out, _ = run(["replay", str(out_file), "--brief"], capsys)
+    assert code == 0 and "25 hands replayed and checked" in out
+
+
+def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys):
+    files = []
+    for name in ("a", "b"):
+        f = tmp_path / f"{name}.jsonl"
+        code, _, err = run(["selfplay", "--games", "5", "--seed", "9", "--quiet", "--bots",
+                            "random,greedy,random", "--bidding", "rob", "--doubling",
+                            "--bottom-bonus", "--kickers", "repeat", "--out", str(f)], capsys)
+        assert code == 0 and err == ""
+        files.append(f.read_text())
+    assert files[0] == files[1]
+    rec = json.loads(files[0].splitlines()[0])
+    assert rec["rules"] == {"kickers": "repeat", "bidding": "rob", "doubling": True,
+                            "bottom_bonus": True}
+
+
+@pytest.mark.parametrize("argv", [
+    ["selfplay", "--games", "0"],
+    ["selfplay", "--games", "x"],
+    ["selfplay", "--bots", "greedy,random"],
+    ["selfplay", "--bots", "greedy,random,clever"],
+    ["selfplay", "--seed", "abc"],
+    ["selfplay", "--bidding", "auction"],
+    ["play", "--seat", "3"],
+    ["perft", "--landlord", "5"],
+    ["replay"],
+])
+def test_bad_options_exit_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["selfplay", "play", "replay", "perft"])
+def test_help(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    assert command in capsys.readouterr().out
+
+
+def test_replay_json_list_and_single_record(tmp_path, capsys):
+    games = []
+    for seed in range(3):
+        g = Game(seed=seed)
+        while g.current_player is not None:
+            g.step(g.timeout_action() if g.phase.value != "bidding" else 3)
+        games.append(g.to_record())
+    f = tmp_path / "list.json"
+    f.write_text(json.dumps(games, indent=1))
+    code, out, _ = run(["replay", str(f)], capsys)
+    assert code == 0 and "3 hands replayed and checked" in out
+    assert "seat 0:" in out and "bottom:" in out
+    f1 = tmp_path / "one.json"
+    f1.write_text(json.dumps(games[0]))
+    code, out, _ = run(["replay", str(f1)], capsys)
+    assert code == 0 and "1 hand replayed" in out
+
+
+def test_replay_bad_files_exit_2(tmp_path, capsys):
+    g = Game(seed=2)
+    g.step(3)
+    rec = g.to_record()
+    rec["actions"].append({"seat": g.current_player, "action": "pass"})  # the leader passes
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps(Game(seed=1).to_record()) + "\n" + json.dumps(rec) + "\n")
+    code, _, err = run(["replay", str(bad)], capsys)
+    assert code == 2
+    assert re.search(r"hand 2 .*action 1 \(seat \d", err)
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("{}\nnot json\n")
+    code, _, err = run(["replay", str(garbage)], capsys)
+    assert code == 2 and "line 2" in err
+    code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
+    assert code == 2 and "cannot read" in err
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    assert run(["replay", str(empty)], capsys)[0] == 2
+
+
+def test_perft_command(capsys):
+    code, out, _ = run(["perft", "--seed", "5", "--depth", "3"], capsys)
+    assert code == 0
+    g = Game(seed=5, first_bidder=0)
+    g.step(3)
+    from ddz import perft, divide
+    assert f"perft(3) = {perft(g, 3)}" in out
+    code, out, _ = run(["perft", "--seed", "5", "--depth", "2", "--divide"], capsys)
+    assert code == 0 and len(out.splitlines()) == 2 + len(divide(g, 2))
+    code, _, err = run(["perft", "--deal", "3", "4", "5", "6"], capsys)
+    assert code == 2 and "17" in err
+
+
+class ScriptedPlayer(io.StringIO):
+    """A stdin that answers the prompts of ``ddz play`` by reading what it printed:
+    first some bad input, then pass when allowed and the lowest single when leading."""
+
+    def __init__(self, screen):
+        super().__init__()
+        self.screen = screen
+        self.said = []
+        self.bad = ["what", "3456", "BR2222"]   # unknown, not a play, not held (probably)
+
+    def readline(self):
+        text = self.screen.getvalue()
+        prompt = text.rsplit("\n", 1)[-1]
+        if self.bad and "your play" in prompt:
+            answer = self.bad.pop(0)
+        elif "you lead" in prompt:
+            hand = re.findall(r"your hand: (\S+)", text)[-1]
+            answer = hand[0]
+        elif "bid" in prompt:
+            answer = "3"
+        else:
+            answer = "pass"
+        self.said.append(answer)
+        return answer + "\n"
+
+
+def test_play_in_the_terminal(monkeypatch, capsys):
+    screen = io.StringIO()
+    player = ScriptedPlayer(screen)
+    monkeypatch.setattr(sys, "stdin", player)
+    monkeypatch.setattr(sys, "stdout", screen)
+    code = main(["play", "--seed", "4", "--seat", "1"])
+    text = screen.getvalue()
+    assert code == 0, text
+    assert "you are seat 1" in text
+    assert re.search(r"your hand: [3-9TJQKA2BR]{17}\n", text)
+    hands = re.findall(r"your hand: (\S+)", text)
+    assert all(h == format_cards(h) for h in hands)          # shown sorted
+    assert "not allowed: unknown card 'w'" in text           # explained, asked again
+    assert "not allowed:" in text and "Try again." in text
+    assert "seat 1 is the landlord" in text                  # we bid 3 when asked
+    assert re.search(r"score S = \d+", text) and ("you win" in text or "you lose" in text)
+
+
+def test_play_stops_cleanly_on_end_of_input(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\n"))
+    code = main(["play", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "input ended" in err
+
+
+def test_play_quit(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nquit\n"))
+    code = main(["play", "--seed", "1", "--seat", "2"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "legal:" in out and "bye" in out
+
+
+def test_ddz_command_runs_as_a_module():
+    proc = subprocess.run([sys.executable, "-m", "ddz.cli", "selfplay", "--games", "3",
+                           "--quiet", "--seed", "1"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "landlord win rate" in proc.stdout
