@@ -142,7 +142,7 @@ class ActionSpace:
     Parameters
     ----------
     rules : Rules, default ``ddz.STANDARD``
-        The rule set. The tables are built once per rule set (about 0.1–0.3 s) and shared.
+        The rule set. The tables are built once per rule set (a fraction of a second) and shared.
     implementation : {"kernel", "reference"}, optional
         Which legal-id path answers: the compiled kernels or the pure-Python oracle.
         Default :data:`IMPLEMENTATION`. Both give identical results.
@@ -331,7 +331,7 @@ class ActionSpace:
 
     def legal_mask(self, hand: CardsLike, to_beat: ToBeat = None,
                    out: Optional[np.ndarray] = None) -> np.ndarray:
-        """Boolean mask of the legal moves over the whole space.
+        """Boolean mask of the legal moves (RULES.md §2.3) over the whole space.
 
         Parameters
         ----------
@@ -361,7 +361,7 @@ class ActionSpace:
     # -- batches ----------------------------------------------------------------
     def legal_masks(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
                     out: Optional[np.ndarray] = None, *, threads: int = 1) -> np.ndarray:
-        """Legal-move masks of a batch of positions.
+        """Legal-move masks of a batch of positions (RULES.md §2.3).
 
         Parameters
         ----------
@@ -411,7 +411,7 @@ class ActionSpace:
 
     def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
                         *, threads: int = 1) -> Tuple[np.ndarray, np.ndarray]:
-        """Legal ids of a batch of positions, in CSR form.
+        """Legal ids of a batch of positions (RULES.md §2.3), in CSR form.
 
         Parameters
         ----------
