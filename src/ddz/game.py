@@ -85,6 +85,8 @@ def _frozen(counts: Any) -> np.ndarray:
 
 
 _COUNTS_CACHE: Dict[Play, np.ndarray] = {}
+_MOVE_RULES: Dict[Rules, Rules] = {STANDARD: STANDARD}
+_new_tuple = tuple.__new__
 
 
 def _play_counts(play: Play) -> np.ndarray:
@@ -426,8 +428,10 @@ class Game:
                                          or first_bidder not in (0, 1, 2)):
             raise DdzError(f"first_bidder must be 0, 1, 2 or None, got {first_bidder!r}")
         self.rules = rules
-        # The move functions only read the kicker rule: one shared cache for all game options.
-        self._move_rules = replace(rules, bidding="points", doubling=False, bottom_bonus=False)
+        # The move functions only read the kicker rule: one Rules object per kicker rule, so
+        # that the move tables (keyed by Rules) are shared by every game option.
+        move_rules = replace(rules, bidding="points", doubling=False, bottom_bonus=False)
+        self._move_rules = _MOVE_RULES.setdefault(move_rules, move_rules)
         self.seed = seed
         self._rng = random.Random(seed)
         self._dealt_from_seed = deal is None
@@ -883,21 +887,24 @@ class Game:
             seat = self._current
         else:
             seat = self._seat_arg(seat)
+        return self._observation(seat)
+
+    def _observation(self, seat: int) -> Observation:
+        """:meth:`observation` for a trusted seat (the bots' loop)."""
         lord = self.landlord
         doubles = self._doubles
         if lord is not None and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
             shown = [None, None, None]
             shown[seat] = doubles[seat]
             doubles = shown
-        h = self._hands
-        return Observation(
-            seat=seat, phase=self._phase, current_player=self._current, rules=self.rules,
-            hand=tuple(h[seat].tolist()), landlord=lord, bid=self._bid, bidding=tuple(self._bids),
-            robs=self._robs, doubles=tuple(doubles),
-            bottom=None if lord is None else self._deals[-1].bottom,
-            plays=tuple(self._history), cards_left=tuple(self._left),
-            to_beat=self._to_beat, to_beat_seat=None if self._to_beat is None else self._to_beat_seat,
-            multiplier=self.multiplier)
+        to_beat = self._to_beat
+        # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
+        return _new_tuple(Observation, (
+            seat, self._phase, self._current, self.rules, tuple(self._hands[seat].tolist()),
+            lord, self._bid, tuple(self._bids), self._robs, tuple(doubles),
+            None if lord is None else self._deals[-1].bottom, tuple(self._history),
+            tuple(self._left), to_beat, None if to_beat is None else self._to_beat_seat,
+            self._bonus << (self._robs + self._ndoubles + self._bombs + self._rockets)))
 
     def clone(self) -> "Game":
         """An independent copy (cheap: copies a few lists; cards and plays are immutable).
