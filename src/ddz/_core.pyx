@@ -28,7 +28,7 @@ cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
@@ -67,10 +67,32 @@ cdef int64_t ROCKET_CODE = ((<int64_t>T_ROCKET) << CODE_TYPE_SHIFT) | \
 MAX_MOVES_PY = MAX_MOVES
 
 
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ddz_ctz(unsigned int x) { unsigned long i; _BitScanForward(&i, x); return (int)i; }
+    static __inline int ddz_popcount(unsigned int x) { return (int)__popcnt(x); }
+    #else
+    static inline int ddz_ctz(unsigned int x) { return __builtin_ctz(x); }
+    static inline int ddz_popcount(unsigned int x) { return __builtin_popcount(x); }
+    #endif
+    """
+    int ctz "ddz_ctz"(unsigned int x) nogil
+    int popcount "ddz_popcount"(unsigned int x) nogil
+
+
+cdef enum:
+    CHAIN_MASK = (1 << CHAIN_RANKS) - 1
+    PAIR_KICK_MASK = (1 << (RANK_2 + 1)) - 1     # pair kickers: 3..2, never jokers
+
+
 cdef struct Gen:
     int64_t* out     # NULL: count only
     Py_ssize_t n
     int repeat
+    uint32_t m[5]            # m[w]: bit r set when the hand holds >= w copies of rank r
+    uint8_t cap[NUM_RANKS]   # single-kicker copies available per rank, before the body
 
 
 cdef inline void emit(Gen* g, int64_t code) noexcept nogil:
@@ -84,79 +106,126 @@ cdef inline int64_t head(int t, int length, int rank) noexcept nogil:
         | ((<int64_t>rank) << CODE_RANK_SHIFT)
 
 
-cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, const int* suf, int k,
-                      int start) noexcept nogil:
-    """Every multiset of ``k`` single kickers within ``cap``, ascending from ``start``,
-    in lexicographic order; never both jokers (RULES.md §2.1 rule 2)."""
+cdef void gen_init(Gen* g, const uint8_t* h, int repeat, int64_t* out) noexcept nogil:
+    """Per-hand tables: rank masks by copies held, and single-kicker caps
+    (RULES.md §2.1: at most 3 of a rank under "repeat", 1 under "distinct", one of each joker)."""
+    cdef int r, c, w
+    g.out = out
+    g.n = 0
+    g.repeat = repeat
+    for w in range(5):
+        g.m[w] = 0
+    for r in range(NUM_RANKS):
+        c = h[r]
+        for w in range(1, 5):
+            if c >= w:
+                g.m[w] |= 1u << r
+        if r >= SMALL_JOKER:
+            if c > DECKS:
+                c = DECKS
+        elif not repeat:
+            if c > 1:
+                c = 1
+        elif c > 3:
+            c = 3
+        g.cap[r] = <uint8_t>c
+
+
+cdef inline uint32_t chain_starts(uint32_t s, int length) noexcept nogil:
+    """Bit ``lo`` set when ranks ``lo .. lo+length-1`` are all in ``s``."""
+    cdef uint32_t x = s
+    cdef int i
+    for i in range(1, length):
+        x &= s >> i
+    return x
+
+
+cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, uint32_t avail, const int* suf,
+                      int k, int start) noexcept nogil:
+    """Every multiset of ``k`` single kickers within ``cap`` (``avail``: the ranks whose
+    cap is not 0), ascending from ``start``, in lexicographic order; never both jokers
+    (RULES.md §2.1 rule 2). ``suf[r]``: an upper bound of the kickers left at ranks >= r."""
     cdef int r
-    if k == 0:
-        emit(g, code)
+    cdef uint32_t bits = avail & ~((1u << start) - 1)
+    if (code >> (2 * SMALL_JOKER)) & 3:
+        bits &= ~(1u << BIG_JOKER)
+    if k == 1:
+        while bits:
+            r = ctz(bits)
+            bits &= bits - 1
+            emit(g, code + ((<int64_t>1) << (2 * r)))
         return
-    for r in range(start, NUM_RANKS):
+    while bits:
+        r = ctz(bits)
+        bits &= bits - 1
         if r > start and suf[r] < k:
             return
-        if cap[r] == 0:
-            continue
-        if r == BIG_JOKER and (code >> (2 * SMALL_JOKER)) & 3:
-            continue
         cap[r] -= 1
-        singles_dfs(g, code + ((<int64_t>1) << (2 * r)), cap, suf, k - 1,
+        singles_dfs(g, code + ((<int64_t>1) << (2 * r)), cap,
+                    avail if cap[r] else avail & ~(1u << r), suf, k - 1,
                     r if g.repeat else r + 1)
         cap[r] += 1
 
 
-cdef void pairs_dfs(Gen* g, int64_t code, const uint8_t* ok, const int* suf, int k,
-                    int start) noexcept nogil:
-    """Every set of ``k`` pair kickers of different ranks among ``ok``, in lexicographic order."""
+cdef void pairs_dfs(Gen* g, int64_t code, uint32_t ok, int k) noexcept nogil:
+    """Every set of ``k`` pair kickers of different ranks among the bits of ``ok``,
+    in lexicographic order."""
     cdef int r
-    if k == 0:
-        emit(g, code)
+    cdef uint32_t rest
+    if k == 1:
+        while ok:
+            r = ctz(ok)
+            ok &= ok - 1
+            emit(g, code + ((<int64_t>2) << (2 * r)))
         return
-    for r in range(start, RANK_2 + 1):
-        if suf[r] < k:
+    while ok:
+        r = ctz(ok)
+        ok &= ok - 1
+        rest = ok
+        # fewer than k-1 ranks left above r: no more sets
+        if popcount(rest) < k - 1:
             return
-        if ok[r]:
-            pairs_dfs(g, code + ((<int64_t>2) << (2 * r)), ok, suf, k - 1, r + 1)
+        pairs_dfs(g, code + ((<int64_t>2) << (2 * r)), rest, k - 1)
 
 
 cdef void gen_shape(Gen* g, const uint8_t* h, int t, int length, int minhi) noexcept nogil:
     """Every play of type ``t`` and chain length ``length`` with main rank >= ``minhi``
-    that ``h`` holds, in move order."""
+    that ``h`` holds, in move order (main rank ascending, then kickers)."""
     cdef int w = DDZ_WIDTH[t]
-    cdef int top = DDZ_TOP[t]
     cdef int k = DDZ_KNUM[t] * length
     cdef int ks = DDZ_KSIZE[t]
     cdef int chain = DDZ_CHAIN[t]
-    cdef int hi, lo, r, c, run
+    cdef int hi, lo, r
+    cdef uint32_t starts, body, free_
     cdef uint8_t cap[NUM_RANKS]
     cdef int suf[NUM_RANKS + 1]
     cdef int64_t base
-    if minhi < length - 1:
-        minhi = length - 1
-    # run = number of consecutive ranks ending at hi that hold a full body width
-    run = 0
-    for r in range(minhi - length + 1, minhi):
-        run = run + 1 if h[r] >= w else 0
-    for hi in range(minhi, top + 1):
-        run = run + 1 if h[hi] >= w else 0
-        if run < length:
-            continue
-        lo = hi - length + 1
+    if w > 4:
+        return
+    if chain:
+        starts = chain_starts(g.m[w] & CHAIN_MASK, length)
+    else:
+        starts = g.m[w] & ((2u << DDZ_TOP[t]) - 1)
+    if minhi > length - 1:
+        starts &= ~((1u << (minhi - length + 1)) - 1)
+    while starts:
+        lo = ctz(starts)
+        starts &= starts - 1
+        hi = lo + length - 1
         base = head(t, length, hi)
+        body = ((1u << length) - 1) << lo
         if ks == 0:
             emit(g, base)
-        elif ks == 1:
-            for r in range(NUM_RANKS):
-                c = h[r]
-                if r >= SMALL_JOKER:
-                    if c > DECKS:
-                        c = DECKS
-                elif not g.repeat:
-                    if c > 1:
-                        c = 1
-                elif c > 3:           # rule 2: never four kickers of a rank
-                    c = 3
-                cap[r] = <uint8_t>c
+        elif ks == 2:
+            pairs_dfs(g, base, g.m[2] & PAIR_KICK_MASK & ~body, k)
+        elif k == 1:                  # one single kicker: any other rank held
+            free_ = g.m[1] & ~body
+            while free_:
+                r = ctz(free_)
+                free_ &= free_ - 1
+                emit(g, base + ((<int64_t>1) << (2 * r)))
+        else:
+            memcpy(cap, g.cap, NUM_RANKS)
             for r in range(lo, hi + 1):
                 cap[r] = 0            # rule 1: never the body's rank
             if chain:                 # "repeat": a trio next to the chain would lengthen it
@@ -165,15 +234,13 @@ cdef void gen_shape(Gen* g, const uint8_t* h, int t, int length, int minhi) noex
                 if hi + 1 < CHAIN_RANKS and cap[hi + 1] > 2:
                     cap[hi + 1] = 2
             suf[NUM_RANKS] = 0
+            free_ = 0
             for r in range(NUM_RANKS - 1, -1, -1):
                 suf[r] = suf[r + 1] + cap[r]
-            singles_dfs(g, base, cap, suf, k, 0)
-        else:
-            suf[RANK_2 + 1] = 0
-            for r in range(RANK_2, -1, -1):
-                cap[r] = 1 if (h[r] >= 2 and (r < lo or r > hi)) else 0
-                suf[r] = suf[r + 1] + cap[r]
-            pairs_dfs(g, base, cap, suf, k, 0)
+                if cap[r]:
+                    free_ |= 1u << r
+            if suf[0] >= k:
+                singles_dfs(g, base, cap, free_, suf, k, 0)
 
 
 cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
@@ -182,29 +249,20 @@ cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
     (NULL: count only). Leading, chains are at most ``max_cards`` cards long (the
     universe is the full deck's leading moves with ``max_cards = rules.max_hand``)."""
     cdef Gen g
-    cdef int t, length, per, total = 0, r, bt, bl, br, w, run
-    cdef int longest[4]
-    g.out = out
-    g.n = 0
-    g.repeat = repeat
+    cdef int t, length, per, total = 0, r, bt, bl, br
+    gen_init(&g, hand, repeat, out)
     for r in range(NUM_RANKS):
         total += hand[r]
     if total > max_cards:
         total = max_cards
     if to_beat_code == 0:
-        # longest run of chain ranks holding 1, 2, 3 copies: no longer chain exists
-        for w in range(1, 4):
-            run = 0
-            longest[w] = 0
-            for r in range(CHAIN_RANKS):
-                run = run + 1 if hand[r] >= w else 0
-                if run > longest[w]:
-                    longest[w] = run
         for t in range(T_SINGLE, T_BOMB + 1):
             per = DDZ_WIDTH[t] + DDZ_KNUM[t] * DDZ_KSIZE[t]
             if DDZ_CHAIN[t]:
                 length = DDZ_MINLEN[t]
-                while length <= longest[DDZ_WIDTH[t]] and length * per <= total:
+                # a chain exists only if the one a rank shorter does
+                while length <= CHAIN_RANKS and length * per <= total \
+                        and chain_starts(g.m[DDZ_WIDTH[t]] & CHAIN_MASK, length):
                     gen_shape(&g, hand, t, length, 0)
                     length += 1
             elif per <= total:
@@ -219,7 +277,7 @@ cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
         if bt == T_BOMB:
             gen_shape(&g, hand, T_BOMB, 1, br + 1)
         else:
-            if bl >= 1 and bl <= CHAIN_RANKS:
+            if bl >= 1 and bl <= CHAIN_RANKS and bl * (DDZ_WIDTH[bt] + DDZ_KNUM[bt] * DDZ_KSIZE[bt]) <= total:
                 gen_shape(&g, hand, bt, bl, br + 1)
             gen_shape(&g, hand, T_BOMB, 1, 0)
     if hand[SMALL_JOKER] and hand[BIG_JOKER]:
