@@ -428,6 +428,13 @@ cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil:
 
 # -- Python-callable twins (trusting their input) ----------------------------------
 
+cdef inline cnp.ndarray codes_array(Py_ssize_t n):
+    """A new ``int64[n]`` array (through the C API: a Python-level ``np.empty`` call
+    costs more than generating a whole hand's moves)."""
+    cdef cnp.npy_intp dims[1]
+    dims[0] = n
+    return cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
+
 cdef int64_t _BUF[MAX_MOVES]
 
 
@@ -490,7 +497,7 @@ def legal_codes_array(object hand, int64_t to_beat_code, int repeat):
     cdef cnp.ndarray res
     load_cards(hand, h)
     n = legal_codes(h, to_beat_code, repeat, _BUF)  # GIL held: _BUF is shared
-    res = np.empty(n, dtype=np.int64)
+    res = codes_array(n)
     memcpy(cnp.PyArray_DATA(res), _BUF, n * sizeof(int64_t))
     return res
 

@@ -35,24 +35,38 @@ MAX_MOVES = _core.MAX_MOVES_PY
 """Most legal moves any position can have (27,471 plays of ``kickers="repeat"`` + the pass)."""
 
 _lock = threading.Lock()
-_universes: Dict[Rules, Tuple["_core.Universe", Dict[Play, int]]] = {}
+_universes: Dict[Rules, "_Tables"] = {}
 
 
-def _universe(rules: Rules):
-    """(core Universe, {Play: code}) of a rule set, built on first use."""
-    u = _universes.get(rules)
+class _Tables:
+    """What the core needs per rule set, built once (on first use)."""
+    __slots__ = ("core", "codes", "repeat", "max_hand")
+
+    def __init__(self, rules: Rules):
+        self.core = _core.Universe(int(rules.repeat_kickers), rules.max_hand, Play.from_code)
+        self.codes: Dict[Play, int] = dict(zip(self.core.plays, [0] + self.core.codes.tolist()))
+        self.repeat = int(rules.repeat_kickers)
+        self.max_hand = rules.max_hand
+
+
+def _tables(rules) -> _Tables:
+    """The tables of a rule set. Only ``Rules`` values are ever keys, so a hit proves
+    ``rules`` valid; anything else goes through ``_args.rules_arg`` (which raises)."""
+    try:
+        u = _universes.get(rules)
+    except TypeError:  # unhashable: certainly not a Rules
+        u = None
     if u is None:
+        rules = _args.rules_arg(rules)
         with _lock:
             u = _universes.get(rules)
             if u is None:
-                core = _core.Universe(int(rules.repeat_kickers), rules.max_hand, Play.from_code)
-                codes = dict(zip(core.plays, [0] + core.codes.tolist()))
-                u = _universes[rules] = (core, codes)
+                u = _universes[rules] = _Tables(rules)
     return u
 
 
-def _hand(hand: CardsLike, rules: Rules):
-    if _core.hand_ok(hand, rules.max_hand):
+def _hand(hand: CardsLike, rules: Rules, u: _Tables):
+    if _core.hand_ok(hand, u.max_hand):
         return hand
     return _args.hand_arg(hand, rules)
 
@@ -78,9 +92,8 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
         form no play (RULES.md §2).
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
-    rules = _args.rules_arg(rules)
-    counts = _args.cards_arg(cards, rules)
-    return _universe(rules)[0].readings(counts)
+    u = _tables(rules)
+    return u.core.readings(_args.cards_arg(cards, rules))
 
 
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
@@ -91,9 +104,9 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     :raises InvalidPlayError: the cards form no play, or more than one.
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
-    rules = _args.rules_arg(rules)
+    u = _tables(rules)
     counts = _args.cards_arg(cards, rules)
-    found = _universe(rules)[0].readings(counts)
+    found = u.core.readings(counts)
     if len(found) == 1:
         return found[0]
     from .cards import format_cards
@@ -111,12 +124,11 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :returns: ``True`` if ``play`` may be played on ``other``.
     :raises InvalidPlayError: either is not a play under ``rules``, or ``other`` is the pass.
     """
-    rules = _args.rules_arg(rules)
+    codes = _tables(rules).codes
     play = _args.play_arg(play, rules)
     other = _args.play_arg(other, rules, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
-    codes = _universe(rules)[1]
     return _core.beats(codes[play], codes[other])
 
 
@@ -135,21 +147,18 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
         holds cards of the play to beat beyond the deck.
     :raises InvalidPlayError: ``to_beat`` is not a play (or is the pass).
     """
-    rules = _args.rules_arg(rules)
-    core, codes = _universe(rules)
-    h = _hand(hand, rules)
-    return core.moves(h, _beat_code(to_beat, rules, h, codes))
+    u = _tables(rules)
+    h = _hand(hand, rules, u)
+    return u.core.moves(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes))
 
 
 def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
                       rules: Rules = STANDARD) -> int:
     """``len(legal_moves(hand, to_beat, rules))``, computed without building the moves;
     same arguments and errors."""
-    rules = _args.rules_arg(rules)
-    codes = _universe(rules)[1]
-    h = _hand(hand, rules)
-    return _core.count_legal_codes(h, _beat_code(to_beat, rules, h, codes),
-                                   int(rules.repeat_kickers))
+    u = _tables(rules)
+    h = _hand(hand, rules, u)
+    return _core.count_legal_codes(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes), u.repeat)
 
 
 def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
@@ -160,11 +169,9 @@ def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
         ``Play.from_code`` turns a code back into a :class:`~ddz.Play`.
     :raises: as :func:`legal_moves`.
     """
-    rules = _args.rules_arg(rules)
-    codes = _universe(rules)[1]
-    h = _hand(hand, rules)
-    return _core.legal_codes_array(h, _beat_code(to_beat, rules, h, codes),
-                                   int(rules.repeat_kickers))
+    u = _tables(rules)
+    h = _hand(hand, rules, u)
+    return _core.legal_codes_array(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes), u.repeat)
 
 
 def all_plays(rules: Rules = STANDARD) -> List[Play]:
@@ -172,4 +179,4 @@ def all_plays(rules: Rules = STANDARD) -> List[Play]:
 
     :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``.
     """
-    return list(_universe(_args.rules_arg(rules))[0].plays[1:])
+    return list(_tables(rules).core.plays[1:])
