@@ -527,3 +527,16 @@ def test_actions_after_the_end_are_rejected():
     assert g.phase is Phase.OVER and g.current_player is None and g.legal_actions() == []
     rejected(g, "pass", IllegalActionError)
     rejected(g, 0, IllegalActionError)
+
+
+def test_readme_playing_example_runs():
+    import os
+    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+    if not os.path.exists(readme):
+        pytest.skip("README.md is not next to the tests")
+    text = open(readme, encoding="utf-8").read()
+    code = text.split("## Playing", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    scope = {}
+    exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), scope)
+    assert scope["game"].result is not None
+    assert Game.from_record(scope["record"]).result == scope["game"].result
