@@ -122,6 +122,8 @@ def test_membership_and_errors():
 def test_value_semantics():
     a, b = ActionSpace(), ActionSpace(ddz.Rules())
     assert a == b and hash(a) == hash(b) and a != ActionSpace(ddz.REPEAT_KICKERS)
+    scoring = ActionSpace(ddz.Rules(doubling=True, bottom_bonus=True))
+    assert scoring != a and scoring._t is a._t  # same plays, tables shared
     assert "12655" in repr(a)
     with pytest.raises(AttributeError):
         a.rules = ddz.REPEAT_KICKERS

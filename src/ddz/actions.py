@@ -35,7 +35,6 @@ the small joker at 52 and the big joker at 53.
 
 from __future__ import annotations
 
-import functools
 import os
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -124,9 +123,17 @@ class _Tables:
         return self._encoded
 
 
-@functools.lru_cache(maxsize=None)
+_TABLES: dict = {}
+
+
 def _tables(rules: Rules) -> _Tables:
-    return _Tables(rules)
+    """The tables of ``rules``, shared by every rule set with the same plays (only the
+    kicker rule and the deck decide them, not bidding or scoring options)."""
+    key = (rules.kickers, rules.decks, rules.max_hand)
+    t = _TABLES.get(key)
+    if t is None:
+        t = _TABLES[key] = _Tables(rules)
+    return t
 
 
 class ActionSpace:

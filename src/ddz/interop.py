@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Dict, Iterable, List, Sequence, Tuple, Union
+from typing import Dict, Iterable, List, Tuple, Union
 
 import numpy as np
 
@@ -207,7 +207,7 @@ def _rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     return to_rl, from_rl
 
 
-def rlcard_id_map(rules: Union[Rules, "object"] = REPEAT_KICKERS) -> Tuple[np.ndarray, np.ndarray]:
+def rlcard_id_map(rules: object = REPEAT_KICKERS) -> Tuple[np.ndarray, np.ndarray]:
     """The permutation between :class:`ddz.ActionSpace` ids and RLCard's action ids.
 
     Requires ``rlcard`` (imported on first call).
