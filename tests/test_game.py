@@ -540,3 +540,17 @@ def test_readme_playing_example_runs():
     exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), scope)
     assert scope["game"].result is not None
     assert Game.from_record(scope["record"]).result == scope["game"].result
+
+
+def test_legal_action_ids_match_legal_actions():
+    import numpy as np
+    g = Game(Rules(kickers="repeat"), seed=14, first_bidder=0)
+    with pytest.raises(IllegalActionError, match="play phase"):
+        g.legal_action_ids()
+    g.step(np.int64(3))                      # numpy ints are bids too
+    for _ in range(6):
+        ids = g.legal_action_ids()
+        space = g.action_space
+        assert len(space) == 27472
+        assert [space.play(int(i)) for i in ids] == g.legal_actions()
+        g.step(space.play(int(ids[-1])))

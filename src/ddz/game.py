@@ -695,8 +695,8 @@ class Game:
                     f"not a bidding action: {action!r} (say one of {', '.join(sorted(set(words) - {'p'}))})")
         elif isinstance(action, Play) and not action:
             value = 0
-        elif isinstance(action, int) and not isinstance(action, bool):
-            value = action
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            value = int(action)
         else:
             raise IllegalActionError(
                 f"in the bidding phase an action is a bid (0 = pass"
@@ -709,9 +709,9 @@ class Game:
         return value
 
     def _double_arg(self, action: Any) -> bool:
-        if isinstance(action, bool):
-            return action
-        if isinstance(action, int) and action in (0, 1):
+        if isinstance(action, (bool, np.bool_)):
+            return bool(action)
+        if isinstance(action, (int, np.integer)) and action in (0, 1):
             return bool(action)
         if isinstance(action, str):
             value = _DOUBLE_WORDS.get(action.strip().lower())
