@@ -35,6 +35,7 @@ class Bot(Protocol):
     """
 
     def act(self, observation: Observation, legal: List[Any]) -> Any:  # pragma: no cover
+        """Return one element of ``legal`` for the seat of ``observation``."""
         ...
 
 

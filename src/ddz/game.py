@@ -151,6 +151,7 @@ class Deal:
 
     @property
     def suited(self) -> bool:
+        """``True`` when the deal has suits (needed by ``Rules.bottom_bonus``)."""
         return self.cards is not None
 
     @classmethod
@@ -378,6 +379,7 @@ class Observation(NamedTuple):
 
     @property
     def is_landlord(self) -> bool:
+        """``True`` when the observing seat is the landlord."""
         return self.landlord == self.seat
 
     @property
