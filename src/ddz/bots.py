@@ -12,7 +12,7 @@ import random
 from typing import Any, List, Optional, Sequence
 
 from . import moves
-from .cards import BIG_JOKER, NUM_RANKS, R2, RA, SMALL_JOKER
+from .cards import BIG_JOKER, R2, RA, SMALL_JOKER
 from .game import Game, Observation, Phase
 from .play import Play, PlayType
 

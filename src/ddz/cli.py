@@ -183,12 +183,7 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
-def _show_plays(plays) -> str:
-    return " ".join(f"{p}" for p in plays)
-
-
 def _describe_action(game, seat: int, action) -> str:
-    from .game import Phase
     from .play import Play
     if isinstance(action, Play):
         return f"seat {seat} plays {action}" if action else f"seat {seat} passes"

@@ -40,7 +40,7 @@ from __future__ import annotations
 import enum
 import operator
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from itertools import repeat
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -50,8 +50,8 @@ from . import moves
 from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card,
                     cards_to_counts, deck_counts, format_cards, full_deck, parse_cards,
                     parse_suited)
-from .errors import (DdzError, DealError, IllegalActionError, InvalidPlayError,
-                     NotationError, NotInHandError, RecordError)
+from .errors import (DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
+                     RecordError)
 from .play import PASS, Play, PlayType
 from .rules import STANDARD, Rules
 
@@ -72,8 +72,6 @@ _T_PASS = PlayType.PASS
 _T_BOMB = PlayType.BOMB
 _T_ROCKET = PlayType.ROCKET
 _is = operator.is_
-_sub = operator.sub
-_add = operator.add
 _U8 = np.uint8
 
 

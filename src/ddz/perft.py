@@ -11,7 +11,7 @@ trick logic together; the active implementation answers (see :mod:`ddz.moves`).
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import List, Tuple
 
 from . import moves
 from .errors import DdzError, IllegalActionError

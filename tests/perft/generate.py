@@ -10,7 +10,6 @@ budget, so that the reference can produce them in seconds.
 """
 
 import os
-import random
 import sys
 import time
 
