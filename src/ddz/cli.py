@@ -192,7 +192,8 @@ def _describe_action(game, seat: int, action) -> str:
     if not action:
         return f"seat {seat} passes"
     if game.rules.bidding == "rob":
-        return f"seat {seat} calls/robs the landlord"
+        word = game.to_record()["actions"][-1]["action"]   # "call" or "rob"
+        return f"seat {seat} {'calls' if word == 'call' else 'robs'} the landlord"
     return f"seat {seat} bids {action}"
 
 

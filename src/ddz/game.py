@@ -667,7 +667,11 @@ class Game:
                 return action
             play = action
         elif isinstance(action, str):
-            play = Play.parse(action, self._move_rules)
+            try:
+                play = Play.parse(action, self._move_rules)
+            except InvalidPlayError as exc:
+                raise InvalidPlayError(f"{action!r} is not a play with kickers={self.rules.kickers!r}"
+                                       f" ({exc})") from None
         else:
             raise IllegalActionError(
                 f"in the play phase an action is a ddz.Play or play notation, not "
