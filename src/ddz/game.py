@@ -670,8 +670,10 @@ class Game:
             try:
                 play = Play.parse(action, self._move_rules)
             except InvalidPlayError as exc:
-                raise InvalidPlayError(f"{action!r} is not a play with kickers={self.rules.kickers!r}"
-                                       f" ({exc})") from None
+                if "is not a play under" not in str(exc):
+                    raise
+                raise InvalidPlayError(
+                    f"{action!r} is not a play (kickers={self.rules.kickers!r})") from None
         else:
             raise IllegalActionError(
                 f"in the play phase an action is a ddz.Play or play notation, not "
