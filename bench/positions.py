@@ -14,7 +14,7 @@ from typing import List, Optional
 import numpy as np
 
 import ddz
-from ddz import Play, PlayType, REPEAT_KICKERS
+from ddz import Play, REPEAT_KICKERS
 
 RULES = REPEAT_KICKERS
 SEED = 20240601

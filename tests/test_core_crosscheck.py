@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import io
 import os
 import subprocess
 import sys

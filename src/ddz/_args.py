@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Optional, Tuple, Union
 
-import numpy as np
 
 from .cards import RANK_NAMES, deck_counts, format_cards, to_counts, CardsLike
-from .errors import DdzError, ImpossibleHandError, InvalidPlayError, NotationError
+from .errors import DdzError, ImpossibleHandError, InvalidPlayError
 from .play import Play, PlayType
 from .rules import Rules
 

@@ -129,10 +129,10 @@ _TABLES: dict = {}
 def _tables(rules: Rules) -> _Tables:
     """The tables of ``rules``, shared by every rule set with the same plays (only the
     kicker rule and the deck decide them, not bidding or scoring options)."""
-    key = (rules.kickers, rules.decks, rules.max_hand)
+    key = rules.move_rules
     t = _TABLES.get(key)
     if t is None:
-        t = _TABLES[key] = _Tables(rules)
+        t = _TABLES[key] = _Tables(key)
     return t
 
 

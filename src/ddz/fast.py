@@ -18,7 +18,7 @@ Moves come back as the interned :class:`~ddz.Play` objects of the rule set's uni
 from __future__ import annotations
 
 import threading
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -59,9 +59,10 @@ def _tables(rules) -> _Tables:
     if u is None:
         rules = _args.rules_arg(rules)
         with _lock:
-            u = _universes.get(rules)
+            u = _universes.get(rules.move_rules)
             if u is None:
-                u = _universes[rules] = _Tables(rules)
+                u = _universes[rules.move_rules] = _Tables(rules.move_rules)
+            _universes[rules] = u
     return u
 
 

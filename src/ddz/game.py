@@ -40,7 +40,7 @@ from __future__ import annotations
 import enum
 import operator
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -83,7 +83,6 @@ def _frozen(counts: Any) -> np.ndarray:
 
 
 _COUNTS_CACHE: Dict[Play, np.ndarray] = {}
-_MOVE_RULES: Dict[Rules, Rules] = {STANDARD: STANDARD}
 _new_tuple = tuple.__new__
 
 
@@ -428,10 +427,7 @@ class Game:
                                          or first_bidder not in (0, 1, 2)):
             raise DdzError(f"first_bidder must be 0, 1, 2 or None, got {first_bidder!r}")
         self.rules = rules
-        # The move functions only read the kicker rule: one Rules object per kicker rule, so
-        # that the move tables (keyed by Rules) are shared by every game option.
-        move_rules = replace(rules, bidding="points", doubling=False, bottom_bonus=False)
-        self._move_rules = _MOVE_RULES.setdefault(move_rules, move_rules)
+        self._move_rules = rules.move_rules
         self.seed = seed
         self._rng = random.Random(seed)
         self._dealt_from_seed = deal is None
@@ -1039,9 +1035,9 @@ class Game:
 
 def _action_space(rules: Rules):
     from .actions import ActionSpace  # written alongside; imported lazily
-    space = _SPACES.get(rules)
+    space = _SPACES.get(rules.move_rules)
     if space is None:
-        space = _SPACES[rules] = ActionSpace(rules)
+        space = _SPACES[rules.move_rules] = ActionSpace(rules.move_rules)
     return space
 
 

@@ -26,7 +26,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import _args
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, SMALL_JOKER, CardsLike
 from .errors import InvalidPlayError
-from .play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN, PASS, Play, PlayType
+from .play import KICKER_UNITS, MIN_CHAIN, PASS, Play, PlayType
 from .rules import STANDARD, Rules
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
@@ -250,7 +250,7 @@ def all_plays(rules: Rules = STANDARD) -> List[Play]:
 
     :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``.
     """
-    return list(_universe(_args.rules_arg(rules)))
+    return list(_universe(_args.rules_arg(rules).move_rules))
 
 
 # -- legal moves: filter the universe ----------------------------------------------
@@ -274,7 +274,7 @@ def _contains(packed_hand: int, packed_play: int) -> bool:
 @functools.lru_cache(maxsize=None)
 def _index(rules: Rules):
     """Universe packed for filtering: all plays, by (type, length), and the bombs+rocket."""
-    every = [(p, _pack(p.counts)) for p in _universe(rules)]
+    every = [(p, _pack(p.counts)) for p in _universe(rules.move_rules)]
     groups: Dict[Tuple[PlayType, int], list] = {}
     for item in every:
         groups.setdefault((item[0].type, item[0].length), []).append(item)
@@ -303,7 +303,7 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
 
 
 def _legal_moves(counts: Counts, beat: Optional[Play], rules: Rules) -> List[Play]:
-    every, groups, bombs = _index(rules)
+    every, groups, bombs = _index(rules.move_rules)
     h = _pack(counts)
     if beat is None:
         return [p for p, pk in every if _contains(h, pk)]

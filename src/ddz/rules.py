@@ -10,6 +10,7 @@ from .errors import DdzError
 __all__ = ["Rules", "STANDARD", "REPEAT_KICKERS"]
 
 _KICKERS = ("distinct", "repeat")
+_MOVE_RULES: dict = {}
 _BIDDING = ("points", "rob")
 
 
@@ -62,6 +63,17 @@ class Rules:
     @property
     def repeat_kickers(self) -> bool:
         return self.kickers == "repeat"
+
+    @property
+    def move_rules(self) -> "Rules":
+        """The rule set with only the options that decide plays and legal moves
+        (``kickers``; later the deck) and every other option at its default: one shared
+        object per distinct value. Per-rule-set tables (play universes, action spaces)
+        are keyed by it, so they are built once whatever the bidding or scoring options."""
+        shared = _MOVE_RULES.get(self.kickers)
+        if shared is None:
+            shared = _MOVE_RULES.setdefault(self.kickers, Rules(kickers=self.kickers))
+        return shared
 
 
 STANDARD = Rules()
