@@ -63,6 +63,19 @@ def play_arg(play: PlayLike, rules: Rules, what: str = "play") -> Play:
     raise InvalidPlayError(f"{what} must be a ddz.Play or play notation, not {type(play).__name__}: {play!r}")
 
 
+def the_reading(found, counts: Tuple[int, ...], rules: Rules) -> Play:
+    """The one reading in ``found`` (what ``classify`` returns).
+
+    :raises InvalidPlayError: no reading (the cards form no play), or more than one.
+    """
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
+    raise InvalidPlayError(
+        f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
+
+
 def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...]) -> Optional[Play]:
     """The play to beat, or ``None`` when leading.
 

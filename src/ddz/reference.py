@@ -167,14 +167,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """
     rules = _args.rules_arg(rules)
     counts = _args.cards_arg(cards, rules)
-    found = _readings(counts, rules)
-    if len(found) == 1:
-        return found[0]
-    from .cards import format_cards
-    if not found:
-        raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
-    raise InvalidPlayError(
-        f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
+    return _args.the_reading(_readings(counts, rules), counts, rules)
 
 
 def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
