@@ -83,9 +83,11 @@ cdef int mask_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, i
     cdef int32_t a
     if scratch == NULL:
         return -1
+    # One memset for the whole chunk: for a large batch the C library streams it to
+    # memory (non-temporal stores), which per-row memsets through the cache do not.
+    memset(mask + lo * width, 0, (hi - lo) * width)
     for i in range(lo, hi):
         row = mask + i * width
-        memset(row, 0, width)
         n = legal_codes(hands + i * NUM_RANKS, L.codes[tbs[i]], repeat, scratch)
         for j in range(n):
             a = code_id(L, scratch[j])
