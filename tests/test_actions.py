@@ -360,3 +360,79 @@ def test_readme_rl_loop_runs():
     exec(compile(code.replace("print(game.result)", ""), "README.md", "exec"), scope)
     result = scope["game"].result
     assert result is not None and sum(result.scores) == 0
+
+
+# -- fixes from the tester's report ------------------------------------------------------
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint32, np.uint16, np.int64])
+def test_batch_huge_counts_do_not_wrap(impl, dtype):
+    """A huge unsigned count must not wrap to a small or negative number when cast."""
+    S = ActionSpace(implementation=impl)
+    H = np.zeros((2, 15), dtype)
+    H[1, 0] = np.iinfo(dtype).max
+    T = np.zeros(2, np.int32)
+    for call in (lambda: S.legal_masks(H, T), lambda: S.legal_ids_batch(H, T)):
+        with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[1\] holds .* copies of '3'"):
+            call()
+    H[1, 0] = 256  # wraps to 0 as uint8
+    with pytest.raises(ddz.ImpossibleHandError, match=r"hands\[1\]"):
+        S.legal_masks(H, T)
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint8, np.int64])
+def test_encode_cards_huge_counts_say_too_many(dtype):
+    c = np.zeros(15, dtype)
+    c[0] = np.iinfo(dtype).max
+    with pytest.raises(ddz.ImpossibleHandError, match="more copies") as e:
+        encode_cards(c)
+    assert "negative" not in str(e.value)
+    with pytest.raises(ddz.ImpossibleHandError, match=r"counts\[1\]"):
+        encode_cards(np.stack([np.zeros(15, dtype), c]))
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("bad", ["x", None, -1, 1.5, True, np.float64(2.0)])
+def test_threads_checked_on_every_path(impl, bad):
+    S = ActionSpace(implementation=impl)
+    H = np.zeros((1, 15), np.uint8)
+    T = np.zeros(1, np.int32)
+    with pytest.raises(ddz.DdzError, match=r"threads must be an int >= 0 \(0: "):
+        S.legal_masks(H, T, threads=bad)
+    with pytest.raises(ddz.DdzError, match="threads must be an int >= 0"):
+        S.legal_ids_batch(H, T, threads=bad)
+    for ok in (0, 1, 4, np.int64(2)):
+        S.legal_masks(H, T, threads=ok)
+
+
+def test_out_arguments_checked():
+    with pytest.raises(ddz.HandError, match=r"uint8 array of shape \(1, 54\), got shape \(2, 54\)"):
+        ddz.encode_actions([1], out=np.zeros((2, 54), np.uint8))
+    with pytest.raises(ddz.HandError, match=r"got dtype int64"):
+        ddz.encode_actions([1], out=np.zeros((1, 54), np.int64))
+    with pytest.raises(ddz.HandError, match="not C-contiguous"):
+        ddz.encode_actions([1, 2], out=np.zeros((54, 2), np.uint8).T)
+    with pytest.raises(ddz.HandError, match="got list"):
+        ddz.encode_actions([1], out=[[0] * 54])
+    with pytest.raises(ddz.HandError, match=r"shape \(54,\), got shape \(53,\)"):
+        encode_cards("33", out=np.zeros(53, np.uint8))
+    ro = np.zeros(54, np.uint8)
+    ro.setflags(write=False)
+    with pytest.raises(ddz.HandError, match="read-only"):
+        encode_cards("33", out=ro)
+    S = ActionSpace(implementation="reference")
+    with pytest.raises(ddz.HandError, match=r"bool array of shape \(1, 12655\), got dtype uint8"):
+        S.legal_masks(np.zeros((1, 15), np.uint8), [0], out=np.zeros((1, len(S)), np.uint8))
+    out = np.zeros((1, 54), np.uint8)
+    assert ddz.encode_actions([1], out=out) is out and out.sum() == 1
+
+
+def test_action_id_error_exported_and_to_beat_type_message():
+    assert ddz.ActionIdError is ActionIdError and "ActionIdError" in ddz.__all__
+    S = ActionSpace(implementation="reference")
+    with pytest.raises(ddz.InvalidPlayError,
+                       match="an action id, a ddz.Play, play notation or None, not bool"):
+        S.legal_ids("3", to_beat=True)
+    with pytest.raises(ddz.InvalidPlayError, match="an action id, a ddz.Play, play notation or None"):
+        S.legal_ids("3", to_beat=1.0)
+    assert S.legal_ids("4", to_beat=1).tolist() == S.legal_ids("4", to_beat="3").tolist()

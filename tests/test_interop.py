@@ -167,3 +167,25 @@ def test_openspiel_action_strings():
     for a, play in enumerate(plays, start=4):
         assert state.action_to_string(player, a) == _openspiel_string(play)
     assert state.action_to_string(player, 0) == "Pass"
+
+
+@pytest.mark.parametrize("bad", [None, 1.5, object(), True])
+def test_wrong_types_are_ddz_errors(bad):
+    for f in (interop.douzero_counts, interop.douzero_play, interop.to_douzero, interop.to_rlcard,
+              interop.rlcard_counts, interop.rlcard_play, interop.to_openspiel, interop.openspiel_play):
+        with pytest.raises(ddz.DdzError):
+            f(bad)
+    with pytest.raises(ddz.HandError, match="DouZero card list must be a list of ints"):
+        interop.douzero_play(bad)
+    for f, arg in ((interop.douzero_play, [3]), (interop.to_rlcard, "3"), (interop.rlcard_play, "3"),
+                   (interop.to_openspiel, "3"), (interop.openspiel_play, 4)):
+        with pytest.raises(ddz.DdzError, match="rules must be a ddz.Rules"):
+            f(arg, "standard")
+
+
+def test_not_expressible_error_is_public_and_trio_wings_are_refused():
+    assert "NotExpressibleError" in interop.__all__
+    plays, index = interop._openspiel_tables()
+    a = next(i for i, p in enumerate(plays, start=4) if str(p) == "333444555+666")
+    with pytest.raises(interop.NotExpressibleError, match="trio next to the chain"):
+        interop.openspiel_play(a, REPEAT)

@@ -300,6 +300,10 @@ class ActionSpace:
                 return counts, 0
             _args.to_beat_arg(self._t.plays[i], self.rules, counts)  # deck check
             return counts, i
+        if not isinstance(to_beat, (Play, str)):
+            raise InvalidPlayError(
+                f"the play to beat must be an action id, a ddz.Play, play notation or None, "
+                f"not {type(to_beat).__name__}: {to_beat!r}")
         play = _args.to_beat_arg(to_beat, self.rules, counts)
         return counts, self._t.index[play]
 
@@ -383,8 +387,9 @@ class ActionSpace:
             Worker threads for the kernel: 1 runs serially (predictable when the machine
             is already busy, e.g. with one actor process per core); ``n > 1`` uses up to
             ``n`` OpenMP threads, 0 uses ``OMP_NUM_THREADS`` or every CPU. Batches under
-            256 rows always run serially. Ignored by the reference path and by builds
-            without OpenMP (``ddz._actions.OPENMP``).
+            256 rows always run serially. Must be an ``int >= 0`` (not a bool) on every
+            path; the reference path and builds without OpenMP (``ddz._actions.OPENMP``)
+            check it, then run serially.
 
         Returns
         -------
@@ -401,11 +406,14 @@ class ActionSpace:
             than the deck together with its play to beat (the message names the row).
         ActionIdError
             An id out of range (the message names the row).
+        DdzError
+            ``threads`` is not an int >= 0.
 
         Notes
         -----
         The kernel validates everything first, then releases the GIL.
         """
+        threads = _threads_arg(threads)
         h, tb = self._batch_args(hands, to_beat_ids)
         mask = self._out_mask(out, (h.shape[0], len(self)))
         if self._kern is None:
@@ -413,7 +421,7 @@ class ActionSpace:
             for i, ids in enumerate(self._ids_reference(h, tb)):
                 mask[i, ids] = True
             return mask
-        self._kern.legal_masks(self._t, h, tb, self.rules.repeat_kickers, mask, int(threads))
+        self._kern.legal_masks(self._t, h, tb, self.rules.repeat_kickers, mask, threads)
         return mask
 
     def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
@@ -437,6 +445,7 @@ class ActionSpace:
         HandError, ImpossibleHandError, ActionIdError
             As in :meth:`legal_masks`.
         """
+        threads = _threads_arg(threads)
         h, tb = self._batch_args(hands, to_beat_ids)
         if self._kern is None:
             rows = self._ids_reference(h, tb)
@@ -444,7 +453,7 @@ class ActionSpace:
             np.cumsum([len(r) for r in rows], out=offsets[1:])
             ids = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int32)
             return ids.astype(np.int32, copy=False), offsets
-        return self._kern.legal_ids_csr(self._t, h, tb, self.rules.repeat_kickers, int(threads))
+        return self._kern.legal_ids_csr(self._t, h, tb, self.rules.repeat_kickers, threads)
 
     # -- encodings ----------------------------------------------------------------
     def encode_actions(self, ids: Union[np.ndarray, Sequence[int]],
@@ -465,11 +474,14 @@ class ActionSpace:
         ------
         ActionIdError
             Not integers, or an id out of range.
+        HandError
+            ``out`` of the wrong shape, dtype or layout.
         """
         arr = self._id_array(ids, "ids")
         table = self._t.encoded
         if out is None:
             return table[arr]
+        _check_out(out, arr.shape + (ENCODING_SIZE,), np.uint8)
         return np.take(table, arr, axis=0, out=out)
 
     # -- helpers ------------------------------------------------------------------
@@ -495,12 +507,7 @@ class ActionSpace:
     def _out_mask(self, out: Optional[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
         if out is None:
             return np.zeros(shape, dtype=np.bool_)
-        if not isinstance(out, np.ndarray) or out.dtype != np.bool_ or out.shape != shape \
-                or not out.flags.c_contiguous or not out.flags.writeable:
-            desc = (f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray)
-                    else type(out).__name__)
-            raise HandError(f"out must be a writeable C-contiguous bool array of shape {shape}, got {desc}")
-        return out
+        return _check_out(out, shape, np.bool_)
 
     def _batch_args(self, hands: object, to_beat_ids: object) -> Tuple[np.ndarray, np.ndarray]:
         """Validate a batch; returns C-contiguous ``uint8[B,15]`` and ``int32[B]``."""
@@ -535,20 +542,22 @@ class ActionSpace:
             raise ActionIdError(
                 f"to_beat_ids[{i}] = {int(tb[i])} is out of range 0..{len(self) - 1} of {self!r}")
         tb = np.ascontiguousarray(tb, dtype=np.int32)
-        # hands: counts within the deck, at most max_hand cards, and with the play to beat
+        # hands: counts within the deck (compared in the input dtype, before any cast, so
+        # that a huge unsigned count cannot wrap), at most max_hand cards, and with the
+        # play to beat
         if h.dtype != np.uint8:
             neg = np.flatnonzero((h < 0).any(axis=1)) if np.issubdtype(h.dtype, np.signedinteger) else ()
             if len(neg):
                 i = int(neg[0])
                 raise HandError(f"hands[{i}] has a negative count: {h[i].tolist()!r}")
-        wide = h.astype(np.int64, copy=False)
-        over = np.flatnonzero((wide > t.limit).any(axis=1))
+        over = np.flatnonzero((h > t.limit_u8).any(axis=1))
         if over.size:
             i = int(over[0])
-            r = int(np.flatnonzero(wide[i] > t.limit)[0])
+            r = int(np.flatnonzero(h[i] > t.limit_u8)[0])
             raise ImpossibleHandError(
-                f"hands[{i}] holds {int(wide[i, r])} copies of {RANK_NAMES[r]!r}; "
+                f"hands[{i}] holds {int(h[i, r])} copies of {RANK_NAMES[r]!r}; "
                 f"the deck holds {int(t.limit[r])}")
+        wide = h.astype(np.int64, copy=False)
         sizes = wide.sum(axis=1)
         big = np.flatnonzero(sizes > self.rules.max_hand)
         if big.size:
@@ -579,6 +588,36 @@ class ActionSpace:
             moves = _legal_moves(tuple(row), beat, self.rules)
             out.append(np.fromiter((t.index[p] for p in moves), dtype=np.int32, count=len(moves)))
         return out
+
+
+def _threads_arg(threads: object) -> int:
+    """``threads`` of the batch APIs, checked the same way on every path."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), "
+                       f"not {type(threads).__name__}: {threads!r}")
+    n = int(threads)
+    if n < 0:
+        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), got {n}")
+    return min(n, 1 << 16)
+
+
+def _check_out(out: object, shape: Tuple[int, ...], dtype) -> np.ndarray:
+    """``out`` if it is a writeable C-contiguous array of ``shape`` and ``dtype``."""
+    want = f"a writeable C-contiguous {np.dtype(dtype).name} array of shape {tuple(shape)}"
+    if not isinstance(out, np.ndarray):
+        raise HandError(f"out must be {want}, got {type(out).__name__}")
+    problems = []
+    if out.dtype != dtype:
+        problems.append(f"dtype {out.dtype}")
+    if out.shape != tuple(shape):
+        problems.append(f"shape {out.shape}")
+    if not out.flags.c_contiguous:
+        problems.append("not C-contiguous")
+    if not out.flags.writeable:
+        problems.append("read-only")
+    if problems:
+        raise HandError(f"out must be {want}, got {', '.join(problems)}")
+    return out
 
 
 # -- encodings (DouZero's layout) ------------------------------------------------
@@ -627,10 +666,11 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
             raise HandError(f"counts must have shape (15,) or (B, 15), got {arr.shape}")
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise HandError(f"counts must be integers, got dtype {arr.dtype}")
-        arr = arr.astype(np.int64, copy=False)
-        limit = deck_counts(1).astype(np.int64)
+        limit = deck_counts(1)
         rows = arr.reshape(-1, NUM_RANKS)
-        neg = np.flatnonzero((rows < 0).any(axis=1))
+        # checked in the input dtype, before any cast: a huge uint64 must not wrap negative
+        neg = (np.flatnonzero((rows < 0).any(axis=1)) if np.issubdtype(arr.dtype, np.signedinteger)
+               else np.zeros(0, np.intp))
         if neg.size:
             i = int(neg[0])
             raise HandError(f"counts{'' if arr.ndim == 1 else f'[{i}]'} has a negative count: {rows[i].tolist()!r}")
@@ -640,11 +680,12 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
             raise ImpossibleHandError(
                 f"counts{'' if arr.ndim == 1 else f'[{i}]'} {format_cards_unchecked(rows[i])!r} "
                 f"holds more copies of a rank than one deck (the encoding has 4 bits per rank, 1 per joker)")
+        arr = arr.astype(np.int64, copy=False)
     shape = arr.shape[:-1] + (ENCODING_SIZE,)
     if out is None:
         out = np.empty(shape, dtype=np.uint8)
-    elif not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.uint8:
-        raise HandError(f"out must be a uint8 array of shape {shape}")
+    else:
+        _check_out(out, shape, np.uint8)
     planes = arr[..., :13, None] >= _THRESH
     out[..., :52] = planes.reshape(arr.shape[:-1] + (52,))
     out[..., 52:] = arr[..., 13:] > 0

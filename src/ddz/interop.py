@@ -21,6 +21,7 @@ OpenSpiel (``pyspiel.load_game("dou_dizhu")``)
 
 from __future__ import annotations
 
+import collections.abc
 import functools
 import itertools
 from typing import Dict, Iterable, List, Tuple, Union
@@ -29,7 +30,7 @@ import numpy as np
 
 from . import _args
 from .cards import NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked
-from .errors import InvalidPlayError, NotationError
+from .errors import HandError, InvalidPlayError, NotationError
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
 
@@ -91,11 +92,15 @@ def douzero_counts(cards: Iterable[int]) -> np.ndarray:
 
     Raises
     ------
+    HandError
+        ``cards`` is not an iterable of ints (a str, None, a number...).
     NotationError
         An element that is not one of DouZero's card ints.
     ImpossibleHandError
         More copies of a rank than one deck holds.
     """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, collections.abc.Iterable):
+        raise HandError(f"a DouZero card list must be a list of ints, not {type(cards).__name__}: {cards!r}")
     counts = [0] * NUM_RANKS
     for c in cards:
         r = _DZ_RANK.get(c) if isinstance(c, (int, np.integer)) and not isinstance(c, bool) else None
@@ -122,6 +127,7 @@ def douzero_play(cards: Iterable[int], rules: Rules = REPEAT_KICKERS) -> Play:
     """
     from . import moves
 
+    rules = _args.rules_arg(rules)
     counts = douzero_counts(cards)
     if not counts.any():
         return PASS
@@ -144,6 +150,7 @@ def to_rlcard(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> str:
     InvalidPlayError, NotationError
         Not a play under ``rules``.
     """
+    rules = _args.rules_arg(rules)
     p = play if isinstance(play, Play) else _args.play_arg(play, rules)
     return "pass" if not p else format_cards_unchecked(p.counts)
 
@@ -179,6 +186,7 @@ def rlcard_play(action: str, rules: Rules = REPEAT_KICKERS) -> Play:
     """
     from . import moves
 
+    rules = _args.rules_arg(rules)
     if action == "pass":
         return PASS
     counts = rlcard_counts(action)
@@ -290,12 +298,45 @@ def _openspiel_entries() -> List[Tuple[PlayType, int, int, Tuple[int, ...]]]:
     return out
 
 
+class _OpenSpielOnly:
+    """An OpenSpiel action that is no :class:`Play` under any rules (an airplane whose
+    single wings hold a trio next to the chain, ``333444555-666``): it has the
+    attributes of a Play that the conversions read, but cannot be played here."""
+
+    __slots__ = ("type", "rank", "length", "kickers", "counts")
+
+    def __init__(self, t: PlayType, rank: int, length: int, kickers: Tuple[int, ...]) -> None:
+        counts = [0] * NUM_RANKS
+        for r in range(rank - length + 1, rank + 1):
+            counts[r] = 3
+        for k in kickers:
+            counts[k] += 1
+        self.type, self.rank, self.length, self.kickers = t, rank, length, tuple(kickers)
+        self.counts = tuple(counts)
+
+    def __str__(self) -> str:
+        body = [0] * NUM_RANKS
+        for r in range(self.rank - self.length + 1, self.rank + 1):
+            body[r] = 3
+        kick = [0] * NUM_RANKS
+        for k in self.kickers:
+            kick[k] += 1
+        return format_cards_unchecked(body) + "+" + format_cards_unchecked(kick)
+
+
+def _openspiel_action(entry) -> Union[Play, _OpenSpielOnly]:
+    try:
+        return Play(*entry)
+    except InvalidPlayError:
+        return _OpenSpielOnly(*entry)
+
+
 @functools.lru_cache(maxsize=1)
-def _openspiel_tables() -> Tuple[Tuple[Play, ...], Dict[Play, int]]:
+def _openspiel_tables() -> Tuple[Tuple[Union[Play, _OpenSpielOnly], ...], Dict[Play, int]]:
     entries = _openspiel_entries()
     assert len(entries) + _OS_FIRST_PLAY == OPENSPIEL_NUM_ACTIONS
-    plays = tuple(Play(*e) for e in entries)
-    return plays, {p: i + _OS_FIRST_PLAY for i, p in enumerate(plays)}
+    plays = tuple(_openspiel_action(e) for e in entries)
+    return plays, {p: i + _OS_FIRST_PLAY for i, p in enumerate(plays) if isinstance(p, Play)}
 
 
 def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
@@ -314,7 +355,7 @@ def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
     InvalidPlayError, NotationError
         Not a play under ``rules``.
     """
-    p = _args.play_arg(play, rules)
+    p = _args.play_arg(play, _args.rules_arg(rules))
     if not p:
         return OPENSPIEL_PASS
     _, index = _openspiel_tables()
@@ -342,6 +383,7 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
         A bid (1..3), an id out of range, or an OpenSpiel action that is not a play under
         ``rules`` (e.g. ``333444555-666``, or ``333444-55`` with ``kickers="distinct"``).
     """
+    rules = _args.rules_arg(rules)
     if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
         raise NotExpressibleError(f"an OpenSpiel action must be an int, not {type(action).__name__}: {action!r}")
     a = int(action)
@@ -354,6 +396,10 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
     p = plays[a - _OS_FIRST_PLAY]
     from . import moves
 
+    if not isinstance(p, Play):
+        raise NotExpressibleError(
+            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under any rules: "
+            f"a trio next to the chain is never a wing (RULES.md §2.1)")
     if moves.readings(p.counts, rules) != [p]:
         raise NotExpressibleError(
             f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}")
