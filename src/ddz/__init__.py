@@ -17,7 +17,7 @@ from .rules import REPEAT_KICKERS, STANDARD, Rules
 from .game import Deal, Game, Observation, Phase, Result
 from .perft import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
-from .actions import ActionSpace, encode_actions, encode_cards
+from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 
 __version__ = "0.1.0"
 
@@ -31,4 +31,4 @@ __all__ = [
     "Game", "Phase", "Deal", "Result", "Observation", "perft", "divide",
     "Bot", "RandomBot", "GreedyBot",
 ]
-__all__ += ["ActionSpace", "encode_cards", "encode_actions"]
+__all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
