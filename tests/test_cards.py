@@ -86,8 +86,27 @@ def test_to_counts_copies_and_accepts_any_int_dtype():
     assert out.dtype == np.uint8 and out.tolist() == [1] * 15
     out[0] = 3
     assert src[0] == 1  # input untouched
-    assert to_counts([1.0] * 15).tolist() == [1] * 15
     assert to_counts(tuple([0] * 15)).sum() == 0
+    assert to_counts(np.ones(15, dtype=np.int8)).tolist() == [1] * 15
+
+
+@pytest.mark.parametrize("bad", [[1.0] * 15, np.ones(15), np.ones(15, dtype=np.float32)])
+def test_floats_are_refused_even_when_whole(bad):
+    with pytest.raises(HandError, match="integer dtype"):
+        to_counts(bad)
+
+
+def test_huge_unsigned_counts_are_too_many_not_negative():
+    arr = np.zeros(15, dtype=np.uint64)
+    arr[0] = 2**64 - 1
+    with pytest.raises(ImpossibleHandError, match="18446744073709551615 copies"):
+        to_counts(arr)
+
+
+def test_messages_quote_long_input_briefly():
+    with pytest.raises(NotationError) as exc:
+        parse_cards("3" * 100000 + "X")
+    assert len(str(exc.value)) < 300 and "100003 characters" in str(exc.value)
 
 
 def test_suits_and_cards():

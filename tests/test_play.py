@@ -75,6 +75,30 @@ def test_fields():
     assert (PASS.type, PASS.rank, PASS.length, PASS.kickers) == (T.PASS, 0, 0, ())
 
 
+@pytest.mark.parametrize("args, why", [
+    ((T.SINGLE, 0.5, 1, ()), "integer"),
+    ((T.STRAIGHT, 4.9, 5, ()), "integer"),
+    ((T.SINGLE, True, 1, ()), "integer"),
+    ((T.SINGLE, 0, 1, None), "iterable"),
+    ((T.TRIO_SINGLE, 0, 1, (0,)), "rule 1"),
+    ((T.AIRPLANE_SINGLES, 1, 2, (1, 5)), "rule 1"),
+    ((T.TRIO_PAIR, 0, 1, (13, 13)), "rule 3"),
+    ((T.FOUR_TWO_SINGLES, 0, 1, (13, 14)), "rule 2"),
+    ((T.AIRPLANE_SINGLES, 2, 3, (3, 3, 3)), "next to the chain"),
+    ((T.AIRPLANE_SINGLES, 5, 3, (2, 2, 2)), "next to the chain"),
+    ((T.AIRPLANE, 6, 7, ()), "20 cards"),
+    ((T.FOUR_TWO_SINGLES, 0, 1, (13, 13)), "one of each joker"),
+])
+def test_constructor_enforces_rules_of_every_rule_set(args, why):
+    with pytest.raises(InvalidPlayError, match=why):
+        Play(*args)
+
+
+def test_constructor_accepts_numpy_integers():
+    import numpy as np
+    assert Play(T.SINGLE, np.int64(3), np.uint8(1), [np.int32(0)][:0]) == Play.parse("6")
+
+
 @pytest.mark.parametrize("args", [
     (T.STRAIGHT, 3, 4), (T.STRAIGHT, 12, 5), (T.PAIR, 13), (T.SINGLE, 15), (T.TRIO_SINGLE, 0, 1, ()),
     (T.TRIO_PAIR, 0, 1, (1, 2)), (T.AIRPLANE_PAIRS, 1, 2, (3, 3, 3, 3)), (T.ROCKET, 13),
@@ -99,7 +123,7 @@ def test_every_play_round_trips(rules):
     assert Play.from_code(0) == PASS
 
 
-@pytest.mark.parametrize("code", [-1, 1 << 44, 15 << 39, (1 << 39) | (1 << 34) | 3])
+@pytest.mark.parametrize("code", [-1, 1 << 44, 15 << 39, (1 << 39) | (1 << 34) | 3, None, 1.0, "5"])
 def test_bad_codes(code):
     with pytest.raises(InvalidPlayError):
         Play.from_code(code)

@@ -10,7 +10,7 @@ from typing import Optional, Tuple, Union
 
 
 from .cards import RANK_NAMES, deck_counts, format_cards, to_counts, CardsLike
-from .errors import DdzError, ImpossibleHandError, InvalidPlayError
+from .errors import DdzError, ImpossibleHandError, InvalidPlayError, quote
 from .play import Play, PlayType
 from .rules import Rules
 
@@ -19,7 +19,7 @@ PlayLike = Union[Play, str]
 
 def rules_arg(rules: object) -> Rules:
     if not isinstance(rules, Rules):
-        raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {rules!r}")
+        raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
     return rules
 
 
@@ -59,8 +59,8 @@ def play_arg(play: PlayLike, rules: Rules, what: str = "play") -> Play:
         try:
             return Play.parse(play, rules)
         except InvalidPlayError as exc:
-            raise InvalidPlayError(f"{what} {play!r} is not a play: {exc}") from None
-    raise InvalidPlayError(f"{what} must be a ddz.Play or play notation, not {type(play).__name__}: {play!r}")
+            raise InvalidPlayError(f"{what} {quote(play)} is not a play: {exc}") from None
+    raise InvalidPlayError(f"{what} must be a ddz.Play or play notation, not {type(play).__name__}: {quote(play)}")
 
 
 def the_reading(found, counts: Tuple[int, ...], rules: Rules) -> Play:
@@ -88,11 +88,20 @@ def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...]
     play = play_arg(to_beat, rules, "the play to beat")
     if not play:
         raise InvalidPlayError(
-            "the play to beat is the pass; give the last non-pass play of the trick, or None to lead")
-    limit = deck_counts(rules.decks)
-    for r in range(len(hand)):
-        if hand[r] + play.counts[r] > limit[r]:
-            raise ImpossibleHandError(
-                f"hand {format_cards(hand)!r} and the play to beat {str(play)!r} together hold "
-                f"{hand[r] + play.counts[r]} copies of {RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")
+            "the play to beat is the pass; give the last non-pass play of the trick, or no play to beat (None) to lead")
+    together(hand, play.counts, rules, f"hand {format_cards(hand)!r}", f"the play to beat {str(play)!r}")
     return play
+
+
+def together(a: Tuple[int, ...], b: Tuple[int, ...], rules: Rules, a_name: str, b_name: str) -> None:
+    """Check that two card multisets fit in the deck side by side (a hand and the play
+    to beat, or two plays compared).
+
+    :raises ImpossibleHandError: naming both and the rank that overflows.
+    """
+    limit = deck_counts(rules.decks)
+    for r in range(len(a)):
+        if a[r] + b[r] > limit[r]:
+            raise ImpossibleHandError(
+                f"{a_name} and {b_name} together hold {a[r] + b[r]} copies of "
+                f"{RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")

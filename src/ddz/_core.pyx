@@ -391,12 +391,10 @@ cdef int beats_code(int64_t a, int64_t b) noexcept nogil:
     cdef int tb = <int>((b >> CODE_TYPE_SHIFT) & 31)
     cdef int ra = <int>((a >> CODE_RANK_SHIFT) & 15)
     cdef int rb = <int>((b >> CODE_RANK_SHIFT) & 15)
-    if ta == T_PASS:
+    if ta == T_PASS or tb == T_ROCKET:    # nothing beats a rocket
         return 0
     if ta == T_ROCKET:
         return 1
-    if tb == T_ROCKET:
-        return 0
     if ta == T_BOMB:
         return tb != T_BOMB or ra > rb
     if tb == T_BOMB:

@@ -12,7 +12,7 @@ from typing import Iterable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from .errors import HandError, ImpossibleHandError, NotationError
+from .errors import HandError, ImpossibleHandError, NotationError, quote
 
 __all__ = [
     "Rank", "NUM_RANKS", "RANK_CHARS", "RANK_NAMES", "CHAIN_RANKS",
@@ -63,7 +63,7 @@ def _tokens(text: str) -> List[Rank]:
         two = text[i:i + 2]
         if two.upper() in ("BJ", "RJ"):
             raise NotationError(
-                f"ambiguous {two!r} at position {i} in {text!r}: 'BJ'/'RJ' are not joker "
+                f"ambiguous {two!r} at position {i} in {quote(text)}: 'BJ'/'RJ' are not joker "
                 f"names here; write the jokers as B/R and a jack after them apart (e.g. 'JB')")
         if two.upper() in _WORD_RANK:
             ranks.append(_WORD_RANK[two.upper()])
@@ -72,7 +72,7 @@ def _tokens(text: str) -> List[Rank]:
         rank = _CHAR_RANK.get(ch.upper())
         if rank is None:
             raise NotationError(
-                f"unknown card {ch!r} at position {i} in {text!r} "
+                f"unknown card {ch!r} at position {i} in {quote(text)} "
                 f"(ranks are {' '.join(RANK_CHARS)}; T or 10 for ten, B/R for the jokers)")
         ranks.append(rank)
         i += 1
@@ -93,7 +93,7 @@ def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
     :raises ImpossibleHandError: more copies of a rank than ``decks`` decks hold.
     """
     if not isinstance(text, str):
-        raise NotationError(f"card notation must be a str, not {type(text).__name__}: {text!r}")
+        raise NotationError(f"card notation must be a str, not {type(text).__name__}: {quote(text)}")
     counts = [0] * NUM_RANKS
     for r in _tokens(text):
         counts[r] += 1
@@ -105,7 +105,7 @@ def _checked(counts: Sequence[int], decks: int, shown: object) -> np.ndarray:
     for r, c in enumerate(counts):
         if c > limit[r]:
             raise ImpossibleHandError(
-                f"{shown!r} holds {c} copies of {RANK_NAMES[r]!r}; "
+                f"{quote(shown)} holds {c} copies of {RANK_NAMES[r]!r}; "
                 f"{'one deck holds' if decks == 1 else f'{decks} decks hold'} {int(limit[r])}")
     return np.asarray(counts, dtype=np.uint8)
 
@@ -118,26 +118,25 @@ def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.nda
     :param what: how error messages name the argument.
     :returns: ``uint8[15]`` (a new array; the input is never modified).
     :raises NotationError: bad notation text.
-    :raises HandError: wrong type, shape or dtype, non-integer or negative counts.
+    :raises HandError: wrong type, shape or dtype (floats and bools are refused), or
+        negative counts.
     :raises ImpossibleHandError: more copies of a rank than the deck holds.
     """
     if isinstance(cards, str):
         return parse_cards(cards, decks=decks)
     if isinstance(cards, (bytes, dict, set, frozenset)) or cards is None:
-        raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: {cards!r}")
+        raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: {quote(cards)}")
     try:
         arr = np.asarray(cards)
     except Exception as exc:  # ragged lists and the like
-        raise HandError(f"{what} is not a vector of 15 counts: {cards!r}") from exc
+        raise HandError(f"{what} is not a vector of 15 counts: {quote(cards)}") from exc
     if arr.shape != (NUM_RANKS,):
-        raise HandError(f"{what} must have shape (15,), got {arr.shape}: {cards!r}")
-    if arr.dtype == np.bool_ or not (np.issubdtype(arr.dtype, np.integer)):
-        if arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
-            raise HandError(f"{what} counts must be integers, got dtype {arr.dtype}: {cards!r}")
+        raise HandError(f"{what} must have shape (15,), got {arr.shape}: {quote(cards)}")
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        # floats are refused even when whole: a count is an integer, everywhere in ddz
+        raise HandError(f"{what} counts must have an integer dtype, got {arr.dtype}: {quote(cards)}")
     if np.any(arr < 0):
-        raise HandError(f"{what} has a negative count: {cards!r}")
+        raise HandError(f"{what} has a negative count: {quote(cards)}")
     return _checked([int(c) for c in arr], decks, format_cards_unchecked(arr))
 
 
@@ -235,13 +234,13 @@ class Card:
         """
         t = text.strip().upper() if isinstance(text, str) else None
         if not t:
-            raise NotationError(f"not a card: {text!r}")
+            raise NotationError(f"not a card: {quote(text)}")
         if t in ("B", "R"):
             return cls(_CHAR_RANK[t])
         rank_txt, suit_txt = t[:-1], t[-1:]
         rank = _WORD_RANK.get(rank_txt, _CHAR_RANK.get(rank_txt) if len(rank_txt) == 1 else None)
         if rank is None or suit_txt not in "SHCD" or rank >= SMALL_JOKER:
-            raise NotationError(f"not a card: {text!r} (write rank then suit, e.g. 'TS', '3H', or 'B'/'R')")
+            raise NotationError(f"not a card: {quote(text)} (write rank then suit, e.g. 'TS', '3H', or 'B'/'R')")
         return cls(rank, Suit("SHCD".index(suit_txt)))
 
 

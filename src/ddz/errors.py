@@ -5,6 +5,7 @@ may catch either. Messages quote the offending input with ``!r``.
 """
 
 __all__ = [
+    "quote",
     "DdzError",
     "NotationError",
     "HandError",
@@ -15,6 +16,15 @@ __all__ = [
     "DealError",
     "RecordError",
 ]
+
+
+def quote(value: object, limit: int = 60) -> str:
+    """``repr(value)``, cut to about ``limit`` characters for error messages (a
+    100,000-card string must not become a 100 KB message)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text)} characters)"
 
 
 class DdzError(ValueError):

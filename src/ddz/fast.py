@@ -117,12 +117,14 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :param other: the play to beat (not the pass).
     :returns: ``True`` if ``play`` may be played on ``other``.
     :raises InvalidPlayError: either is not a play under ``rules``, or ``other`` is the pass.
+    :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     codes = _tables(rules).codes
     play = _args.play_arg(play, rules)
     other = _args.play_arg(other, rules, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
+    _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
     return _core.beats(codes[play], codes[other])
 
 

@@ -21,8 +21,10 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Tuple
 
+import numpy as np
+
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank
-from .errors import InvalidPlayError, NotationError
+from .errors import InvalidPlayError, NotationError, quote
 
 __all__ = ["PlayType", "Play", "PASS", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
            "CODE_RANK_SHIFT", "CODE_LENGTH_SHIFT", "CODE_TYPE_SHIFT"]
@@ -70,6 +72,9 @@ KICKER_UNITS = {
     _T.AIRPLANE_PAIRS: (1, 2), _T.FOUR_TWO_SINGLES: (2, 1), _T.FOUR_TWO_PAIRS: (2, 2),
 }
 
+#: the most cards of a play: a one-deck hand holds at most 20 (``Rules.max_hand``)
+MAX_PLAY_CARDS = 20
+
 CODE_RANK_SHIFT = 30
 CODE_LENGTH_SHIFT = 34
 CODE_TYPE_SHIFT = 39
@@ -108,8 +113,11 @@ class Play:
             t = PlayType(type)
         except ValueError:
             raise InvalidPlayError(f"unknown play type {type!r}") from None
-        kick = tuple(sorted(int(k) for k in kickers))
-        rank, length = int(rank), int(length)
+        try:
+            kick = tuple(sorted(_integer(k, "kicker rank") for k in kickers))
+        except TypeError:
+            raise InvalidPlayError(f"kickers must be an iterable of ranks, got {quote(kickers)}") from None
+        rank, length = _integer(rank, "main rank"), _integer(length, "chain length")
         counts = _structure(t, rank, length, kick)
         s = object.__setattr__
         s(self, "type", t)
@@ -212,7 +220,7 @@ class Play:
 
         :raises InvalidPlayError: a code that encodes no play structure.
         """
-        code = int(code)
+        code = _integer(code, "play code")
         if code < 0 or code >> 44:
             raise InvalidPlayError(f"play code out of range: {code!r}")
         t = (code >> CODE_TYPE_SHIFT) & 31
@@ -253,7 +261,7 @@ class Play:
         from . import moves
 
         if not isinstance(text, str):
-            raise NotationError(f"play notation must be a str, not {type(text).__name__}: {text!r}")
+            raise NotationError(f"play notation must be a str, not {type(text).__name__}: {quote(text)}")
         rules = STANDARD if rules is None else rules
         t = text.strip()
         if t.lower() in ("pass", "p", "-", "不出", "过"):
@@ -262,15 +270,22 @@ class Play:
             raise NotationError("empty play notation (write 'pass' for the pass)")
         counts = parse_cards(t, decks=rules.decks)
         if not counts.any():
-            raise NotationError(f"no cards in play notation {text!r} (write 'pass' for the pass)")
+            raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
         play = moves.classify(counts, rules)
         if "+" in t:
             body_txt = t.split("+", 1)[0]
             body = tuple(int(c) for c in parse_cards(body_txt, decks=rules.decks))
             if body != play.body_counts:
                 raise InvalidPlayError(
-                    f"{text!r} splits its cards differently from the play they form, {str(play)!r}")
+                    f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
         return play
+
+
+def _integer(value, what: str) -> int:
+    """``value`` as an int: Python and numpy integers only (not bools, floats or strings)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise InvalidPlayError(f"{what} must be an integer, not {type(value).__name__}: {quote(value)}")
 
 
 def _bad(t, rank, length, kick, why):
@@ -304,20 +319,36 @@ def _structure(t: PlayType, rank: int, length: int, kick: Tuple[int, ...]) -> Tu
     w = BODY_WIDTH[t]
     for r in range(rank - length + 1, rank + 1):
         counts[r] = w
-    units = KICKER_UNITS.get(t)
-    if units is None:
+    per, size = KICKER_UNITS.get(t, (0, 0))
+    if length * (w + per * size) > MAX_PLAY_CARDS:
+        raise _bad(t, rank, length, kick, f"no hand holds more than {MAX_PLAY_CARDS} cards")
+    if not per:
         if kick:
             raise _bad(t, rank, length, kick, "this type has no kickers")
         return tuple(counts)
-    per, size = units
     if len(kick) != per * length * size:
         raise _bad(t, rank, length, kick, f"needs {per * length} kicker(s) of {size} card(s)")
+    # RULES.md §2.1 rules 1-3 and 5, which hold under every rule set
+    lo = rank - length + 1
+    if any(lo <= k <= rank for k in kick):
+        raise _bad(t, rank, length, kick, "a kicker never has the rank of the main part (§2.1 rule 1)")
+    if SMALL_JOKER in kick and BIG_JOKER in kick:
+        raise _bad(t, rank, length, kick, "kickers are never both jokers (§2.1 rule 2)")
     if size == 2:
         pairs = kick[::2]
         if pairs != kick[1::2] or len(set(pairs)) != len(pairs):
-            raise _bad(t, rank, length, kick, "pair kickers must be pairs of different ranks")
+            raise _bad(t, rank, length, kick, "pair kickers must be pairs of different ranks (§2.1 rule 5)")
+        if pairs and pairs[-1] > R2:
+            raise _bad(t, rank, length, kick, "jokers are never a pair kicker (§2.1 rule 3)")
     for k in kick:
         counts[k] += 1
+    for k in set(kick):
+        if counts[k] >= 4:
+            raise _bad(t, rank, length, kick, "kickers never hold four of a rank (§2.1 rule 2)")
+        if k >= SMALL_JOKER and counts[k] > 1:
+            raise _bad(t, rank, length, kick, "one deck has one of each joker")
+        if counts[k] == 3 and t.is_chain and k < CHAIN_RANKS and (k == lo - 1 or k == rank + 1):
+            raise _bad(t, rank, length, kick, "a trio next to the chain is never a wing (§2.1)")
     return tuple(counts)
 
 

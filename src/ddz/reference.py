@@ -177,22 +177,22 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :param other: the play to beat (not the pass).
     :returns: ``True`` if ``play`` may be played on ``other``.
     :raises InvalidPlayError: either is not a play under ``rules``, or ``other`` is the pass.
+    :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     rules = _args.rules_arg(rules)
     play = _args.play_arg(play, rules)
     other = _args.play_arg(other, rules, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
+    _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
     return _beats(play, other)
 
 
 def _beats(a: Play, b: Play) -> bool:
-    if a.type is T.PASS:
+    if a.type is T.PASS or b.type is T.ROCKET:   # nothing beats a rocket
         return False
     if a.type is T.ROCKET:
         return True
-    if b.type is T.ROCKET:
-        return False
     if a.type is T.BOMB:
         return b.type is not T.BOMB or a.rank > b.rank
     if b.type is T.BOMB:
