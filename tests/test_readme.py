@@ -1,0 +1,31 @@
+"""The README's Python API block: each line's trailing comment states its result."""
+
+import os
+import re
+
+import pytest
+
+import ddz
+
+README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+
+
+def api_block():
+    if not os.path.exists(README):
+        pytest.skip("README.md is not next to the tests")
+    text = open(README, encoding="utf-8").read()
+    section = text.split("## Python API", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
+
+def test_python_api_block_matches_its_comments():
+    lines = [ln for ln in api_block().splitlines() if ln.startswith("ddz.")]
+    assert len(lines) >= 4
+    scope = {"ddz": ddz}
+    results = [eval(ln.split("#", 1)[0], scope) for ln in lines]
+    assert repr(results[0]) == "Play.parse('333444+56')" and results[0].type is ddz.PlayType.AIRPLANE_SINGLES
+    assert results[1] is True
+    assert results[2] == [ddz.PASS, ddz.Play.parse("BR")]
+    assert results[3] == 19
+    codes = results[4]
+    assert [ddz.Play.from_code(c) for c in codes] == ddz.legal_moves("33344455")
