@@ -554,3 +554,69 @@ def test_legal_action_ids_match_legal_actions():
         assert len(space) == 27472
         assert [space.play(int(i)) for i in ids] == g.legal_actions()
         g.step(space.play(int(ids[-1])))
+
+
+# -- fixes from the tester's report ------------------------------------------------------
+
+import numpy as np  # noqa: E402
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, True, False, "1", np.float64(1.0), np.bool_(True)])
+def test_first_bidder_and_seed_reject_floats_and_bools(bad):
+    with pytest.raises(DdzError, match="first_bidder"):
+        Game(seed=1, first_bidder=bad)
+    with pytest.raises(DdzError, match="seed"):
+        Game(seed=bad)
+
+
+def test_numpy_integers_are_converted_to_int():
+    g = Game(seed=np.int64(5), first_bidder=np.int64(1))
+    assert type(g.seed) is int and type(g.first_bidder) is int and g.first_bidder == 1
+    assert g.deal == Game(seed=5).deal
+    rec = g.to_record()
+    json.dumps(rec)  # JSON-serializable
+    assert Game.from_record(json.loads(json.dumps(rec))).first_bidder == 1
+    assert g.hand(np.int64(2)) == g.hand(2)
+    for bad in (True, 1.0, np.bool_(False)):
+        with pytest.raises(DdzError, match="a seat is 0, 1 or 2"):
+            g.hand(bad)
+        with pytest.raises(DdzError, match="a seat is 0, 1 or 2"):
+            g.observation(bad)
+
+
+def test_bottom_bonus_needs_suits_even_with_a_joker_in_the_bottom():
+    deal = fill_deal(bottom="34B")
+    with pytest.raises(DealError, match="suits"):
+        Game(Rules(bottom_bonus=True), deal=deal)
+    Game(Rules(bottom_bonus=True), deal=Game(seed=1).deal.to_json())  # suited: fine
+
+
+def test_bids_reject_bools():
+    g = Game(seed=1, first_bidder=0)
+    for bad in (True, np.bool_(True), 1.0):
+        with pytest.raises(IllegalActionError):
+            g.step(bad)
+    assert g.actions == ()
+
+
+@pytest.mark.parametrize("word", ["rob", "call", "double", "redouble", "yes", "叫地主", "不加倍"])
+def test_bid_words_in_the_play_phase_are_illegal_actions(word):
+    g = Game(seed=1, first_bidder=0)
+    g.step(3)
+    before = g.to_record()
+    with pytest.raises(IllegalActionError, match="bidding or doubling action.*play phase"):
+        g.step(word)
+    assert g.to_record() == before
+
+
+def test_plays_in_the_bidding_and_doubling_phases_are_illegal_actions():
+    g = Game(Rules(doubling=True), seed=1, first_bidder=0)
+    with pytest.raises(IllegalActionError, match="is a play.*bidding phase"):
+        g.step("333")
+    with pytest.raises(IllegalActionError, match="bidding phase.*not a play"):
+        g.step(ddz.Play.parse("3"))
+    g.step(3)
+    assert g.phase == "doubling"
+    with pytest.raises(IllegalActionError, match="is a play.*doubling phase"):
+        g.step("3334")
+    assert len(g.actions) == 1

@@ -208,3 +208,72 @@ def test_self_play_records_replay_cleanly():
             assert sum(g.result.scores) == 0
             n += 1
     assert n == 300
+
+
+# -- fixes from the tester's report ------------------------------------------------------
+
+def _header_record():
+    g = Game(seed=1, first_bidder=0)
+    g.step(3)
+    return g.to_record()
+
+
+@pytest.mark.parametrize("field, value, match", [
+    ("version", True, "version True"),
+    ("version", 1.0, "version 1.0"),
+    ("first_bidder", 0.0, "first_bidder"),
+    ("first_bidder", True, "first_bidder"),
+    ("seed", 1.0, "seed"),
+    ("seed", True, "seed"),
+])
+def test_record_header_ints_must_be_ints(field, value, match):
+    rec = _header_record()
+    rec[field] = value
+    with pytest.raises(RecordError, match=match):
+        Game.from_record(rec)
+
+
+def test_record_seat_and_action_must_not_be_bools():
+    rec = _header_record()
+    rec["first_bidder"] = 1
+    rec["actions"][0]["seat"] = True
+    with pytest.raises(RecordError, match=r"action 0: 'seat' must be an int .*bool: True"):
+        Game.from_record(rec)
+    rec = _header_record()
+    rec["actions"][0]["seat"] = 0.0
+    with pytest.raises(RecordError, match=r"action 0: 'seat' must be an int"):
+        Game.from_record(rec)
+    rec = _header_record()
+    rec["actions"][0]["action"] = True
+    with pytest.raises(RecordError, match=r"action 0 \(seat 0\): 'action' must be action text"):
+        Game.from_record(rec)
+
+
+@pytest.mark.parametrize("rules, match", [
+    ({}, r"lack field\(s\) \['kickers', 'bidding', 'doubling', 'bottom_bonus'\]"),
+    ({"kickers": "distinct", "bidding": "points", "doubling": False}, r"lack field\(s\) \['bottom_bonus'\]"),
+    ({"kickers": "distinct", "bidding": "points", "doubling": False, "bottom_bonus": False, "foo": 1},
+     r"unknown field\(s\) \['foo'\]"),
+    ("standard", "must be a JSON object"),
+])
+def test_record_rules_hold_exactly_every_field(rules, match):
+    rec = _header_record()
+    rec["rules"] = rules
+    with pytest.raises(RecordError, match=match):
+        Game.from_record(rec)
+
+
+def test_record_with_unsuited_redeal_and_bottom_bonus_is_rejected_up_front():
+    g = Game(seed=1, first_bidder=0)
+    for _ in range(3):
+        g.step(0)
+    rec = g.to_record()
+    suited = [d for d in rec["deals"]]
+    rec["dealt_from_seed"] = False
+    rec["rules"]["bottom_bonus"] = True
+    Game.from_record(rec)  # suited deals: fine
+    unsuited = ddz.game.Deal.parse(suited[1])
+    rec["deals"][1] = {"hands": [ddz.format_cards(h) for h in unsuited.hands],
+                       "bottom": ddz.format_cards(unsuited.bottom)}
+    with pytest.raises(RecordError, match="deal 1: .*suits"):
+        Game.from_record(rec)

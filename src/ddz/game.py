@@ -75,6 +75,16 @@ _is = operator.is_
 _U8 = np.uint8
 
 
+def _int_arg(value: Any, what: str) -> int:
+    """``value`` as a Python int: ints and numpy integers only (not bools, floats or text).
+
+    :raises DdzError: anything else.
+    """
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    raise DdzError(f"{what} must be an int, not {type(value).__name__}: {value!r}")
+
+
 def _frozen(counts: Any) -> np.ndarray:
     """A read-only ``uint8[15]`` (hands are replaced, never modified, so copies share them)."""
     arr = np.array(counts, dtype=_U8)
@@ -245,6 +255,18 @@ def _deal_from_order(order: List[int]) -> Deal:
     return Deal(tuple(counts[:3]), counts[3], tuple(cards))
 
 
+def _check_bonus_deal(deal: Deal) -> None:
+    """A deal that ``Rules(bottom_bonus=True)`` can score: it must have suits.
+
+    :raises DealError: a deal given in rank notation (no suits, so no flush can be told,
+        even when a joker in the bottom happens to rule the flush out).
+    """
+    if deal.cards is None:
+        raise DealError("Rules(bottom_bonus=True) needs the suits of the deal (a flush in the bottom "
+                        "doubles the score): give every hand and the bottom in suited "
+                        "notation, e.g. '3S 4S 5S'")
+
+
 def bottom_bonus_factor(deal: Deal) -> int:
     """The bottom-card bonus of RULES.md §6 (底牌翻倍): 4 for a trio or a straight flush,
     3 for both jokers or three consecutive ranks within 3..A, 2 for a pair, one suit, or
@@ -397,6 +419,15 @@ _DOUBLE_WORDS = {"pass": False, "p": False, "no": False, "0": False, "false": Fa
                  "加倍": True, "不加倍": False}
 
 
+def _is_play_notation(text: str, rules: Rules) -> bool:
+    """Whether ``text`` reads as a play (for messages about actions out of their phase)."""
+    try:
+        Play.parse(text, rules)
+    except DdzError:
+        return False
+    return True
+
+
 class Game:
     """One hand of three-player Dou Dizhu (RULES.md §3–§6).
 
@@ -407,7 +438,8 @@ class Game:
     :param first_bidder: seat 0, 1 or 2 to speak first; drawn from the generator if
         ``None``.
     :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int,
-        ``first_bidder`` is not 0..2.
+        ``first_bidder`` is not 0..2 (ints and numpy integers are accepted; bools and
+        floats are not).
     :raises DealError: a bad ``deal``, or an unsuited deal with ``bottom_bonus``.
 
     Attributes (read-only): :attr:`phase`, :attr:`current_player`, :attr:`landlord`,
@@ -421,11 +453,12 @@ class Game:
             raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {rules!r}")
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
-        elif isinstance(seed, bool) or not isinstance(seed, int):
-            raise DdzError(f"seed must be an int or None, not {type(seed).__name__}: {seed!r}")
-        if first_bidder is not None and (isinstance(first_bidder, bool)
-                                         or first_bidder not in (0, 1, 2)):
-            raise DdzError(f"first_bidder must be 0, 1, 2 or None, got {first_bidder!r}")
+        else:
+            seed = _int_arg(seed, "seed (or None)")
+        if first_bidder is not None:
+            first_bidder = _int_arg(first_bidder, "first_bidder (0, 1, 2 or None)")
+            if first_bidder not in (0, 1, 2):
+                raise DdzError(f"first_bidder must be 0, 1, 2 or None, got {first_bidder!r}")
         self.rules = rules
         self._move_rules = rules.move_rules
         self.seed = seed
@@ -437,7 +470,7 @@ class Game:
         else:
             first = Deal.parse(deal)
         if rules.bottom_bonus:
-            bottom_bonus_factor(first)  # raises DealError for an unsuited, joker-free bottom
+            _check_bonus_deal(first)
         drawn = self._rng.randrange(SEATS)  # always drawn, so redeals do not depend on first_bidder
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
@@ -483,9 +516,8 @@ class Game:
         self._legal: Optional[list] = None
 
     def _redeal(self) -> None:
+        # shuffled deals have suits; recorded ones were checked by from_record
         deal = self._pending.pop(0) if self._pending else self._shuffle()
-        if self.rules.bottom_bonus:
-            bottom_bonus_factor(deal)
         self._start_deal(deal)
 
     # -- read-only views --
@@ -553,7 +585,8 @@ class Game:
 
     @staticmethod
     def _seat_arg(seat: Any) -> int:
-        if isinstance(seat, bool) or seat not in (0, 1, 2):
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+                or seat not in (0, 1, 2):
             raise DdzError(f"a seat is 0, 1 or 2, got {seat!r}")
         return int(seat)
 
@@ -670,6 +703,13 @@ class Game:
                     raise
                 raise InvalidPlayError(
                     f"{action!r} is not a play (kickers={self.rules.kickers!r})") from None
+            except DdzError:
+                word = action.strip().lower()
+                if word in _BID_WORDS or word in _ROB_WORDS or word in _DOUBLE_WORDS:
+                    raise IllegalActionError(
+                        f"{action!r} is a bidding or doubling action, but the game is in the "
+                        f"play phase: play cards (e.g. '333+4') or 'pass'") from None
+                raise
         else:
             raise IllegalActionError(
                 f"in the play phase an action is a ddz.Play or play notation, not "
@@ -693,6 +733,10 @@ class Game:
         if isinstance(action, str):
             value = words.get(action.strip().lower())
             if value is None:
+                if _is_play_notation(action, self._move_rules):
+                    raise IllegalActionError(
+                        f"{action!r} is a play, but the game is in the bidding phase: bid "
+                        f"(say one of {', '.join(sorted(set(words) - {'p'}))})")
                 raise IllegalActionError(
                     f"not a bidding action: {action!r} (say one of {', '.join(sorted(set(words) - {'p'}))})")
         elif isinstance(action, Play) and not action:
@@ -700,9 +744,11 @@ class Game:
         elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
             value = int(action)
         else:
+            what = ("a play" if isinstance(action, Play) else f"{type(action).__name__}: {action!r}")
             raise IllegalActionError(
-                f"in the bidding phase an action is a bid (0 = pass"
-                f"{', 1, 2, 3' if points else ', 1 = call/rob'}), not {type(action).__name__}: {action!r}")
+                f"the game is in the bidding phase, where an action is a bid (0 = pass"
+                f"{', 1, 2, 3' if points else ', 1 = call/rob'}), not {what}"
+                f"{f' ({str(action)!r})' if isinstance(action, Play) else ''}")
         legal = self._legal if self._legal is not None else self._compute_legal()
         if value not in legal:
             if points and value in (1, 2, 3):
@@ -721,6 +767,10 @@ class Game:
                 return value
         if isinstance(action, Play) and not action:
             return False
+        if isinstance(action, Play) or (isinstance(action, str) and _is_play_notation(action, self._move_rules)):
+            raise IllegalActionError(
+                f"{str(action)!r} is a play, but the game is in the doubling phase: "
+                f"True (double) or False (not)")
         raise IllegalActionError(
             f"in the doubling phase an action is True (double) or False (not), got {action!r}")
 
@@ -975,16 +1025,15 @@ class Game:
         """
         if not isinstance(record, Mapping):
             raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
-        if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+        version = record.get("version")
+        if (record.get("format") != RECORD_FORMAT or isinstance(version, bool)
+                or not isinstance(version, int) or version != RECORD_VERSION):
             raise RecordError(f"not a {RECORD_FORMAT} version {RECORD_VERSION} record: "
-                              f"format {record.get('format')!r}, version {record.get('version')!r}")
+                              f"format {record.get('format')!r}, version {version!r}")
         missing = {"rules", "seed", "dealt_from_seed", "first_bidder", "deals", "actions"} - set(record)
         if missing:
             raise RecordError(f"the record lacks {sorted(missing)}")
-        try:
-            rules = Rules(**record["rules"])
-        except (TypeError, DdzError) as exc:
-            raise RecordError(f"bad rules in the record: {record['rules']!r} ({exc})") from None
+        rules = _record_rules(record["rules"])
         deals = record["deals"]
         if not isinstance(deals, list) or not deals:
             raise RecordError("the record has no deals")
@@ -1000,6 +1049,12 @@ class Game:
         except DdzError as exc:
             raise RecordError(f"bad record header: {exc}") from None
         if not seeded:
+            if rules.bottom_bonus:
+                for k, d in enumerate(parsed[1:], start=1):
+                    try:
+                        _check_bonus_deal(d)
+                    except DealError as exc:
+                        raise RecordError(f"deal {k}: {exc}") from None
             game._pending = parsed[1:]
         actions = record["actions"]
         if not isinstance(actions, list):
@@ -1008,6 +1063,9 @@ class Game:
             if not isinstance(entry, Mapping) or "seat" not in entry or "action" not in entry:
                 raise RecordError(f"action {i}: not an object with 'seat' and 'action': {entry!r}")
             seat, action = entry["seat"], entry["action"]
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise RecordError(f"action {i}: 'seat' must be an int (0, 1 or 2), not "
+                                  f"{type(seat).__name__}: {seat!r}")
             if game._phase is Phase.OVER:
                 raise RecordError(f"action {i} (seat {seat}): {action!r} comes after the hand is over")
             if seat != game._current:
@@ -1016,8 +1074,9 @@ class Game:
             if phase is not None and phase != game._phase.value:
                 raise RecordError(f"action {i} (seat {seat}): recorded in phase {phase!r}, "
                                   f"but the game is {game._phase.value!r}")
-            if not isinstance(action, (str, int)):
-                raise RecordError(f"action {i} (seat {seat}): not an action: {action!r}")
+            if isinstance(action, bool) or not isinstance(action, (str, int)):
+                raise RecordError(f"action {i} (seat {seat}): 'action' must be action text such as "
+                                  f"'pass', '3' or '333+4', not {type(action).__name__}: {action!r}")
             try:
                 game.step(action)
             except DdzError as exc:
@@ -1031,6 +1090,29 @@ class Game:
         if want is not None and want != have:
             raise RecordError(f"the recorded result {want!r} differs from the replayed one {have!r}")
         return game
+
+
+_RULES_FIELDS = ("kickers", "bidding", "doubling", "bottom_bonus")
+
+
+def _record_rules(data: Any) -> Rules:
+    """The ``rules`` of a record: an object with exactly every field of :class:`Rules`
+    (docs/records.md); a missing field is an error, not a default, so that a record
+    always says which rules it was played by."""
+    if not isinstance(data, Mapping):
+        raise RecordError(f"the record's rules must be a JSON object, not {type(data).__name__}: {data!r}")
+    unknown = sorted(str(k) for k in data if k not in _RULES_FIELDS)
+    if unknown:
+        raise RecordError(f"the record's rules hold unknown field(s) {unknown}; "
+                          f"the fields are {list(_RULES_FIELDS)}")
+    missing = [k for k in _RULES_FIELDS if k not in data]
+    if missing:
+        raise RecordError(f"the record's rules lack field(s) {missing}; a record gives every "
+                          f"field of ddz.Rules: {list(_RULES_FIELDS)}")
+    try:
+        return Rules(**data)
+    except (TypeError, DdzError) as exc:
+        raise RecordError(f"bad rules in the record: {data!r} ({exc})") from None
 
 
 def _action_space(rules: Rules):
