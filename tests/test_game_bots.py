@@ -121,3 +121,19 @@ def test_greedy_beats_random_bots(rules):
         g = play_hand(Game(rules, seed=seed), [GreedyBot(), RandomBot(seed), RandomBot(seed + 7)])
         total += g.result.scores[0]
     assert total > 0
+
+
+@pytest.mark.parametrize("bots, match", [
+    ([RandomBot(1), None, RandomBot(2)], r"bots\[1\] is not a bot"),
+    ([RandomBot(1), object(), RandomBot(2)], r"bots\[1\] is not a bot"),
+    ([RandomBot(1), type("B", (), {"act": 3})(), RandomBot(2)], r"bots\[1\] is not a bot"),
+    ([RandomBot(1)] * 2, "needs 3 bots, got 2"),
+    (None, "sequence of 3 bots"),
+])
+def test_play_hand_validates_bots(bots, match):
+    g = Game(seed=1)
+    with pytest.raises(DdzError, match=match):
+        play_hand(g, bots)
+    assert g.actions == ()
+    with pytest.raises(DdzError, match="needs a ddz.Game"):
+        play_hand(None, [RandomBot(1)] * 3)

@@ -168,11 +168,22 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     :param game: a :class:`ddz.Game` (played in place).
     :param bots: three bots, one per seat.
     :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`).
-    :raises DdzError: fewer or more than three bots; a bot's illegal action propagates.
+    :raises DdzError: ``game`` not a Game; fewer or more than three bots, or one without
+        a callable ``act``; a bot's illegal action propagates.
     """
     from .errors import DdzError
+    if not isinstance(game, Game):
+        raise DdzError(f"play_hand needs a ddz.Game, not {type(game).__name__}: {game!r}")
+    try:
+        bots = list(bots)
+    except TypeError:
+        raise DdzError(f"play_hand needs a sequence of 3 bots, not {type(bots).__name__}: {bots!r}") from None
     if len(bots) != 3:
         raise DdzError(f"play_hand needs 3 bots, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise DdzError(f"bots[{seat}] is not a bot (it needs a callable act(observation, legal)): "
+                           f"{type(bot).__name__}: {bot!r}")
     step = game.step
     legal_actions = game.legal_actions
     observe = game._observation  # trusted seat: skips the argument check
