@@ -17,9 +17,9 @@ def run(capsys, *argv):
 
 def test_moves_example_hand(capsys):
     import ddz
-    code, out, _ = run(capsys, "moves")
+    code, out, err = run(capsys, "moves")
     assert code == 0
-    assert EXAMPLE_HAND in out
+    assert EXAMPLE_HAND in err
     assert out.strip().endswith(f"{ddz.count_legal_moves(EXAMPLE_HAND)} legal moves")
 
 
@@ -64,3 +64,37 @@ def test_console_script_runs():
     proc = subprocess.run([sys.executable, "-m", "ddz.cli", "classify", "BR"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "ROCKET BR"
+
+
+def test_moves_example_hand_notice_goes_to_stderr(capsys):
+    import ddz
+    code, out, err = run(capsys, "moves", "--count")
+    assert code == 0 and out.strip() == str(ddz.count_legal_moves(EXAMPLE_HAND))
+    assert "no HAND given" in err
+
+
+@pytest.mark.parametrize("argv, answer", [
+    (["3333", "444456"], "yes"),
+    (["44445566", "3333"], "no"),
+    (["45678", "345678"], "no"),
+    (["BR", "2222"], "yes"),
+    (["pass", "3"], "no"),
+    (["666777+88", "333444+55", "--kickers", "repeat"], "yes"),
+])
+def test_beats(capsys, argv, answer):
+    code, out, err = run(capsys, "beats", *argv)
+    assert code == 0 and out == answer + "\n" and err == ""
+    code, out, _ = run(capsys, "beats", *argv, "--json")
+    assert code == 0 and json.loads(out)["beats"] is (answer == "yes")
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["3333", "33334444"], "not a play"),
+    (["3", "pass"], "nothing beats the pass"),
+    (["3x", "4"], "unknown card"),
+    (["666777+88", "333444+59"], "not a play"),
+    (["333444+55", "333444+66", "--kickers", "repeat"], "the deck holds 4"),
+])
+def test_beats_bad_input_exits_2(capsys, argv, text):
+    code, out, err = run(capsys, "beats", *argv)
+    assert code == 2 and out == "" and err.startswith("ddz: error: ") and text in err

@@ -18,14 +18,15 @@ def run(argv, capsys):
     return code, out, err
 
 
-def test_selfplay_summary_and_records(tmp_path, capsys):
+def test_selfplay_summary_and_records(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("ddz.cli._isatty", lambda stream: True)  # show the progress bar
     out_file = tmp_path / "games.jsonl"
     code, out, err = run(["selfplay", "--games", "25", "--seed", "3", "--out", str(out_file)], capsys)
     assert code == 0
     for key in ("landlord win rate", "mean score seat 0 (greedy)", "bombs per hand",
                 "springs per hand", "hands per second"):
         assert key in out
-    assert "25/25 hands" in err                  # the progress bar
+    assert "25/25 hands" in err and err.endswith("\n")  # the progress bar
     lines = out_file.read_text().splitlines()
     assert len(lines) == 25
     scores = [json.loads(line)["result"]["scores"] for line in lines]
@@ -191,3 +192,69 @@ def test_ddz_command_runs_as_a_module():
                            "--quiet", "--seed", "1"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "landlord win rate" in proc.stdout
+
+
+# -- fixes from the tester's report ------------------------------------------------------
+
+def test_selfplay_progress_only_on_a_terminal(capsys):
+    code, out, err = run(["selfplay", "--games", "3", "--seed", "1"], capsys)
+    assert code == 0 and "landlord win rate" in out
+    assert err == ""  # stderr is not a TTY here: no \r progress in logs
+
+
+@pytest.mark.parametrize("where", ["missing-dir/x.jsonl", "."])
+def test_selfplay_unwritable_out_exits_2(tmp_path, capsys, where):
+    target = str(tmp_path / where)
+    code, out, err = run(["selfplay", "--games", "2", "--out", target, "--quiet"], capsys)
+    assert code == 2 and out == ""
+    assert err.startswith("ddz: error: cannot write --out") and err.count("\n") == 1
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("content, match", [
+    (b"\xff\xfe{not utf-8", "not UTF-8"),
+    (("[" * 100000 + "]" * 100000).encode(), "nested too deeply"),
+    (b'{"a": ' + b"9" * 5000 + b"}", "not a record"),
+])
+def test_replay_unreadable_files_exit_2(tmp_path, capsys, content, match):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    code, out, err = run(["replay", str(path)], capsys)
+    assert code == 2 and err.startswith("ddz: error: ") and match in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("mutate, match", [
+    (lambda r: r.update(first_bidder=0.0), "first_bidder"),
+    (lambda r: r.update(version=True), "version True"),
+    (lambda r: r["rules"].update(foo=1), r"unknown field\(s\) \['foo'\]"),
+    (lambda r: r.update(rules={}), "lack field"),
+    (lambda r: r["actions"][0].update(seat=True), r"action 0: 'seat' must be an int"),
+])
+def test_replay_bad_record_values_exit_2(tmp_path, capsys, mutate, match):
+    g = Game(seed=1, first_bidder=1)
+    g.step(3)
+    rec = g.to_record()
+    mutate(rec)
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rec))
+    code, out, err = run(["replay", str(path)], capsys)
+    assert code == 2 and re.search(match, err) and err.startswith("ddz: error: hand 1")
+
+
+def test_play_rob_word_in_the_play_phase_is_explained(monkeypatch, capsys):
+    # seat 0 calls; then, in the play phase, says "rob": explained, asked again
+    screen = io.StringIO()
+    answers = iter(["call\n", "rob\n", "quit\n"] + ["quit\n"] * 10)
+
+    class Stdin:
+        def readline(self):
+            return next(answers)
+
+    monkeypatch.setattr(sys, "stdin", Stdin())
+    monkeypatch.setattr(sys, "stdout", screen)
+    code = main(["play", "--seed", "1", "--seat", "0", "--bidding", "rob", "--bot", "greedy"])
+    text = screen.getvalue()
+    assert code == 0
+    assert ("not allowed: 'rob' is a bidding or doubling action, but the game is in the "
+            "play phase") in text
+    assert "unknown card" not in text

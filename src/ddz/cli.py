@@ -62,7 +62,8 @@ def cmd_moves(args) -> int:
     rules = _rules(args)
     hand = args.hand if args.hand is not None else EXAMPLE_HAND
     if args.hand is None and not args.json:
-        print(f"(no HAND given: using the example hand {hand})")
+        # a notice, not output: stdout stays machine-readable (e.g. with --count)
+        print(f"(no HAND given: using the example hand {hand})", file=sys.stderr)
     if args.count:
         n = moves.count_legal_moves(hand, args.to_beat, rules)
         print(json.dumps(n) if args.json else n)
@@ -90,6 +91,18 @@ def cmd_classify(args) -> int:
     return 0
 
 
+def cmd_beats(args) -> int:
+    from . import moves
+    from .play import Play
+    rules = _rules(args)
+    answer = moves.beats(args.play, args.other, rules)  # checks both plays (exit 2 if bad)
+    if args.json:
+        print(json.dumps({"play": str(Play.parse(args.play, rules)),
+                          "other": str(Play.parse(args.other, rules)), "beats": answer}))
+    else:
+        print("yes" if answer else "no")
+    return 0
+
 
 # -- the game: selfplay, play, replay, perft -------------------------------------------
 
@@ -102,12 +115,28 @@ def _bot_names(text: str) -> List[str]:
     return names
 
 
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 class _Progress:
-    """A one-line progress bar on stderr (redrawn at most 10 times a second)."""
+    """A one-line progress bar on stderr (redrawn at most 10 times a second). Enabled
+    only on a terminal: in a log, ``\\r`` redraws are noise."""
 
     def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
         self.total, self.stream, self.enabled = total, stream, enabled
         self.start = self.last = time.perf_counter()
+        self.open = False  # a line is drawn and not yet ended
+
+    def close(self) -> None:
+        """End the progress line (after an error too), so the next output starts a line."""
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
 
     def update(self, done: int) -> None:
         if not self.enabled:
@@ -121,8 +150,10 @@ class _Progress:
         rate = done / max(now - self.start, 1e-9)
         self.stream.write(f"\rselfplay [{'#' * filled}{'.' * (width - filled)}] "
                           f"{done}/{self.total} hands, {rate:,.0f}/s")
+        self.open = True
         if done >= self.total:
             self.stream.write("\n")
+            self.open = False
         self.stream.flush()
 
 
@@ -133,11 +164,16 @@ def cmd_selfplay(args) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     master = random.Random(seed)
     bots = [make_bot(name, master.getrandbits(63)) for name in args.bots]
-    out = open(args.out, "w", encoding="utf-8") if args.out else None
+    out = None
+    if args.out:
+        try:
+            out = open(args.out, "w", encoding="utf-8")
+        except OSError as exc:
+            raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     n = args.games
     wins = redeals = bombs = rockets = springs = antis = 0
     totals = [0, 0, 0]
-    progress = _Progress(n, sys.stderr, not args.quiet)
+    progress = _Progress(n, sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
     try:
         for i in range(n):
@@ -152,11 +188,18 @@ def cmd_selfplay(args) -> int:
             for s_, v in enumerate(r.scores):
                 totals[s_] += v
             if out is not None:
-                out.write(json.dumps(game.to_record(), separators=(",", ":")) + "\n")
+                try:
+                    out.write(json.dumps(game.to_record(), separators=(",", ":")) + "\n")
+                except OSError as exc:
+                    raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
             progress.update(i + 1)
     finally:
+        progress.close()
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError as exc:
+                raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
     rows = [
         ("hands", f"{n}"),
@@ -292,25 +335,40 @@ def _load_records(path: str) -> list:
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
+    except UnicodeDecodeError as exc:
+        raise DdzError(f"{path!r} is not UTF-8 text (byte {exc.start}: {exc.reason}); "
+                       f"records are JSON") from None
     except OSError as exc:
         raise DdzError(f"cannot read {path!r}: {exc.strerror or exc}") from None
     stripped = text.strip()
     if not stripped:
         raise DdzError(f"{path!r} is empty")
     try:
-        data = json.loads(stripped)
+        data = _json(stripped)
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass
+    except ValueError as exc:  # too deep, or an integer too long for int()
+        raise DdzError(f"{path!r} is not a record file: {exc}") from None
     records = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
+            records.append(_json(line))
         except json.JSONDecodeError as exc:
             raise DdzError(f"{path!r} line {n} is not JSON: {exc.msg}") from None
+        except ValueError as exc:
+            raise DdzError(f"{path!r} line {n} is not a record: {exc}") from None
     return records
+
+
+def _json(text: str):
+    """``json.loads``, with nesting too deep for the parser as a ValueError."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
 
 
 def cmd_replay(args) -> int:
@@ -392,6 +450,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.set_defaults(func=cmd_classify)
 
+    p = sub.add_parser("beats", help="does one play beat another?",
+                       description="Answer whether PLAY may be played on OTHER (RULES.md §2.2): "
+                                   "prints yes or no and exits 0; a PLAY or OTHER that is not "
+                                   "a play exits 2.")
+    p.add_argument("play", metavar="PLAY", help="the response, e.g. 3333 (pass beats nothing)")
+    p.add_argument("other", metavar="OTHER", help="the play to beat, e.g. 444456")
+    p.add_argument("--json", action="store_true",
+                   help='machine-readable output: {"play", "other", "beats"}')
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_beats)
+
     p = sub.add_parser("selfplay", help="bots play complete hands; print a summary",
                        description="Play N complete hands (RULES.md §3-§6) between three bots "
                                    "and print a summary: landlord win rate, mean score per "
@@ -458,6 +527,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     except BrokenPipeError:  # e.g. `ddz moves | head`
         return 0
+    except OSError as exc:  # e.g. stdout on a full disk
+        print(f"ddz: error: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
