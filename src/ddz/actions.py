@@ -677,9 +677,11 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
         over = np.flatnonzero((rows > limit).any(axis=1))
         if over.size:
             i = int(over[0])
+            r = int(np.flatnonzero(rows[i] > limit)[0])
             raise ImpossibleHandError(
-                f"counts{'' if arr.ndim == 1 else f'[{i}]'} {format_cards_unchecked(rows[i])!r} "
-                f"holds more copies of a rank than one deck (the encoding has 4 bits per rank, 1 per joker)")
+                f"counts{'' if arr.ndim == 1 else f'[{i}]'} holds {int(rows[i, r])} copies of "
+                f"{RANK_NAMES[r]!r}, more than one deck's {int(limit[r])} (the encoding has 4 bits "
+                f"per rank, 1 per joker)")
         arr = arr.astype(np.int64, copy=False)
     shape = arr.shape[:-1] + (ENCODING_SIZE,)
     if out is None:
