@@ -5,6 +5,7 @@ here with whichever implementation ddz.moves chose. Deeper counts run in bench/.
 import glob
 import os
 
+import numpy as np
 import pytest
 
 import ddz
@@ -111,3 +112,12 @@ def test_perft_bad_arguments():
         divide(game, 0)
     with pytest.raises(IllegalActionError, match="bidding"):
         perft(Game(seed=1), 1)
+    for bad in (1.0, True, np.bool_(True), None):
+        with pytest.raises(DdzError, match="depth"):
+            perft(game, bad)
+
+
+def test_perft_accepts_numpy_integer_depths():
+    _, game, _ = CASES[0]
+    assert perft(game, np.int64(2)) == perft(game, 2)
+    assert sum(n for _, n in divide(game, np.uint8(2))) == perft(game, 2)

@@ -13,23 +13,26 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+import numpy as np
+
 from . import moves
-from .errors import DdzError, IllegalActionError
+from .errors import DdzError, IllegalActionError, quote
 from .game import Game, Phase
 from .play import Play
 
 __all__ = ["perft", "divide"]
 
 
-def _check(game: object, depth: object) -> None:
+def _check(game: object, depth: object) -> int:
     if not isinstance(game, Game):
-        raise DdzError(f"perft needs a ddz.Game, not {type(game).__name__}: {game!r}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
-        raise DdzError(f"perft depth must be an int >= 0, got {depth!r}")
+        raise DdzError(f"perft needs a ddz.Game, not {type(game).__name__}: {quote(game)}")
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 0:
+        raise DdzError(f"perft depth must be an int >= 0, got {quote(depth)}")
     if game.phase not in (Phase.PLAYING, Phase.OVER):
         raise IllegalActionError(
             f"perft counts the play phase; the game is still {game.phase.value!r} "
             "(finish the bidding first, e.g. let the first bidder bid 3)")
+    return int(depth)
 
 
 def _perft(g: Game, depth: int) -> int:
@@ -58,7 +61,7 @@ def perft(game: Game, depth: int) -> int:
     :raises DdzError: not a game, or a bad depth.
     :raises IllegalActionError: the game is still bidding or doubling.
     """
-    _check(game, depth)
+    depth = _check(game, depth)
     if depth == 0:
         return 1
     return _perft(game.clone(), depth)
@@ -72,7 +75,7 @@ def divide(game: Game, depth: int) -> List[Tuple[Play, int]]:
     :returns: ``[(play, count), ...]`` in move order.
     :raises DdzError, IllegalActionError: as :func:`perft`; also depth 0.
     """
-    _check(game, depth)
+    depth = _check(game, depth)
     if depth < 1:
         raise DdzError("divide needs depth >= 1")
     g = game.clone()
