@@ -258,3 +258,32 @@ def test_play_rob_word_in_the_play_phase_is_explained(monkeypatch, capsys):
     assert ("not allowed: 'rob' is a bidding or doubling action, but the game is in the "
             "play phase") in text
     assert "unknown card" not in text
+
+
+def test_play_a_single_queen_is_a_play_not_quit(monkeypatch, capsys):
+    """'Q' is the queen: only 'quit'/'exit' leave the game (seed 1: seat 0 bids 3, leads)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nQ\nquit\n"))
+    assert main(["play", "--seed", "1", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "33455567789TJQQQA22R" in out          # the landlord's hand before the lead
+    assert "33455567789TJQQA22R" in out           # one Q fewer: the Q was played
+    assert out.rstrip().endswith("bye")
+
+
+def test_perft_bad_depth_exits_before_printing(capsys):
+    from ddz.cli import main
+    with pytest.raises(SystemExit) as exc:
+        main(["perft", "--depth", "-1"])
+    assert exc.value.code == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_ctrl_c_is_a_quiet_exit(monkeypatch, capsys):
+    from ddz import cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "cmd_moves", interrupted)   # build_parser reads it at call time
+    assert cli.main(["moves", "3"]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Traceback" not in err

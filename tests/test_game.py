@@ -620,3 +620,35 @@ def test_plays_in_the_bidding_and_doubling_phases_are_illegal_actions():
     with pytest.raises(IllegalActionError, match="is a play.*doubling phase"):
         g.step("3334")
     assert len(g.actions) == 1
+
+
+def test_hidden_double_does_not_leak_through_the_multiplier():
+    """RULES.md §4: the farmers' choices are revealed together."""
+    seen = {}
+    for first in (True, False):
+        g = ddz.Game(ddz.Rules(doubling=True), seed=1, first_bidder=0)
+        g.step(3)
+        g.step(first)                        # seat 1 chooses
+        obs = g.observation(2)               # seat 2 has not chosen yet
+        assert obs.doubles == (None, None, None)
+        seen[first] = obs.multiplier
+        assert g.observation(1).multiplier == (2 if first else 1)
+        g.step(False)                        # seat 2: now both are revealed
+        assert g.observation(2).multiplier == (2 if first else 1)
+    assert seen[True] == seen[False] == 1
+
+
+def test_copies_and_pickles_are_independent():
+    import copy
+    import pickle
+    g = ddz.Game(seed=0)
+    for c in (copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert c.to_record() == g.to_record()
+        c.step(c.legal_actions()[-1])
+        assert g.actions == () and c.actions != ()
+    card = ddz.Card.parse("3D")
+    assert pickle.loads(pickle.dumps(card)) == card == copy.deepcopy(card)
+    space = ddz.ActionSpace(ddz.Rules(kickers="repeat"))
+    again = pickle.loads(pickle.dumps(space))
+    assert len(again) == len(space) and again.rules == space.rules
+    assert copy.deepcopy(space) is space

@@ -136,6 +136,10 @@ def _tables(rules: Rules) -> _Tables:
     return t
 
 
+def _rebuild_space(rules: Rules, implementation: str) -> "ActionSpace":
+    return ActionSpace(rules, implementation=implementation)
+
+
 class ActionSpace:
     """Every play of one rule set, and the pass, numbered by a stable integer id.
 
@@ -184,6 +188,17 @@ class ActionSpace:
 
     def __setattr__(self, name, value):
         raise AttributeError("ActionSpace is immutable")
+
+    def __reduce__(self):
+        # immutable and rebuilt from shared per-rule-set tables: copies and pickles
+        # (e.g. to subprocess workers) carry only the rules and the implementation
+        return (_rebuild_space, (self.rules, self.implementation))
+
+    def __copy__(self) -> "ActionSpace":
+        return self
+
+    def __deepcopy__(self, memo) -> "ActionSpace":
+        return self
 
     @property
     def implementation(self) -> str:

@@ -205,6 +205,9 @@ class Card:
     def __setattr__(self, name, value):
         raise AttributeError("Card is immutable")
 
+    def __reduce__(self):
+        return (Card, (self.rank, self.suit))
+
     def __eq__(self, other):
         return isinstance(other, Card) and (self.rank, self.suit) == (other.rank, other.suit)
 

@@ -52,6 +52,16 @@ def _positive(text: str) -> int:
     return n
 
 
+def _non_negative(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return n
+
+
 def _add_rules_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--kickers", choices=("distinct", "repeat"), default="distinct",
                    help="kicker rule (RULES.md §2.1): distinct (default) or repeat")
@@ -304,7 +314,7 @@ def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = No
                 print("ddz: error: input ended before the hand was over", file=sys.stderr)
                 return 2
             text = line.strip()
-            if text.lower() in ("quit", "exit", "q"):
+            if text.lower() in ("quit", "exit"):   # not "q": Q is the queen
                 say("bye")
                 return 0
             if text in ("?", "help", "h"):
@@ -503,7 +513,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "DEPTH plies (passes included) from a deal whose landlord "
                                    "bid 3, as chess engines do; --divide prints each first "
                                    "move's count.")
-    p.add_argument("--depth", type=int, default=2, metavar="D", help="plies (default 2)")
+    p.add_argument("--depth", type=_non_negative, default=2, metavar="D", help="plies (default 2)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="deal from this seed (default 0)")
     p.add_argument("--deal", nargs=4, metavar=("HAND0", "HAND1", "HAND2", "BOTTOM"),
@@ -530,6 +540,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     except OSError as exc:  # e.g. stdout on a full disk
         print(f"ddz: error: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's usual status
+        print("\nddz: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -578,7 +578,10 @@ class Game:
     @property
     def multiplier(self) -> int:
         """The multiplier so far (RULES.md §6): robs, doubles, bottom bonus, bombs and
-        rockets played; spring and anti-spring count once the hand is over."""
+        rockets played; spring and anti-spring count once the hand is over.
+
+        This is the referee's view: it counts a farmer's double before the other farmer
+        has chosen. What a player may see is :meth:`observation` ``.multiplier``."""
         if self.result is not None:
             return self.result.multiplier
         return self._bonus << (self._robs + self._ndoubles + self._bombs + self._rockets)
@@ -945,10 +948,14 @@ class Game:
         """:meth:`observation` for a trusted seat (the bots' loop)."""
         lord = self.landlord
         doubles = self._doubles
+        ndoubles = self._ndoubles
         if lord is not None and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
+            # RULES.md §4: the farmers' choices are revealed together, so until both have
+            # chosen a seat sees only its own, in `doubles` and in the multiplier alike
             shown = [None, None, None]
             shown[seat] = doubles[seat]
             doubles = shown
+            ndoubles = int(bool(shown[seat]))
         to_beat = self._to_beat
         # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
         return _new_tuple(Observation, (
@@ -956,7 +963,13 @@ class Game:
             lord, self._bid, tuple(self._bids), self._robs, tuple(doubles),
             None if lord is None else self._deals[-1].bottom, tuple(self._history),
             tuple(self._left), to_beat, None if to_beat is None else self._to_beat_seat,
-            self._bonus << (self._robs + self._ndoubles + self._bombs + self._rockets)))
+            self._bonus << (self._robs + ndoubles + self._bombs + self._rockets)))
+
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.clone()
 
     def clone(self) -> "Game":
         """An independent copy (cheap: copies a few lists; cards and plays are immutable).
