@@ -96,6 +96,16 @@ def test_every_id_round_trips(kickers):
         assert text in space and play in space and i in space
 
 
+@pytest.mark.parametrize("kickers", ["distinct", "repeat"])
+def test_kernel_maps_every_code_to_its_id(kickers):
+    """The kernels' code -> id lookup (group table + hash) over the whole universe."""
+    if actions._kernel is None:
+        pytest.skip("DDZ_NO_EXTENSIONS=1: no kernels")
+    space = ActionSpace(ddz.Rules(kickers=kickers))
+    codes = np.array([p.code for p in space], dtype=np.int64)
+    assert actions._kernel.ids_of_codes(space._t, codes).tolist() == list(range(len(space)))
+
+
 def test_membership_and_errors():
     space, rep = ActionSpace(), ActionSpace(ddz.REPEAT_KICKERS)
     assert "33344455" not in space and "33344455" in rep

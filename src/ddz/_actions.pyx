@@ -242,6 +242,20 @@ def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, b
     return ids, offsets
 
 
+def ids_of_codes(tables, const int64_t[::1] query):
+    """``int32[n]``: the id of each code as the kernels map it (-1: not a play); a
+    Python-callable twin of the code -> id lookup, for tests."""
+    cdef const uint64_t[::1] slots = tables.hash_slots
+    cdef const int64_t[::1] codes = tables.codes
+    cdef Lookup L = make_lookup(tables, slots, codes)
+    cdef Py_ssize_t i
+    out = np.empty(query.shape[0], dtype=np.int32)
+    cdef int32_t[::1] o = out
+    for i in range(query.shape[0]):
+        o[i] = code_id(&L, query[i])
+    return out
+
+
 def rows_ok(const uint8_t[:, ::1] hands, const int32_t[::1] tbs, const uint8_t[:, ::1] play_counts,
             const uint8_t[::1] limit, int max_hand):
     """True if every row is a possible position: ``0 <= tbs[i] < len(play_counts)``, counts
