@@ -18,7 +18,9 @@ from ddz import Play, REPEAT_KICKERS
 
 RULES = REPEAT_KICKERS
 SEED = 20240601
-DEALS = 100          # per hand size; each deal gives one leading and one responding position
+DEALS = 1000         # per hand size; each deal gives one leading and one responding position
+# (1,000 rather than 100, so that no engine's timing rests on the branch history or
+#  caches of a handful of positions replayed again and again)
 DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
 CARDS = np.repeat(np.arange(15), DECK)
 
