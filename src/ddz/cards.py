@@ -176,6 +176,7 @@ class Suit(enum.IntEnum):
 
     @property
     def letter(self) -> str:
+        """The suit's letter in notation: ``S H C D``."""
         return "SHCD"[self]
 
 
@@ -221,6 +222,7 @@ class Card:
 
     @property
     def sort_key(self):
+        """``(rank, suit)`` with jokers' suit as -1: the order of :meth:`__lt__`."""
         return (self.rank, -1 if self.suit is None else int(self.suit))
 
     def __str__(self):

@@ -68,6 +68,7 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_moves(args) -> int:
+    """`ddz moves`: list (or count) the legal moves of a hand (RULES.md §2.3). Returns the exit status."""
     from . import moves
     rules = _rules(args)
     hand = args.hand if args.hand is not None else EXAMPLE_HAND
@@ -91,6 +92,7 @@ def cmd_moves(args) -> int:
 
 
 def cmd_classify(args) -> int:
+    """`ddz classify`: name the play some cards form (RULES.md §2). Returns the exit status."""
     from . import moves
     play = moves.classify(args.cards, _rules(args))
     if args.json:
@@ -102,6 +104,7 @@ def cmd_classify(args) -> int:
 
 
 def cmd_beats(args) -> int:
+    """`ddz beats`: does one play beat another (RULES.md §2.2)? Returns the exit status."""
     from . import moves
     from .play import Play
     rules = _rules(args)
@@ -168,6 +171,7 @@ class _Progress:
 
 
 def cmd_selfplay(args) -> int:
+    """`ddz selfplay`: bots play N hands; print a summary. Returns the exit status."""
     from .bots import make_bot, play_hand
     from .game import Game
     rules = _rules(args)
@@ -265,6 +269,7 @@ def _prompt(game) -> str:
 
 
 def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
+    """`ddz play`: a person against two bots, in the terminal. Returns the exit status."""
     from .bots import make_bot
     from .cards import format_cards
     from .game import Game, Phase
@@ -382,6 +387,7 @@ def _json(text: str):
 
 
 def cmd_replay(args) -> int:
+    """`ddz replay`: check and print game records. Returns the exit status."""
     from .errors import RecordError
     from .game import Game
     records = _load_records(args.file)
@@ -411,6 +417,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_perft(args) -> int:
+    """`ddz perft`: leaves of the play-phase legal-move tree of a deal. Returns the exit status."""
     from .game import Game
     from .perft import divide, perft
     rules = _rules(args)
@@ -437,6 +444,7 @@ def cmd_perft(args) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``ddz`` argument parser, one sub-parser per command."""
     parser = argparse.ArgumentParser(
         prog="ddz", description="Dou Dizhu (斗地主) rules engine. Cards: 3..9 T J Q K A 2 B R.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -50,6 +50,7 @@ class PlayType(enum.IntEnum):
 
     @property
     def is_chain(self) -> bool:
+        """Straights, pair straights and airplanes (chains of ranks within 3..A)."""
         return self in _CHAINS
 
 
@@ -203,6 +204,7 @@ class Play:
 
     @property
     def num_cards(self) -> int:
+        """How many cards the play uses (0 for the pass)."""
         return sum(self.counts)
 
     @property

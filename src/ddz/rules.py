@@ -62,6 +62,7 @@ class Rules:
 
     @property
     def repeat_kickers(self) -> bool:
+        """``True`` for ``kickers="repeat"`` (single kickers may share a rank)."""
         return self.kickers == "repeat"
 
     @property
