@@ -287,3 +287,11 @@ def test_ctrl_c_is_a_quiet_exit(monkeypatch, capsys):
     assert cli.main(["moves", "3"]) == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "Traceback" not in err
+
+
+def test_help_while_bidding_lists_the_words_to_type(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\nquit\n"))
+    assert main(["play", "--seed", "2", "--seat", "0", "--bidding", "rob"]) == 0
+    out = capsys.readouterr().out
+    assert "legal: pass, call (2 in all)" in out
+    assert "(pass, call)" in out

@@ -37,6 +37,7 @@ def test_plus_must_split_at_the_main_part():
 
 @pytest.mark.parametrize("text, err", [
     ("", NotationError), ("  ", NotationError), ("+", NotationError), ("3X", NotationError),
+    ("333+", NotationError), ("333444+ ", NotationError),
     ("33334444", InvalidPlayError), ("34", InvalidPlayError), ("33333", ddz.ImpossibleHandError),
 ])
 def test_parse_errors(text, err):

@@ -254,15 +254,28 @@ def _describe_action(game, seat: int, action) -> str:
     return f"seat {seat} bids {action}"
 
 
-def _prompt(game) -> str:
+def _action_words(game, legal) -> List[str]:
+    """How a person types each legal action (the words ``ddz play`` accepts)."""
     from .game import Phase
-    legal = game.legal_actions()
     if game.phase is Phase.BIDDING:
         if game.rules.bidding == "points":
-            return "your bid (" + ", ".join("pass" if b == 0 else str(b) for b in legal) + "): "
-        return "call/rob the landlord? (rob, pass): " if game.bid else "call the landlord? (call, pass): "
+            return ["pass" if b == 0 else str(b) for b in legal]
+        yes = "rob" if game.bid else "call"
+        return [yes if b else "pass" for b in legal]
     if game.phase is Phase.DOUBLING:
-        return "double? (double, pass): "
+        return ["double" if d else "pass" for d in legal]
+    return [str(a) for a in legal]
+
+
+def _prompt(game) -> str:
+    from .game import Phase
+    if game.phase is Phase.BIDDING:
+        words = ", ".join(_action_words(game, game.legal_actions()))
+        if game.rules.bidding == "points":
+            return f"your bid ({words}): "
+        return f"call/rob the landlord? ({words}): " if game.bid else f"call the landlord? ({words}): "
+    if game.phase is Phase.DOUBLING:
+        return f"double? ({', '.join(_action_words(game, game.legal_actions()))}): "
     if game.to_beat is None:
         return "you lead: your play (e.g. 33, 555+7; ? lists moves): "
     return f"to beat {game.to_beat}: your play or pass (? lists moves): "
@@ -324,7 +337,7 @@ def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = No
                 return 0
             if text in ("?", "help", "h"):
                 legal = game.legal_actions()
-                shown = ", ".join(str(a) for a in legal[:60])
+                shown = ", ".join(_action_words(game, legal[:60]))
                 say(f"legal: {shown}{' ...' if len(legal) > 60 else ''} ({len(legal)} in all)")
                 continue
             if not text:

@@ -275,7 +275,9 @@ class Play:
             raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
         play = moves.classify(counts, rules)
         if "+" in t:
-            body_txt = t.split("+", 1)[0]
+            body_txt, kick_txt = t.split("+", 1)
+            if not parse_cards(kick_txt, decks=rules.decks).any():
+                raise NotationError(f"no kickers after '+' in {quote(text)}")
             body = tuple(int(c) for c in parse_cards(body_txt, decks=rules.decks))
             if body != play.body_counts:
                 raise InvalidPlayError(
