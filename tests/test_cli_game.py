@@ -295,3 +295,14 @@ def test_help_while_bidding_lists_the_words_to_type(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "legal: pass, call (2 in all)" in out
     assert "(pass, call)" in out
+
+
+def test_selfplay_to_stdout_and_replay_from_stdin(monkeypatch, capsys):
+    assert main(["selfplay", "--games", "3", "--seed", "4", "--out", "-", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == 3 and all(json.loads(ln)["version"] for ln in lines)
+    assert "records written to" in err and "standard output" in err
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(out.encode("utf-8"))))
+    assert main(["replay", "-", "--brief"]) == 0
+    assert "3 hands replayed and checked" in capsys.readouterr().out

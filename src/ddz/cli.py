@@ -179,7 +179,10 @@ def cmd_selfplay(args) -> int:
     master = random.Random(seed)
     bots = [make_bot(name, master.getrandbits(63)) for name in args.bots]
     out = None
-    if args.out:
+    to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr
+    if to_stdout:
+        out = sys.stdout
+    elif args.out:
         try:
             out = open(args.out, "w", encoding="utf-8")
         except OSError as exc:
@@ -209,7 +212,7 @@ def cmd_selfplay(args) -> int:
             progress.update(i + 1)
     finally:
         progress.close()
-        if out is not None:
+        if out is not None and not to_stdout:
             try:
                 out.close()
             except OSError as exc:
@@ -233,10 +236,10 @@ def cmd_selfplay(args) -> int:
         ("hands per second", f"{n / elapsed:,.0f}"),
     ]
     if args.out:
-        rows.append(("records written to", args.out))
+        rows.append(("records written to", "standard output" if to_stdout else args.out))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
-        print(f"{k:<{width}}  {v}")
+        print(f"{k:<{width}}  {v}", file=sys.stderr if to_stdout else sys.stdout)
     return 0
 
 
@@ -361,8 +364,11 @@ def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = No
 
 def _load_records(path: str) -> list:
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        if path == "-":                     # standard input, e.g. `ddz selfplay --out - | ddz replay -`
+            text = sys.stdin.buffer.read().decode("utf-8")
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
     except UnicodeDecodeError as exc:
         raise DdzError(f"{path!r} is not UTF-8 text (byte {exc.start}: {exc.reason}); "
                        f"records are JSON") from None
@@ -504,7 +510,8 @@ def build_parser() -> argparse.ArgumentParser:
                    metavar="A,B,C", help="bots of seats 0,1,2: greedy or random "
                                          "(default greedy,random,random)")
     p.add_argument("--out", metavar="FILE", default=None,
-                   help="write every hand's record to FILE as JSON lines (see docs/records.md)")
+                   help="write every hand's record to FILE as JSON lines (see docs/records.md); "
+                        "'-' for standard output (the summary then goes to standard error)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_game_options(p)
     p.set_defaults(func=cmd_selfplay)
@@ -525,7 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replay every record of FILE (one JSON record, a JSON list "
                                    "of records, or JSON lines), checking every action, and "
                                    "print each hand. Exit status 2 names the first bad action.")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a JSON or JSON-lines file of records; - for standard input")
     p.add_argument("--brief", action="store_true", help="one line per hand")
     p.set_defaults(func=cmd_replay)
 
