@@ -35,12 +35,11 @@ the small joker at 52 and the big joker at 53.
 
 from __future__ import annotations
 
-import os
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _args
+from . import _args, moves
 from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, CardsLike
 from .errors import DdzError, HandError, ImpossibleHandError, InvalidPlayError
 from .play import PASS, Play
@@ -49,16 +48,7 @@ from .rules import STANDARD, Rules
 __all__ = ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions",
            "IMPLEMENTATION", "ENCODING_SIZE"]
 
-if os.environ.get("DDZ_NO_EXTENSIONS"):
-    _kernel = None
-else:
-    try:
-        from . import _actions as _kernel  # type: ignore[attr-defined]
-    except ImportError as exc:  # a broken build must not quietly run pure Python
-        raise ImportError(
-            f"ddz: the compiled action kernels (ddz._actions) failed to import: {exc}. "
-            "Reinstall ddz so that it compiles, or set DDZ_NO_EXTENSIONS=1 to use the "
-            "pure-Python path on purpose.") from exc
+_kernel = moves.compiled("_actions", "the compiled action kernels (ddz._actions)")
 
 IMPLEMENTATION = "reference" if _kernel is None else "kernel"
 """Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
@@ -83,8 +73,7 @@ class _Tables:
     """Everything derived once per rule set (shared by every ActionSpace of those rules)."""
 
     def __init__(self, rules: Rules) -> None:
-        from . import moves  # the chooser: the active implementation's universe
-
+        # from the chooser: the active implementation's universe
         plays = [PASS] + list(moves.all_plays(rules))
         self.plays: Tuple[Play, ...] = tuple(plays)
         self.index = {p: i for i, p in enumerate(plays)}

@@ -42,24 +42,21 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a seed is an integer, got {text!r}") from None
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return n
+def _int_at_least(low: int, name: str):
+    """An argparse type: an integer >= ``low`` (``name`` describes it in errors)."""
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = low - 1
+        if n < low:
+            raise argparse.ArgumentTypeError(f"expected {name}, got {text!r}")
+        return n
+    return parse
 
 
-def _non_negative(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return n
+_positive = _int_at_least(1, "a positive integer")
+_non_negative = _int_at_least(0, "an integer >= 0")
 
 
 def _add_rules_options(p: argparse.ArgumentParser) -> None:

@@ -9,6 +9,7 @@ never a silent fall-back to pure Python.
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import Optional
 
@@ -31,18 +32,33 @@ def _reference_legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None
                     dtype=np.int64)
 
 
-if os.environ.get("DDZ_NO_EXTENSIONS"):
+NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
+"""``DDZ_NO_EXTENSIONS=1`` was set (read once, here, for every module)."""
+
+
+def compiled(name: str, what: str):
+    """The module ``ddz.<name>`` built on the compiled extensions, or ``None`` when
+    ``DDZ_NO_EXTENSIONS=1`` asks for pure Python.
+
+    :raises ImportError: the extension failed to import (a broken build must not quietly
+        run pure Python); the message names ``what``.
+    """
+    if NO_EXTENSIONS:
+        return None
+    try:
+        return importlib.import_module(f"ddz.{name}")
+    except ImportError as exc:
+        raise ImportError(
+            f"ddz: {what} failed to import: {exc}. Reinstall ddz so that it compiles, or "
+            "set DDZ_NO_EXTENSIONS=1 to use the pure-Python path on purpose.") from exc
+
+
+_impl = compiled("fast", "the compiled core (ddz._core)")
+if _impl is None:
     _impl = _reference
     IMPLEMENTATION = "reference"
     legal_moves_array = _reference_legal_moves_array
 else:
-    try:
-        from . import fast as _impl
-    except ImportError as exc:  # a broken build must not quietly run pure Python
-        raise ImportError(
-            f"ddz: the compiled core (ddz._core) failed to import: {exc}. Reinstall ddz so "
-            "that it compiles, or set DDZ_NO_EXTENSIONS=1 to use the pure-Python "
-            "reference on purpose.") from exc
     IMPLEMENTATION = "core"
     legal_moves_array = _impl.legal_moves_array
 
