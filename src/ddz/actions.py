@@ -40,7 +40,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _args, moves
-from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, CardsLike
+from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, is_integer, CardsLike
 from .errors import DdzError, HandError, ImpossibleHandError, InvalidPlayError
 from .play import PASS, Play
 from .rules import STANDARD, Rules
@@ -209,7 +209,7 @@ class ActionSpace:
                 return Play.parse(item, self.rules) in self._t.index
             except DdzError:
                 return False
-        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+        if is_integer(item):
             return 0 <= int(item) < len(self._t.plays)
         return False
 
@@ -285,7 +285,7 @@ class ActionSpace:
         return self._t.counts
 
     def _check_id(self, action_id: object, what: str = "action id") -> int:
-        if isinstance(action_id, bool) or not isinstance(action_id, (int, np.integer)):
+        if not is_integer(action_id):
             raise ActionIdError(f"{what} must be an int, not {type(action_id).__name__}: {action_id!r}")
         i = int(action_id)
         if not 0 <= i < len(self._t.plays):
@@ -298,7 +298,7 @@ class ActionSpace:
         counts = _args.hand_arg(hand, self.rules)
         if to_beat is None:
             return counts, 0
-        if isinstance(to_beat, (int, np.integer)) and not isinstance(to_beat, bool):
+        if is_integer(to_beat):
             i = self._check_id(to_beat, "the play to beat (id)")
             if i == 0:
                 return counts, 0
@@ -596,7 +596,7 @@ class ActionSpace:
 
 def _threads_arg(threads: object) -> int:
     """``threads`` of the batch APIs, checked the same way on every path."""
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+    if not is_integer(threads):
         raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), "
                        f"not {type(threads).__name__}: {threads!r}")
     n = int(threads)

@@ -20,7 +20,7 @@ __all__ = [
     "SMALL_JOKER", "BIG_JOKER",
     "parse_cards", "format_cards", "format_ranks", "to_counts", "deck_counts",
     "Suit", "Card", "full_deck", "parse_suited", "cards_to_counts",
-    "CardsLike",
+    "CardsLike", "is_integer",
 ]
 
 Rank = int  #: a rank index 0..14
@@ -38,6 +38,12 @@ _WORD_RANK = {"10": RT, "小王": SMALL_JOKER, "大王": BIG_JOKER}
 _IGNORED = set(" \t\n-+,")
 
 CardsLike = Union[str, Sequence[int], np.ndarray]
+
+
+def is_integer(value: object) -> bool:
+    """A Python or numpy integer, and not a bool: what every integer argument of ``ddz``
+    accepts (floats, bools and strings are refused, never truncated)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def deck_counts(decks: int = 1) -> np.ndarray:

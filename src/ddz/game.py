@@ -46,8 +46,8 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 import numpy as np
 
-from . import moves
-from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card,
+from . import _args, moves
+from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, is_integer,
                     cards_to_counts, deck_counts, format_cards, full_deck, parse_cards,
                     parse_suited)
 from .errors import (DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
@@ -80,7 +80,7 @@ def _int_arg(value: Any, what: str) -> int:
 
     :raises DdzError: anything else.
     """
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    if is_integer(value):
         return int(value)
     raise DdzError(f"{what} must be an int, not {type(value).__name__}: {value!r}")
 
@@ -449,8 +449,7 @@ class Game:
 
     def __init__(self, rules: Rules = STANDARD, seed: Optional[int] = None,
                  deal: Any = None, first_bidder: Optional[int] = None) -> None:
-        if not isinstance(rules, Rules):
-            raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {rules!r}")
+        rules = _args.rules_arg(rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
         else:
@@ -588,7 +587,7 @@ class Game:
 
     @staticmethod
     def _seat_arg(seat: Any) -> int:
-        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) \
+        if not is_integer(seat) \
                 or seat not in (0, 1, 2):
             raise DdzError(f"a seat is 0, 1 or 2, got {seat!r}")
         return int(seat)
@@ -744,7 +743,7 @@ class Game:
                     f"not a bidding action: {action!r} (say one of {', '.join(sorted(set(words) - {'p'}))})")
         elif isinstance(action, Play) and not action:
             value = 0
-        elif isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        elif is_integer(action):
             value = int(action)
         else:
             what = ("a play" if isinstance(action, Play) else f"{type(action).__name__}: {action!r}")

@@ -29,7 +29,7 @@ from typing import Dict, Iterable, List, Tuple, Union
 import numpy as np
 
 from . import _args
-from .cards import NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked
+from .cards import NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
 from .errors import HandError, InvalidPlayError, NotationError
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
@@ -103,7 +103,7 @@ def douzero_counts(cards: Iterable[int]) -> np.ndarray:
         raise HandError(f"a DouZero card list must be a list of ints, not {type(cards).__name__}: {cards!r}")
     counts = [0] * NUM_RANKS
     for c in cards:
-        r = _DZ_RANK.get(c) if isinstance(c, (int, np.integer)) and not isinstance(c, bool) else None
+        r = _DZ_RANK.get(c) if is_integer(c) else None
         if r is None:
             raise NotationError(f"not a DouZero card: {c!r} (cards are 3..14, 17, 20, 30)")
         counts[r] += 1
@@ -384,7 +384,7 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
         ``rules`` (e.g. ``333444555-666``, or ``333444-55`` with ``kickers="distinct"``).
     """
     rules = _args.rules_arg(rules)
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+    if not is_integer(action):
         raise NotExpressibleError(f"an OpenSpiel action must be an int, not {type(action).__name__}: {action!r}")
     a = int(action)
     if a == OPENSPIEL_PASS:

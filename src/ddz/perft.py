@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-import numpy as np
-
 from . import moves
+from .cards import is_integer
 from .errors import DdzError, IllegalActionError, quote
 from .game import Game, Phase
 from .play import Play
@@ -26,7 +25,7 @@ __all__ = ["perft", "divide"]
 def _check(game: object, depth: object) -> int:
     if not isinstance(game, Game):
         raise DdzError(f"perft needs a ddz.Game, not {type(game).__name__}: {quote(game)}")
-    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 0:
+    if not is_integer(depth) or depth < 0:
         raise DdzError(f"perft depth must be an int >= 0, got {quote(depth)}")
     if game.phase not in (Phase.PLAYING, Phase.OVER):
         raise IllegalActionError(

@@ -21,9 +21,7 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Tuple
 
-import numpy as np
-
-from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank
+from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
 from .errors import InvalidPlayError, NotationError, quote
 
 __all__ = ["PlayType", "Play", "PASS", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
@@ -287,7 +285,7 @@ class Play:
 
 def _integer(value, what: str) -> int:
     """``value`` as an int: Python and numpy integers only (not bools, floats or strings)."""
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    if is_integer(value):
         return int(value)
     raise InvalidPlayError(f"{what} must be an integer, not {type(value).__name__}: {quote(value)}")
 
