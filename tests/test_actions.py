@@ -103,7 +103,8 @@ def test_kernel_maps_every_code_to_its_id(kickers):
         pytest.skip("DDZ_NO_EXTENSIONS=1: no kernels")
     space = ActionSpace(ddz.Rules(kickers=kickers))
     codes = np.array([p.code for p in space], dtype=np.int64)
-    assert actions._kernel.ids_of_codes(space._t, codes).tolist() == list(range(len(space)))
+    assert space.ids_of_codes(codes).tolist() == list(range(len(space)))
+    assert space.codes_of_ids(np.arange(len(space))).tolist() == codes.tolist()
 
 
 def test_membership_and_errors():

@@ -47,7 +47,7 @@ def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys):
         files.append(f.read_text())
     assert files[0] == files[1]
     rec = json.loads(files[0].splitlines()[0])
-    assert rec["rules"] == {"kickers": "repeat", "bidding": "rob", "doubling": True,
+    assert rec["rules"] == {"kickers": "repeat", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": True}
 
 

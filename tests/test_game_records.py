@@ -97,8 +97,8 @@ def test_record_round_trip(rules):
 def test_record_format_fields():
     g = play_out(Rules(bidding="rob", doubling=True), 5)
     rec = g.to_record()
-    assert rec["format"] == "ddz-record" and rec["version"] == 1
-    assert rec["rules"] == {"kickers": "distinct", "bidding": "rob", "doubling": True,
+    assert rec["format"] == "ddz-record" and rec["version"] == 2
+    assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": False}
     assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
     deal = rec["deals"][0]
@@ -171,7 +171,8 @@ def test_replay_names_the_first_bad_action():
 
 @pytest.mark.parametrize("mutate, match", [
     (lambda r: r.update(format="other"), "not a ddz-record"),
-    (lambda r: r.update(version=2), "version"),
+    (lambda r: r.update(version=3), "version"),
+    (lambda r: r.update(version=0), "version"),
     (lambda r: r.pop("deals"), "lacks"),
     (lambda r: r.update(rules={"kickers": "many"}), "rules"),
     (lambda r: r.update(rules={"colour": "red"}), "rules"),
@@ -258,6 +259,7 @@ def test_record_seat_and_action_must_not_be_bools():
 ])
 def test_record_rules_hold_exactly_every_field(rules, match):
     rec = _header_record()
+    rec["version"] = 1  # version 1 records have no "banned" (it takes its default)
     rec["rules"] = rules
     with pytest.raises(RecordError, match=match):
         Game.from_record(rec)
@@ -277,3 +279,30 @@ def test_record_with_unsuited_redeal_and_bottom_bonus_is_rejected_up_front():
                        "bottom": ddz.format_cards(unsuited.bottom)}
     with pytest.raises(RecordError, match="deal 1: .*suits"):
         Game.from_record(rec)
+
+
+@pytest.mark.parametrize("rules, match", [
+    ({"kickers": "distinct", "bidding": "points", "doubling": False, "bottom_bonus": False},
+     r"lack field\(s\) \['banned'\]"),
+    ({"kickers": "distinct", "banned": "TRIO_PAIR", "bidding": "points", "doubling": False,
+      "bottom_bonus": False}, "list of play type names"),
+    ({"kickers": "distinct", "banned": ["SINGLE"], "bidding": "points", "doubling": False,
+      "bottom_bonus": False}, "cannot hold SINGLE"),
+])
+def test_version_2_records_hold_banned(rules, match):
+    rec = _header_record()
+    assert rec["version"] == 2
+    rec["rules"] = rules
+    with pytest.raises(RecordError, match=match):
+        Game.from_record(rec)
+
+
+def test_version_1_records_still_replay_and_banned_round_trips():
+    rec = play_out(Rules(), 3).to_record()
+    old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items() if k != "banned"})
+    assert Game.from_record(old).result == Game.from_record(rec).result
+    banned = Rules(banned={"TRIO_PAIR", "FOUR_TWO_SINGLES"})
+    g = play_out(banned, 4)
+    again = Game.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.rules == banned and again.to_record() == g.to_record()
+    assert g.to_record()["rules"]["banned"] == ["FOUR_TWO_SINGLES", "TRIO_PAIR"]

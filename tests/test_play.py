@@ -2,6 +2,8 @@
 
 import pickle
 
+import numpy as np
+
 import pytest
 
 import ddz
@@ -83,16 +85,48 @@ def test_fields():
     ((T.SINGLE, 0, 1, None), "iterable"),
     ((T.TRIO_SINGLE, 0, 1, (0,)), "rule 1"),
     ((T.AIRPLANE_SINGLES, 1, 2, (1, 5)), "rule 1"),
-    ((T.TRIO_PAIR, 0, 1, (13, 13)), "rule 3"),
-    ((T.FOUR_TWO_SINGLES, 0, 1, (13, 14)), "rule 2"),
-    ((T.AIRPLANE_SINGLES, 2, 3, (3, 3, 3)), "next to the chain"),
-    ((T.AIRPLANE_SINGLES, 5, 3, (2, 2, 2)), "next to the chain"),
-    ((T.AIRPLANE, 6, 7, ()), "20 cards"),
-    ((T.FOUR_TWO_SINGLES, 0, 1, (13, 13)), "one of each joker"),
+    ((T.TRIO_PAIR, 0, 1, (5, 6)), "rule 5"),
+    ((T.AIRPLANE_PAIRS, 1, 2, (5, 5, 5, 5)), "rule 5"),
+    ((T.AIRPLANE_SINGLES, 11, 9, (0, 0, 0, 1, 1, 1, 2, 2, 2)), "33 cards"),
+    ((T.AIRPLANE_SINGLES, 5, 5, (13, 13, 13, 14, 14)), "two decks hold"),
+    ((T.BOMB, 0, 1, (), 9), "4 to 8 cards"),
+    ((T.BOMB, 0, 1, (), 3), "4 to 8 cards"),
+    ((T.ROCKET, 14, 1, (), 3), "BBRR"),
+    ((T.PAIR, 0, 1, (), 3), "width 2"),
 ])
-def test_constructor_enforces_rules_of_every_rule_set(args, why):
+def test_constructor_enforces_what_holds_in_every_rule_set(args, why):
+    """Rules 1 and 5 of RULES.md §2.1 and the shapes hold in every rule set, planned ones
+    included (the two-deck game, the engine profiles), so the constructor refuses them."""
     with pytest.raises(InvalidPlayError, match=why):
         Play(*args)
+
+
+@pytest.mark.parametrize("args", [
+    (T.TRIO_PAIR, 0, 1, (13, 13)),                # 333+BB: a joker pair kicker (two decks, §7)
+    (T.FOUR_TWO_SINGLES, 0, 1, (13, 14)),         # both jokers as kickers (DouZero)
+    (T.AIRPLANE_SINGLES, 2, 3, (3, 3, 3)),        # a trio next to the chain as wings (OpenSpiel)
+    (T.AIRPLANE_SINGLES, 5, 3, (2, 2, 2)),
+    (T.AIRPLANE, 6, 7, ()),                       # 21 cards: only a 33-card hand holds it
+    (T.FOUR_TWO_SINGLES, 0, 1, (13, 13)),         # two small jokers (two decks)
+    (T.PAIR, 13, 1),                              # BB (two decks, §7)
+    (T.BOMB, 0, 1, (), 5),                        # 33333 (two decks, §7)
+    (T.ROCKET, 14, 1, (), 2),                     # BBRR (two decks, §7)
+    (T.AIRPLANE_SINGLES, 1, 2, (5, 5)),           # 333444+55: kickers="repeat" only
+])
+def test_structures_of_other_rule_sets_are_plays_only_where_the_rules_say(args):
+    """Structures that a planned rule set has are Play values (RULES.md §7, engine
+    profiles) but no play of the one-deck rule sets unless the rules say so."""
+    p = Play(*args)
+    assert Play.from_code(p.code) == p and eval(repr(p), vars(ddz)) == p
+    one_deck = max(p.counts) <= 4 and max(p.counts[13:]) <= 1
+    for rules in (Rules(), REPEAT):
+        legal = p in ddz.reference.all_plays(rules)
+        if one_deck:
+            assert (ddz.readings(p.counts, rules) == [p]) == legal
+        if not legal:
+            with pytest.raises(InvalidPlayError):
+                ddz.tables.table(rules).legal_codes(np.zeros(15, np.uint8), p.code)
+    assert (p in ddz.reference.all_plays(REPEAT)) == (args == (T.AIRPLANE_SINGLES, 1, 2, (5, 5)))
 
 
 def test_constructor_accepts_numpy_integers():
@@ -101,7 +135,7 @@ def test_constructor_accepts_numpy_integers():
 
 
 @pytest.mark.parametrize("args", [
-    (T.STRAIGHT, 3, 4), (T.STRAIGHT, 12, 5), (T.PAIR, 13), (T.SINGLE, 15), (T.TRIO_SINGLE, 0, 1, ()),
+    (T.STRAIGHT, 3, 4), (T.STRAIGHT, 12, 5), (T.TRIO, 13), (T.SINGLE, 15), (T.TRIO_SINGLE, 0, 1, ()),
     (T.TRIO_PAIR, 0, 1, (1, 2)), (T.AIRPLANE_PAIRS, 1, 2, (3, 3, 3, 3)), (T.ROCKET, 13),
     (T.PASS, 1, 0), (T.BOMB, 0, 1, (1,)), (99, 0), (T.SINGLE, 0, 1, (20,)), (T.SINGLE, 0, 2),
 ])

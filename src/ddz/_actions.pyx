@@ -2,10 +2,14 @@
 """Kernels of :mod:`ddz.actions`: legal action ids and masks of batches of positions.
 
 Built on the core's ``legal_codes`` (``ddz._core``), which writes the legal move codes of
-one position in move order; a code → id hash table (built once per rule set by
-:class:`ddz.actions._Tables`) turns them into action ids, which therefore come out
-ascending. Everything here trusts its input: :class:`ddz.ActionSpace` validates every
-row (shape, dtype, id range, possible hands) before calling, with the GIL held.
+one position in move order, and on the rule set's :class:`ddz._core.RuleTable`, whose
+code -> id hash turns them into action ids (which therefore come out ascending).
+
+Every function here checks its own arguments before releasing the GIL (shapes, dtypes,
+id range, possible hands, the play to beat allowed and within the deck beside the hand)
+and raises a :class:`ddz.DdzError` naming the first bad row; :class:`ddz.ActionSpace`
+relies on that check and only re-examines a batch to word an error in full. No input
+makes them read or write out of bounds, and there are no module-level scratch buffers.
 
 Rows are split into chunks run by OpenMP threads (``prange``) when the build has OpenMP
 (:data:`OPENMP`), serially otherwise; the GIL is released either way.
@@ -22,7 +26,9 @@ import numpy as np
 
 cimport numpy as cnp
 
-from ddz._core cimport MAX_MOVES, NUM_RANKS, legal_codes
+from ddz.errors import ActionIdError, HandError, ImpossibleHandError, InvalidPlayError
+
+from ddz._core cimport NUM_RANKS, CODE_TYPE_SHIFT, RuleTable, TableView, code_counts, legal_codes, view_index
 
 cnp.import_array()
 
@@ -39,48 +45,30 @@ cdef extern from *:
 OPENMP = bool(DDZ_HAVE_OPENMP)
 """Whether this build runs batches on OpenMP threads."""
 
-cdef uint64_t HASH_MUL = 0x9E3779B97F4A7C15ULL
-cdef uint64_t EMPTY_SLOT = 0xFFFFFFFFFFFFFFFFULL
-# scratch of the single-position path, which keeps the GIL (it takes microseconds)
-cdef int64_t _SCRATCH[MAX_MOVES]
-cdef int32_t _IDS[MAX_MOVES]
+cdef enum:
+    STACK_IDS = 1024      # one position's moves fit on the stack up to this many
 
 
-cdef struct Lookup:
-    const uint64_t* slots   # (code << 15) | id, all ones when empty
-    const int64_t* codes    # id -> code (codes[0] == 0: the pass / leading)
-    int shift
-    uint64_t mask
-
-
-cdef inline int32_t code_id(const Lookup* L, int64_t code) noexcept nogil:
-    cdef uint64_t h = (<uint64_t>code * HASH_MUL) >> L.shift
-    cdef uint64_t s
-    while True:
-        s = L.slots[h]
-        if (s >> 15) == <uint64_t>code:
-            return <int32_t>(s & 0x7FFF)
-        if s == EMPTY_SLOT:
-            return -1
-        h = (h + 1) & L.mask
-
-
-cdef inline Py_ssize_t row_ids(const Lookup* L, const uint8_t* hand, int32_t tb, int repeat,
-                               int64_t* scratch, int32_t* out) noexcept nogil:
-    cdef Py_ssize_t n = legal_codes(hand, L.codes[tb], repeat, scratch)
+cdef inline Py_ssize_t row_ids(const TableView* v, const uint8_t* hand, int32_t tb,
+                               int64_t* scratch, Py_ssize_t cap, int32_t* out) noexcept nogil:
+    """Legal ids of one position into ``out`` (room for ``cap``); returns how many were
+    written (``legal_codes`` never finds more than ``max_moves`` for a checked row)."""
+    cdef Py_ssize_t n = legal_codes(v.opts, hand, v.codes[tb], scratch, cap)
     cdef Py_ssize_t j
+    if n > cap:
+        n = cap
     for j in range(n):
-        out[j] = code_id(L, scratch[j])
+        out[j] = <int32_t>view_index(v, scratch[j])
     return n
 
 
-cdef int mask_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, int repeat,
+cdef int mask_chunk(const TableView* v, const uint8_t* hands, const int32_t* tbs,
                     uint8_t* mask, Py_ssize_t width, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Rows ``lo..hi-1``: zero each mask row, then set its legal ids. -1 if out of memory."""
-    cdef int64_t* scratch = <int64_t*>malloc(MAX_MOVES * sizeof(int64_t))
-    cdef Py_ssize_t i, j, n
+    cdef Py_ssize_t cap = v.max_moves
+    cdef int64_t* scratch = <int64_t*>malloc(cap * sizeof(int64_t))
+    cdef Py_ssize_t i, j, n, a
     cdef uint8_t* row
-    cdef int32_t a
     if scratch == NULL:
         return -1
     # One memset for the whole chunk: for a large batch the C library streams it to
@@ -88,21 +76,24 @@ cdef int mask_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, i
     memset(mask + lo * width, 0, (hi - lo) * width)
     for i in range(lo, hi):
         row = mask + i * width
-        n = legal_codes(hands + i * NUM_RANKS, L.codes[tbs[i]], repeat, scratch)
+        n = legal_codes(v.opts, hands + i * NUM_RANKS, v.codes[tbs[i]], scratch, cap)
+        if n > cap:
+            n = cap
         for j in range(n):
-            a = code_id(L, scratch[j])
-            if a >= 0:
+            a = view_index(v, scratch[j])
+            if 0 <= a < width:
                 row[a] = 1
     free(scratch)
     return 0
 
 
-cdef int ids_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, int repeat,
+cdef int ids_chunk(const TableView* v, const uint8_t* hands, const int32_t* tbs,
                    Py_ssize_t lo, Py_ssize_t hi, int64_t* row_counts,
                    int32_t** buf_out, Py_ssize_t* len_out) noexcept nogil:
     """Rows ``lo..hi-1`` into a fresh ``malloc``'d id buffer (caller frees). -1 if out of memory."""
-    cdef int64_t* scratch = <int64_t*>malloc(MAX_MOVES * sizeof(int64_t))
-    cdef Py_ssize_t cap = (hi - lo) * 64 + MAX_MOVES
+    cdef Py_ssize_t per = v.max_moves
+    cdef int64_t* scratch = <int64_t*>malloc(per * sizeof(int64_t))
+    cdef Py_ssize_t cap = (hi - lo) * 64 + per
     cdef int32_t* buf = <int32_t*>malloc(cap * sizeof(int32_t))
     cdef int32_t* grown
     cdef Py_ssize_t i, n, used = 0
@@ -113,15 +104,15 @@ cdef int ids_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, in
         free(buf)
         return -1
     for i in range(lo, hi):
-        if used + MAX_MOVES > cap:
-            cap = 2 * cap
+        if used + per > cap:
+            cap = 2 * (used + per)
             grown = <int32_t*>realloc(buf, cap * sizeof(int32_t))
             if grown == NULL:
                 free(scratch)
                 free(buf)
                 return -1
             buf = grown
-        n = row_ids(L, hands + i * NUM_RANKS, tbs[i], repeat, scratch, buf + used)
+        n = row_ids(v, hands + i * NUM_RANKS, tbs[i], scratch, per, buf + used)
         row_counts[i] = n
         used += n
     free(scratch)
@@ -130,13 +121,68 @@ cdef int ids_chunk(const Lookup* L, const uint8_t* hands, const int32_t* tbs, in
     return 0
 
 
-cdef Lookup make_lookup(tables, const uint64_t[::1] slots, const int64_t[::1] codes):
-    cdef Lookup L
-    L.slots = &slots[0]
-    L.codes = &codes[0]
-    L.shift = tables.hash_shift
-    L.mask = slots.shape[0] - 1
-    return L
+cdef int check_rows(const TableView* v, const uint8_t[:, ::1] hands, const int32_t[::1] tbs) except -1:
+    """Every row a possible position of the rule set, or a DdzError naming the first bad
+    row: 15 columns, as many ids as rows, each id in range and a play that may be played
+    (or the pass), counts within the deck, at most ``max_hand`` cards, and within the deck
+    together with the play to beat."""
+    cdef Py_ssize_t b = hands.shape[0], i, bad = -1
+    cdef int r, total, what = 0
+    cdef int32_t t
+    cdef int64_t code
+    cdef uint8_t p[NUM_RANKS]
+    if hands.shape[1] != NUM_RANKS:
+        raise HandError(f"hands must have shape (B, 15), got (B, {hands.shape[1]})")
+    if tbs.shape[0] != b:
+        raise HandError(f"to_beat_ids must have shape ({b},) to match hands, got ({tbs.shape[0]},)")
+    with nogil:
+        for i in range(b):
+            t = tbs[i]
+            if t < 0 or t >= v.n_ids:
+                what = 1
+            else:
+                code = v.codes[t]
+                if code and not ((v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
+                    what = 2
+                else:
+                    code_counts(code, p)
+                    total = 0
+                    for r in range(NUM_RANKS):
+                        total += hands[i, r]
+                        if hands[i, r] > v.opts.limit[r]:
+                            what = 3
+                        elif hands[i, r] + p[r] > v.opts.limit[r]:
+                            what = 5 if what == 0 else what
+                    if what == 0 and total > v.opts.max_hand:
+                        what = 4
+            if what:
+                bad = i
+                break
+    if what == 1:
+        raise ActionIdError(f"to_beat_ids[{bad}] = {tbs[bad]} is out of range 0..{v.n_ids - 1}")
+    if what == 2:
+        raise InvalidPlayError(f"to_beat_ids[{bad}] = {tbs[bad]} is a banned play: it cannot be the play to beat")
+    if what == 3:
+        raise ImpossibleHandError(f"hands[{bad}] holds more copies of a rank than the deck")
+    if what == 4:
+        raise ImpossibleHandError(f"hands[{bad}] has more than {v.opts.max_hand} cards")
+    if what == 5:
+        raise ImpossibleHandError(f"hands[{bad}] and its play to beat together hold more copies of a rank than the deck")
+    return 0
+
+
+cdef tuple views(object hands, object tbs):
+    cdef const uint8_t[:, ::1] h
+    cdef const int32_t[::1] t
+    try:
+        h = hands
+    except (ValueError, TypeError, BufferError) as exc:
+        raise HandError(f"hands must be a C-contiguous uint8[B, 15] array ({exc})") from None
+    try:
+        t = tbs
+    except (ValueError, TypeError, BufferError) as exc:
+        raise HandError(f"to_beat_ids must be a C-contiguous int32[B] array ({exc})") from None
+    return h, t
 
 
 def _threads(Py_ssize_t rows, int threads):
@@ -151,62 +197,110 @@ def _threads(Py_ssize_t rows, int threads):
     return max(1, min(threads, rows // 128))
 
 
-def legal_ids_one(tables, const uint8_t[::1] hand, int32_t tb, bint repeat):
-    """``int32[M]``: legal ids of one validated position (``tb`` 0 when leading).
-    Keeps the GIL (it uses module-level scratch buffers)."""
-    cdef const uint64_t[::1] slots = tables.hash_slots
-    cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, slots, codes)
-    cdef Py_ssize_t n = row_ids(&L, &hand[0], tb, repeat, _SCRATCH, _IDS)  # GIL held: shared buffers
-    res = np.empty(n, dtype=np.int32)
-    if n:
-        memcpy(cnp.PyArray_DATA(res), _IDS, n * sizeof(int32_t))
+def legal_ids_one(RuleTable table not None, hand, to_beat_id):
+    """``int32[M]``: legal ids of one position (``to_beat_id`` 0 when leading), checked
+    as one row of a batch (:class:`ddz.DdzError` on bad input)."""
+    cdef const uint8_t[:, ::1] h
+    cdef const int32_t[::1] t
+    cdef int64_t stack_codes[STACK_IDS]
+    cdef int32_t stack_ids[STACK_IDS]
+    cdef int64_t* scratch = stack_codes
+    cdef int32_t* ids = stack_ids
+    cdef Py_ssize_t n, cap = STACK_IDS
+    cdef const TableView* v = &table.view
+    cdef cnp.ndarray res
+    cdef cnp.npy_intp dims[1]
+    if not (isinstance(to_beat_id, (int, np.integer)) and not isinstance(to_beat_id, bool)
+            and 0 <= to_beat_id < v.n_ids):
+        raise ActionIdError(f"the play to beat (id) {to_beat_id!r} is not an id 0..{v.n_ids - 1}")
+    try:
+        arr = np.asarray(hand).reshape(1, -1)
+    except Exception as exc:
+        raise HandError(f"hand is not a uint8[15] array ({type(hand).__name__})") from None
+    h, t = views(arr, np.array([to_beat_id], dtype=np.int32))
+    check_rows(v, h, t)
+    n = legal_codes(v.opts, &h[0, 0], v.codes[t[0]], scratch, cap)
+    if n > cap:
+        scratch = <int64_t*>malloc(n * sizeof(int64_t))
+        ids = <int32_t*>malloc(n * sizeof(int32_t))
+        if scratch == NULL or ids == NULL:
+            free(scratch)
+            free(ids)
+            raise MemoryError()
+        cap = n
+    try:
+        n = row_ids(v, &h[0, 0], t[0], scratch, cap, ids)
+        dims[0] = n
+        res = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
+        if n:
+            memcpy(cnp.PyArray_DATA(res), ids, n * sizeof(int32_t))
+    finally:
+        if cap != STACK_IDS:
+            free(scratch)
+            free(ids)
     return res
 
 
-def legal_masks(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, bint repeat,
-                mask_arr, int threads):
-    """Fill ``mask_arr`` (``bool[B, N]``, C-contiguous) with the legal ids of each row."""
-    cdef uint8_t[:, ::1] mask = mask_arr.view(np.uint8)
-    cdef const uint64_t[::1] slots = tables.hash_slots
-    cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, slots, codes)
-    cdef Py_ssize_t b = hands.shape[0], width = mask.shape[1]
-    cdef int nt = _threads(b, threads)
-    cdef Py_ssize_t nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
-    cdef Py_ssize_t c
+def legal_masks(RuleTable table not None, hands, tbs, mask_arr, int threads):
+    """Fill ``mask_arr`` (``bool[B, len(table)]``, C-contiguous, writeable) with the legal
+    ids of each row of ``hands`` (``uint8[B, 15]``) against ``tbs`` (``int32[B]`` ids)."""
+    cdef const uint8_t[:, ::1] h
+    cdef const int32_t[::1] tb
+    cdef uint8_t[:, ::1] mask
+    cdef const TableView* v = &table.view
+    cdef Py_ssize_t b, width, nchunks, c
+    cdef int nt
     cdef int failed = 0
+    h, tb = views(hands, tbs)
+    check_rows(v, h, tb)
+    if not (isinstance(mask_arr, np.ndarray) and mask_arr.dtype == np.bool_
+            and mask_arr.shape == (h.shape[0], v.n_ids)):
+        raise HandError(f"out must be a bool array of shape ({h.shape[0]}, {v.n_ids})")
+    try:
+        mask = mask_arr.view(np.uint8)
+    except (ValueError, TypeError, BufferError) as exc:
+        raise HandError(f"out must be C-contiguous and writeable ({exc})") from None
+    b = h.shape[0]
+    width = mask.shape[1]
+    nt = _threads(b, threads)
+    nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
     if b == 0:
         return
     if nt == 1:
         with nogil:
-            failed = mask_chunk(&L, &hands[0, 0], &tbs[0], repeat, &mask[0, 0], width, 0, b)
+            failed = mask_chunk(v, &h[0, 0], &tb[0], &mask[0, 0], width, 0, b)
     else:
         for c in prange(nchunks, nogil=True, num_threads=nt, schedule="dynamic"):
-            if mask_chunk(&L, &hands[0, 0], &tbs[0], repeat, &mask[0, 0], width,
+            if mask_chunk(v, &h[0, 0], &tb[0], &mask[0, 0], width,
                           c * b // nchunks, (c + 1) * b // nchunks) != 0:
                 failed += 1
     if failed:
         raise MemoryError("ddz.ActionSpace.legal_masks: out of memory")
 
 
-def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, bint repeat,
-                  int threads):
-    """(``int32[M]`` ids, ``int64[B+1]`` offsets) of validated rows."""
-    cdef const uint64_t[::1] slots = tables.hash_slots
-    cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, slots, codes)
-    cdef Py_ssize_t b = hands.shape[0]
-    cdef int nt = _threads(b, threads)
-    cdef Py_ssize_t nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
-    cdef Py_ssize_t c, total = 0, pos
+def legal_ids_csr(RuleTable table not None, hands, tbs, int threads):
+    """(``int32[M]`` ids, ``int64[B+1]`` offsets) of the rows of ``hands`` (``uint8[B, 15]``)
+    against ``tbs`` (``int32[B]`` ids)."""
+    cdef const uint8_t[:, ::1] h
+    cdef const int32_t[::1] tb
+    cdef const TableView* v = &table.view
+    cdef Py_ssize_t b, c, total = 0, pos, nchunks
+    cdef int nt
     cdef int failed = 0
+    cdef int64_t[::1] off
+    cdef int32_t** bufs
+    cdef Py_ssize_t* lens
+    h, tb = views(hands, tbs)
+    check_rows(v, h, tb)
+    b = h.shape[0]
+    nt = _threads(b, threads)
+    nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
     offsets = np.zeros(b + 1, dtype=np.int64)
     if b == 0:
         return np.zeros(0, dtype=np.int32), offsets
-    cdef int64_t[::1] off = offsets
-    cdef int32_t** bufs = <int32_t**>malloc(nchunks * sizeof(int32_t*))
-    cdef Py_ssize_t* lens = <Py_ssize_t*>malloc(nchunks * sizeof(Py_ssize_t))
+    off = offsets
+    bufs = <int32_t**>malloc(nchunks * sizeof(int32_t*))
+    lens = <Py_ssize_t*>malloc(nchunks * sizeof(Py_ssize_t))
     if bufs == NULL or lens == NULL:
         free(bufs)
         free(lens)
@@ -217,10 +311,10 @@ def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, b
     try:
         if nchunks == 1:
             with nogil:
-                failed = ids_chunk(&L, &hands[0, 0], &tbs[0], repeat, 0, b, &off[1], &bufs[0], &lens[0])
+                failed = ids_chunk(v, &h[0, 0], &tb[0], 0, b, &off[1], &bufs[0], &lens[0])
         else:
             for c in prange(nchunks, nogil=True, num_threads=nt, schedule="dynamic"):
-                if ids_chunk(&L, &hands[0, 0], &tbs[0], repeat, c * b // nchunks,
+                if ids_chunk(v, &h[0, 0], &tb[0], c * b // nchunks,
                              (c + 1) * b // nchunks, &off[1], &bufs[c], &lens[c]) != 0:
                     failed += 1
         if failed:
@@ -240,46 +334,3 @@ def legal_ids_csr(tables, const uint8_t[:, ::1] hands, const int32_t[::1] tbs, b
         free(lens)
     np.cumsum(offsets, out=offsets)
     return ids, offsets
-
-
-def ids_of_codes(tables, const int64_t[::1] query):
-    """``int32[n]``: the id of each code as the kernels map it (-1: not a play); a
-    Python-callable twin of the code -> id lookup, for tests."""
-    cdef const uint64_t[::1] slots = tables.hash_slots
-    cdef const int64_t[::1] codes = tables.codes
-    cdef Lookup L = make_lookup(tables, slots, codes)
-    cdef Py_ssize_t i
-    out = np.empty(query.shape[0], dtype=np.int32)
-    cdef int32_t[::1] o = out
-    for i in range(query.shape[0]):
-        o[i] = code_id(&L, query[i])
-    return out
-
-
-def rows_ok(const uint8_t[:, ::1] hands, const int32_t[::1] tbs, const uint8_t[:, ::1] play_counts,
-            const uint8_t[::1] limit, int max_hand):
-    """True if every row is a possible position: ``0 <= tbs[i] < len(play_counts)``, counts
-    within ``limit``, at most ``max_hand`` cards, and within ``limit`` together with the
-    play to beat. The fast check before the kernels; on False, the caller finds and
-    reports the first bad row."""
-    cdef Py_ssize_t b = hands.shape[0], n = play_counts.shape[0], i
-    cdef int r, total, ok = 1
-    cdef int32_t t
-    if hands.shape[1] != NUM_RANKS or play_counts.shape[1] != NUM_RANKS or limit.shape[0] != NUM_RANKS \
-            or tbs.shape[0] != b:
-        return False
-    with nogil:
-        for i in range(b):
-            t = tbs[i]
-            if t < 0 or t >= n:
-                ok = 0
-                break
-            total = 0
-            for r in range(NUM_RANKS):
-                total += hands[i, r]
-                if hands[i, r] + play_counts[t, r] > limit[r]:
-                    ok = 0
-            if total > max_hand or not ok:
-                ok = 0
-                break
-    return bool(ok)

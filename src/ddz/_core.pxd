@@ -3,23 +3,30 @@
 
 Hands are 15-slot count vectors (``const uint8_t*``, rank index 0..14 as in
 RULES.md §1). Moves are the compact int64 codes of :mod:`ddz.play` (``Play.code``);
-the pass is 0. Every kernel trusts its input (the Python layer validates): counts must
-be a possible hand, and a code must be a play under the rules in force.
+the pass is 0. Every rule option reaches the kernels through one ``Opts`` struct,
+derived from :attr:`ddz.Rules.move_options` in one place (``opts_from``) and held by the
+rule set's :class:`RuleTable`.
+
+The ``cdef`` kernels trust their input (the table's Python-callable methods and
+``ddz.actions`` validate it): counts must be a possible hand under the options, and a
+play to beat must be a play of them. Even so they never write past the capacity they
+are given, and they refuse a to-beat code of no known shape (only the pass is legal).
 
 Stable API (other modules depend on these signatures):
 
-* ``legal_codes(hand, to_beat_code, repeat, out)``: writes every legal move code in
-  move order and returns how many; ``to_beat_code == 0`` means leading (no pass),
-  otherwise the pass (0) comes first. ``out`` needs room for ``MAX_MOVES`` entries.
-* ``count_legal(hand, to_beat_code, repeat)``: the same count, writing nothing.
-* ``readings_codes(cards, repeat, max_cards, out)``: every reading of a multiset
-  (``out`` needs ``MAX_READINGS`` entries).
-* ``beats_code(a, b)``: does play ``a`` beat play ``b`` (RULES.md §2.2).
-
-``repeat`` is 1 for ``Rules(kickers="repeat")``, 0 for ``"distinct"``.
+* ``legal_codes(o, hand, to_beat_code, out, cap)``: writes the legal move codes in move
+  order (at most ``cap``) and returns how many there are (possibly more than ``cap``:
+  then only the first ``cap`` were written). ``to_beat_code == 0`` means leading (no
+  pass), otherwise the pass (0) comes first. ``RuleTable.max_moves`` entries always
+  suffice for a possible hand.
+* ``count_legal(o, hand, to_beat_code)``: the same count, writing nothing.
+* ``readings_codes(o, cards, out)``: every reading of a multiset (``out`` needs
+  ``MAX_READINGS`` entries).
+* ``beats_code(a, b)``: does play ``a`` beat play ``b`` (RULES.md §2.2, §7).
+* ``RuleTable.index(code)``: the action id of a code, -1 if it is none (nogil).
 """
 
-from libc.stdint cimport uint8_t, int64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint32_t, uint64_t
 
 cdef enum:
     NUM_RANKS = 15
@@ -27,12 +34,14 @@ cdef enum:
     RANK_2 = 12
     SMALL_JOKER = 13
     BIG_JOKER = 14
-    # the largest number of legal moves of any position (27,471 plays + the pass)
-    MAX_MOVES = 27472
+    NUM_TYPES = 15
+    MAX_WIDTH = 8
     MAX_READINGS = 8
-    CODE_RANK_SHIFT = 30
-    CODE_LENGTH_SHIFT = 34
-    CODE_TYPE_SHIFT = 39
+    KICK_BITS = 3
+    CODE_RANK_SHIFT = 45
+    CODE_LENGTH_SHIFT = 49
+    CODE_WIDTH_SHIFT = 53
+    CODE_TYPE_SHIFT = 57
 
 cdef enum PlayTypeC:
     T_PASS = 0
@@ -51,11 +60,66 @@ cdef enum PlayTypeC:
     T_BOMB = 13
     T_ROCKET = 14
 
-cdef Py_ssize_t legal_codes(const uint8_t* hand, int64_t to_beat_code, int repeat,
-                            int64_t* out) noexcept nogil
-cdef Py_ssize_t count_legal(const uint8_t* hand, int64_t to_beat_code, int repeat) noexcept nogil
-cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
-                          int max_cards, int64_t* out) noexcept nogil
-cdef int readings_codes(const uint8_t* cards, int repeat, int max_cards,
-                        int64_t* out) noexcept nogil
+cdef struct Opts:
+    int decks              # 1 or 2
+    int max_hand           # the most cards one player holds
+    int repeat             # single kickers may share a rank (kickers="repeat")
+    uint32_t allowed       # bit t: play type t may be played
+    int bomb_min           # bomb sizes bomb_min..bomb_max
+    int bomb_max
+    int rocket_width       # copies of each joker in the rocket
+    int joker_pairs        # BB and RR are pairs (and pair kickers)
+    uint8_t limit[NUM_RANKS]   # copies of each rank in the deck(s)
+
+cdef struct TableView:
+    # what nogil code needs of a RuleTable: its options, id -> code, and the code -> id hash
+    const Opts* opts
+    const int64_t* codes      # id -> code (codes[0] == 0: the pass)
+    const int64_t* keys       # hash slots: a code, or -1 when empty
+    const int32_t* vals       # hash slots: the id of keys[s]
+    uint64_t hmask
+    int hshift
+    Py_ssize_t n_ids          # len(plays): the pass and the universe
+    Py_ssize_t max_moves      # most legal moves of one position (capacity of a buffer)
+
+
+cdef inline Py_ssize_t view_index(const TableView* v, int64_t code) noexcept nogil:
+    """The id of ``code``, or -1 if it is no play of the universe."""
+    cdef uint64_t s = ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> v.hshift
+    while v.keys[s] != code:
+        if v.keys[s] == -1:
+            return -1
+        s = (s + 1) & v.hmask
+    return v.vals[s]
+
+
+cdef Py_ssize_t legal_codes(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
+                            int64_t* out, Py_ssize_t cap) noexcept nogil
+cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_code) noexcept nogil
+cdef int readings_codes(const Opts* o, const uint8_t* cards, int64_t* out) noexcept nogil
 cdef int beats_code(int64_t a, int64_t b) noexcept nogil
+cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil
+
+
+cdef class RuleTable:
+    cdef Opts opts
+    cdef readonly object rules
+    cdef readonly tuple plays
+    cdef readonly object codes
+    cdef readonly object counts
+    cdef readonly tuple notation
+    cdef readonly dict index_of_play
+    cdef readonly Py_ssize_t max_moves
+    cdef readonly RuleTable base
+    cdef readonly dict derived
+    cdef object _all_plays
+    cdef object _lock
+    cdef TableView view
+    cdef int64_t* keys
+    cdef int32_t* vals
+    cdef bint owner
+    cdef Py_ssize_t index(self, int64_t code) noexcept nogil
+    cdef bint allowed_code(self, int64_t code) noexcept nogil
+    cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1
+    cdef list plays_of(self, const int64_t* codes, Py_ssize_t n)
+    cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1

@@ -1,26 +1,30 @@
 # cython: language_level=3
-"""The Cython core: classify, compare and enumerate Dou Dizhu plays (RULES.md §2).
+"""The Cython core: classify, compare and enumerate Dou Dizhu plays (RULES.md §2, §7).
 
 Layout
 ------
 * A hand (or any card multiset) is a 15-slot ``uint8`` count vector, rank index 0..14
-  (RULES.md §1). ``uint8`` holds the two-deck counts of RULES.md §7 (up to 8) as is.
+  (RULES.md §1); counts up to 8 (two decks).
 * A move is the compact int64 code of :mod:`ddz.play` (``Play.code``): kicker counts
-  2 bits per rank in bits 0..29, main rank in 30..33, chain length in 34..38, type in
-  39..43; the pass is 0.
-* Type properties (body width, highest body rank, kickers per body rank and their size,
-  shortest chain) are C tables indexed by type, so the kernels read the rules as data.
+  3 bits per rank in bits 0..44, main rank in 45..48, chain length in 49..52, width
+  (copies of each body rank) in 53..56, type in 57..61; the pass is 0.
+* Type properties (usual body width, highest main rank, kickers per body rank and their
+  size, shortest chain) are C tables indexed by type (:func:`type_properties` shows them);
+  everything that differs between rule sets is in the ``Opts`` struct of the rule set's
+  :class:`RuleTable`, derived from :attr:`ddz.Rules.move_options` by ``opts_from`` alone.
 
 Enumeration order (the reference's, see :mod:`ddz.reference`): the pass first when
-responding, then type, chain length, main rank, and kickers as ascending rank tuples in
-lexicographic order. The generator walks types, lengths and main ranks in ascending
-order and picks kickers by a depth-first search over ranks in ascending order (a rank
-may repeat only under ``kickers="repeat"``), which produces exactly that order: nothing
-is sorted.
+responding, then type, chain length, width, main rank, and kickers as ascending rank
+tuples in lexicographic order. The generator walks types, lengths, widths and main ranks
+in ascending order and picks kickers by a depth-first search over ranks in ascending
+order (a rank may repeat only under ``kickers="repeat"``), which produces exactly that
+order: nothing is sorted.
 
-The ``cdef`` kernels (declared in ``_core.pxd``) are ``noexcept nogil`` and touch no
-Python object. The ``def`` functions below are their thin Python-callable twins; they
-trust their input (``ddz.fast`` validates at the public boundary).
+The ``cdef`` kernels (declared in ``_core.pxd``) are ``noexcept nogil``, touch no Python
+object and write within the capacity they are given. The Python-callable methods of
+:class:`RuleTable` check every argument (shape, dtype, counts against the deck, codes
+against the rule set's plays) and raise a :class:`ddz.DdzError` subclass: no input makes
+them read or write out of bounds. There are no module-level scratch buffers.
 """
 
 cimport cython
@@ -30,17 +34,23 @@ from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
+
+import threading
 
 import numpy as np
+
+from ddz.errors import HandError, ImpossibleHandError, InvalidPlayError
+from ddz.play import Play
 
 cnp.import_array()
 
 cdef extern from *:
     """
-    /* per play type (PlayType order): copies of each body rank */
+    /* per play type (PlayType order): copies of each body rank (the usual width; bombs
+       and rockets take theirs from the rule set) */
     static const int DDZ_WIDTH[15] = {0, 1, 2, 3, 3, 3, 1, 2, 3, 3, 3, 4, 4, 4, 1};
-    /* highest main rank */
+    /* highest main rank (PAIR: 12, or 14 with joker pairs) */
     static const int DDZ_TOP[15] = {0, 14, 12, 12, 12, 12, 11, 11, 11, 11, 11, 12, 12, 12, 14};
     /* kickers per body rank, and cards per kicker */
     static const int DDZ_KNUM[15] = {0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 2, 2, 0, 0};
@@ -55,17 +65,6 @@ cdef extern from *:
     const int DDZ_KSIZE[15]
     const int DDZ_MINLEN[15]
     const int DDZ_CHAIN[15]
-
-# decks in the only game implemented so far (RULES.md §2); the two-deck game of §7
-# changes the joker cap, the bomb widths and the rocket, not the layout.
-cdef enum:
-    DECKS = 1
-
-cdef int64_t ROCKET_CODE = ((<int64_t>T_ROCKET) << CODE_TYPE_SHIFT) | \
-    ((<int64_t>1) << CODE_LENGTH_SHIFT) | ((<int64_t>BIG_JOKER) << CODE_RANK_SHIFT)
-
-MAX_MOVES_PY = MAX_MOVES
-
 
 cdef extern from *:
     """
@@ -84,51 +83,94 @@ cdef extern from *:
 
 cdef enum:
     CHAIN_MASK = (1 << CHAIN_RANKS) - 1
-    PAIR_KICK_MASK = (1 << (RANK_2 + 1)) - 1     # pair kickers: 3..2, never jokers
+    KICK_MASK = (1 << KICK_BITS) - 1
+    STACK_MOVES = 1024       # legal codes of one call fit on the stack up to this many
 
+
+def type_properties():
+    """The core's play-type tables, for the test that compares them with the reference's.
+
+    :returns: dict with ``"width"`` (usual copies of each body rank), ``"min_chain"``
+        (shortest chain, chains only), ``"kicker_units"`` (``(kickers per body rank, cards
+        per kicker)`` of the types that have kickers) and ``"chain"`` (the chain types), all
+        keyed by ``int(PlayType)``.
+    """
+    return {
+        "width": {t: DDZ_WIDTH[t] for t in range(NUM_TYPES)},
+        "min_chain": {t: DDZ_MINLEN[t] for t in range(NUM_TYPES) if DDZ_CHAIN[t]},
+        "kicker_units": {t: (DDZ_KNUM[t], DDZ_KSIZE[t]) for t in range(NUM_TYPES) if DDZ_KNUM[t]},
+        "chain": {t for t in range(NUM_TYPES) if DDZ_CHAIN[t]},
+    }
+
+
+cdef int opts_from(object options, Opts* o) except -1:
+    """Fill ``o`` from a :class:`ddz.rules.MoveOptions`: the one place where rule options
+    become kernel options."""
+    cdef int r
+    o.decks = options.decks
+    o.max_hand = options.max_hand
+    o.repeat = options.repeat
+    o.allowed = options.allowed
+    o.bomb_min = options.bomb_min
+    o.bomb_max = options.bomb_max
+    o.rocket_width = options.rocket_width
+    o.joker_pairs = options.joker_pairs
+    if not (1 <= o.decks <= 2 and 4 <= o.bomb_min <= o.bomb_max <= 4 * o.decks
+            and 1 <= o.rocket_width <= o.decks and 1 <= o.max_hand <= 54 * o.decks):
+        raise ValueError(f"inconsistent move options {options!r}")
+    for r in range(NUM_RANKS):
+        o.limit[r] = o.decks if r >= SMALL_JOKER else 4 * o.decks
+    return 0
+
+
+cdef inline int64_t head(int t, int length, int width, int rank) noexcept nogil:
+    return ((<int64_t>t) << CODE_TYPE_SHIFT) | ((<int64_t>width) << CODE_WIDTH_SHIFT) \
+        | ((<int64_t>length) << CODE_LENGTH_SHIFT) | ((<int64_t>rank) << CODE_RANK_SHIFT)
+
+
+cdef inline int64_t kick_one(int r) noexcept nogil:
+    return (<int64_t>1) << (KICK_BITS * r)
+
+
+# -- generation -------------------------------------------------------------------
 
 cdef struct Gen:
-    int64_t* out     # NULL: count only
-    Py_ssize_t n
-    int repeat
-    uint32_t m[5]            # m[w]: bit r set when the hand holds >= w copies of rank r
-    uint8_t cap[NUM_RANKS]   # single-kicker copies available per rank, before the body
+    int64_t* out       # NULL: count only
+    Py_ssize_t cap     # entries out may hold
+    Py_ssize_t n       # moves found (may exceed cap: only cap are written)
+    const Opts* o
+    uint32_t m[MAX_WIDTH + 1]    # m[w]: bit r set when the hand holds >= w copies of rank r
+    uint8_t cap1[NUM_RANKS]      # single-kicker copies available per rank, before the body
 
 
 cdef inline void emit(Gen* g, int64_t code) noexcept nogil:
-    if g.out != NULL:
+    if g.n < g.cap:
         g.out[g.n] = code
     g.n += 1
 
 
-cdef inline int64_t head(int t, int length, int rank) noexcept nogil:
-    return ((<int64_t>t) << CODE_TYPE_SHIFT) | ((<int64_t>length) << CODE_LENGTH_SHIFT) \
-        | ((<int64_t>rank) << CODE_RANK_SHIFT)
-
-
-cdef void gen_init(Gen* g, const uint8_t* h, int repeat, int64_t* out) noexcept nogil:
+cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssize_t cap) noexcept nogil:
     """Per-hand tables: rank masks by copies held, and single-kicker caps
-    (RULES.md §2.1: at most 3 of a rank under "repeat", 1 under "distinct", one of each joker)."""
+    (RULES.md §2.1: at most 3 of a rank under "repeat", 1 under "distinct")."""
     cdef int r, c, w
     g.out = out
+    g.cap = cap if out != NULL else 0
     g.n = 0
-    g.repeat = repeat
-    for w in range(5):
+    g.o = o
+    for w in range(MAX_WIDTH + 1):
         g.m[w] = 0
     for r in range(NUM_RANKS):
         c = h[r]
-        for w in range(1, 5):
-            if c >= w:
-                g.m[w] |= 1u << r
-        if r >= SMALL_JOKER:
-            if c > DECKS:
-                c = DECKS
-        elif not repeat:
+        if c > MAX_WIDTH:
+            c = MAX_WIDTH
+        for w in range(1, c + 1):
+            g.m[w] |= 1u << r
+        if not o.repeat:
             if c > 1:
                 c = 1
         elif c > 3:
             c = 3
-        g.cap[r] = <uint8_t>c
+        g.cap1[r] = <uint8_t>c
 
 
 cdef inline uint32_t chain_starts(uint32_t s, int length) noexcept nogil:
@@ -147,13 +189,13 @@ cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, uint32_t avail, const 
     (RULES.md §2.1 rule 2). ``suf[r]``: an upper bound of the kickers left at ranks >= r."""
     cdef int r
     cdef uint32_t bits = avail & ~((1u << start) - 1)
-    if (code >> (2 * SMALL_JOKER)) & 3:
+    if (code >> (KICK_BITS * SMALL_JOKER)) & KICK_MASK:
         bits &= ~(1u << BIG_JOKER)
     if k == 1:
         while bits:
             r = ctz(bits)
             bits &= bits - 1
-            emit(g, code + ((<int64_t>1) << (2 * r)))
+            emit(g, code + kick_one(r))
         return
     while bits:
         r = ctz(bits)
@@ -161,71 +203,81 @@ cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, uint32_t avail, const 
         if r > start and suf[r] < k:
             return
         cap[r] -= 1
-        singles_dfs(g, code + ((<int64_t>1) << (2 * r)), cap,
+        singles_dfs(g, code + kick_one(r), cap,
                     avail if cap[r] else avail & ~(1u << r), suf, k - 1,
-                    r if g.repeat else r + 1)
+                    r if g.o.repeat else r + 1)
         cap[r] += 1
 
 
 cdef void pairs_dfs(Gen* g, int64_t code, uint32_t ok, int k) noexcept nogil:
-    """Every set of ``k`` pair kickers of different ranks among the bits of ``ok``,
-    in lexicographic order."""
+    """Every set of ``k`` pair kickers of different ranks among the bits of ``ok``, in
+    lexicographic order; never both joker pairs (the kickers never hold all four jokers)."""
     cdef int r
     cdef uint32_t rest
     if k == 1:
         while ok:
             r = ctz(ok)
             ok &= ok - 1
-            emit(g, code + ((<int64_t>2) << (2 * r)))
+            emit(g, code + 2 * kick_one(r))
         return
     while ok:
         r = ctz(ok)
         ok &= ok - 1
         rest = ok
+        if r == SMALL_JOKER:
+            rest &= ~(1u << BIG_JOKER)
         # fewer than k-1 ranks left above r: no more sets
         if popcount(rest) < k - 1:
             return
-        pairs_dfs(g, code + ((<int64_t>2) << (2 * r)), rest, k - 1)
+        pairs_dfs(g, code + 2 * kick_one(r), rest, k - 1)
 
 
-cdef void gen_shape(Gen* g, const uint8_t* h, int t, int length, int minhi) noexcept nogil:
-    """Every play of type ``t`` and chain length ``length`` with main rank >= ``minhi``
-    that ``h`` holds, in move order (main rank ascending, then kickers)."""
-    cdef int w = DDZ_WIDTH[t]
+cdef void gen_shape(Gen* g, int t, int length, int w, int minhi) noexcept nogil:
+    """Every play of type ``t``, chain length ``length`` and width ``w`` with main rank
+    >= ``minhi`` that the hand holds, in move order (main rank ascending, then kickers)."""
+    cdef const Opts* o = g.o
     cdef int k = DDZ_KNUM[t] * length
     cdef int ks = DDZ_KSIZE[t]
     cdef int chain = DDZ_CHAIN[t]
+    cdef int top = DDZ_TOP[t]
     cdef int hi, lo, r
-    cdef uint32_t starts, body, free_
+    cdef uint32_t starts, body, free_, pair_ok
     cdef uint8_t cap[NUM_RANKS]
     cdef int suf[NUM_RANKS + 1]
     cdef int64_t base
-    if w > 4:
+    if w < 1 or w > MAX_WIDTH:
         return
+    if t == T_PAIR and o.joker_pairs:
+        top = BIG_JOKER
     if chain:
         starts = chain_starts(g.m[w] & CHAIN_MASK, length)
     else:
-        starts = g.m[w] & ((2u << DDZ_TOP[t]) - 1)
+        starts = g.m[w] & ((2u << top) - 1)
     if minhi > length - 1:
+        if minhi - length + 1 >= 32:
+            return
         starts &= ~((1u << (minhi - length + 1)) - 1)
     while starts:
         lo = ctz(starts)
         starts &= starts - 1
         hi = lo + length - 1
-        base = head(t, length, hi)
+        base = head(t, length, w, hi)
         body = ((1u << length) - 1) << lo
         if ks == 0:
             emit(g, base)
         elif ks == 2:
-            pairs_dfs(g, base, g.m[2] & PAIR_KICK_MASK & ~body, k)
+            pair_ok = (1u << (RANK_2 + 1)) - 1
+            if o.joker_pairs:
+                pair_ok |= (1u << SMALL_JOKER) | (1u << BIG_JOKER)
+            pairs_dfs(g, base, g.m[2] & pair_ok & ~body, k)
         elif k == 1:                  # one single kicker: any other rank held
             free_ = g.m[1] & ~body
             while free_:
                 r = ctz(free_)
                 free_ &= free_ - 1
-                emit(g, base + ((<int64_t>1) << (2 * r)))
+                emit(g, base + kick_one(r))
         else:
-            memcpy(cap, g.cap, NUM_RANKS)
+            memcpy(cap, g.cap1, NUM_RANKS)
             for r in range(lo, hi + 1):
                 cap[r] = 0            # rule 1: never the body's rank
             if chain:                 # "repeat": a trio next to the chain would lengthen it
@@ -243,69 +295,97 @@ cdef void gen_shape(Gen* g, const uint8_t* h, int t, int length, int minhi) noex
                 singles_dfs(g, base, cap, free_, suf, k, 0)
 
 
-cdef Py_ssize_t gen_moves(const uint8_t* hand, int64_t to_beat_code, int repeat,
-                          int max_cards, int64_t* out) noexcept nogil:
+cdef inline int allowed(const Opts* o, int t) noexcept nogil:
+    return (o.allowed >> t) & 1
+
+
+cdef void gen_bombs(Gen* g, int wmin, int minhi, int total) noexcept nogil:
+    """Bombs of widths ``wmin``.. (the smallest with main rank >= ``minhi``), in move order."""
+    cdef int w
+    if not allowed(g.o, T_BOMB):
+        return
+    if wmin < g.o.bomb_min:
+        wmin = g.o.bomb_min
+        minhi = 0
+    for w in range(wmin, g.o.bomb_max + 1):
+        if w > total:
+            return
+        gen_shape(g, T_BOMB, 1, w, minhi)
+        minhi = 0
+
+
+cdef Py_ssize_t gen_moves(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
+                          int max_cards, int64_t* out, Py_ssize_t cap) noexcept nogil:
     """Legal moves of ``hand`` against ``to_beat_code`` (0: leading) into ``out``
-    (NULL: count only). Leading, chains are at most ``max_cards`` cards long (the
-    universe is the full deck's leading moves with ``max_cards = rules.max_hand``)."""
+    (NULL: count only; at most ``cap`` written). Leading, plays are at most
+    ``max_cards`` cards long (the universe is the full deck's leading moves with
+    ``max_cards = max_hand``)."""
     cdef Gen g
-    cdef int t, length, per, total = 0, r, bt, bl, br
-    gen_init(&g, hand, repeat, out)
+    cdef int t, length, per, total = 0, r, bt, bl, bw, br, rw = o.rocket_width
+    gen_init(&g, o, hand, out, cap)
     for r in range(NUM_RANKS):
         total += hand[r]
     if total > max_cards:
         total = max_cards
     if to_beat_code == 0:
-        for t in range(T_SINGLE, T_BOMB + 1):
+        for t in range(T_SINGLE, T_BOMB):
+            if not allowed(o, t):
+                continue
             per = DDZ_WIDTH[t] + DDZ_KNUM[t] * DDZ_KSIZE[t]
             if DDZ_CHAIN[t]:
                 length = DDZ_MINLEN[t]
                 # a chain exists only if the one a rank shorter does
                 while length <= CHAIN_RANKS and length * per <= total \
                         and chain_starts(g.m[DDZ_WIDTH[t]] & CHAIN_MASK, length):
-                    gen_shape(&g, hand, t, length, 0)
+                    gen_shape(&g, t, length, DDZ_WIDTH[t], 0)
                     length += 1
             elif per <= total:
-                gen_shape(&g, hand, t, 1, 0)
+                gen_shape(&g, t, 1, DDZ_WIDTH[t], 0)
+        gen_bombs(&g, o.bomb_min, 0, total)
     else:
         emit(&g, 0)
         bt = <int>((to_beat_code >> CODE_TYPE_SHIFT) & 31)
-        bl = <int>((to_beat_code >> CODE_LENGTH_SHIFT) & 31)
+        bl = <int>((to_beat_code >> CODE_LENGTH_SHIFT) & 15)
+        bw = <int>((to_beat_code >> CODE_WIDTH_SHIFT) & 15)
         br = <int>((to_beat_code >> CODE_RANK_SHIFT) & 15)
         if bt >= T_ROCKET or bt <= T_PASS:
             return g.n
         if bt == T_BOMB:
-            gen_shape(&g, hand, T_BOMB, 1, br + 1)
+            gen_bombs(&g, bw, br + 1, total)
         else:
-            if bl >= 1 and bl <= CHAIN_RANKS and bl * (DDZ_WIDTH[bt] + DDZ_KNUM[bt] * DDZ_KSIZE[bt]) <= total:
-                gen_shape(&g, hand, bt, bl, br + 1)
-            gen_shape(&g, hand, T_BOMB, 1, 0)
-    if hand[SMALL_JOKER] and hand[BIG_JOKER]:
-        emit(&g, ROCKET_CODE)
+            # a to-beat code of no known shape: only the pass (trusted input never is one)
+            if DDZ_CHAIN[bt]:
+                if bl < DDZ_MINLEN[bt] or bl > CHAIN_RANKS:
+                    return g.n
+            elif bl != 1:
+                return g.n
+            if allowed(o, bt) and bl * (DDZ_WIDTH[bt] + DDZ_KNUM[bt] * DDZ_KSIZE[bt]) <= total:
+                gen_shape(&g, bt, bl, DDZ_WIDTH[bt], br + 1)
+            gen_bombs(&g, o.bomb_min, 0, total)
+    if allowed(o, T_ROCKET) and hand[SMALL_JOKER] >= rw and hand[BIG_JOKER] >= rw and 2 * rw <= total:
+        emit(&g, head(T_ROCKET, 1, rw, BIG_JOKER))
     return g.n
 
 
-cdef Py_ssize_t legal_codes(const uint8_t* hand, int64_t to_beat_code, int repeat,
-                            int64_t* out) noexcept nogil:
-    return gen_moves(hand, to_beat_code, repeat, 1 << 20, out)
+cdef Py_ssize_t legal_codes(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
+                            int64_t* out, Py_ssize_t cap) noexcept nogil:
+    return gen_moves(o, hand, to_beat_code, o.max_hand, out, cap)
 
 
-cdef Py_ssize_t count_legal(const uint8_t* hand, int64_t to_beat_code, int repeat) noexcept nogil:
-    return gen_moves(hand, to_beat_code, repeat, 1 << 20, NULL)
+cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_code) noexcept nogil:
+    return gen_moves(o, hand, to_beat_code, o.max_hand, NULL, 0)
 
 
 # -- classification -------------------------------------------------------------
 
-cdef int single_kickers_ok(const uint8_t* kick, int lo, int hi, int repeat, int chain) noexcept nogil:
-    """RULES.md §2.1 for single kickers (mirrors ``reference.single_kickers_ok``)."""
+cdef int single_kickers_ok(const Opts* o, const uint8_t* kick, int lo, int hi, int chain) noexcept nogil:
+    """RULES.md §2.1 for single kickers: rules 1 and 2 and the kicker option."""
     cdef int r, c
     for r in range(NUM_RANKS):
         c = kick[r]
         if c == 0:
             continue
-        if lo <= r <= hi or c >= 4 or (c > 1 and not repeat):
-            return 0
-        if r >= SMALL_JOKER and c > DECKS:
+        if lo <= r <= hi or c >= 4 or (c > 1 and not o.repeat):
             return 0
         if c == 3 and chain and r < CHAIN_RANKS and (r == lo - 1 or r == hi + 1):
             return 0
@@ -314,22 +394,27 @@ cdef int single_kickers_ok(const uint8_t* kick, int lo, int hi, int repeat, int 
     return 1
 
 
-cdef int pair_kickers_ok(const uint8_t* kick, int lo, int hi) noexcept nogil:
+cdef int pair_kickers_ok(const Opts* o, const uint8_t* kick, int lo, int hi) noexcept nogil:
+    """Pair kickers: pairs (rule 5), of ranks not in the body (rule 1), jokers only as
+    joker pairs when the rules have them, and never all four jokers."""
     cdef int r, c
     for r in range(NUM_RANKS):
         c = kick[r]
         if c == 0:
             continue
-        if c != 2 or r > RANK_2 or lo <= r <= hi:
+        if c != 2 or lo <= r <= hi:
             return 0
+        if r > RANK_2 and not o.joker_pairs:
+            return 0
+    if kick[SMALL_JOKER] and kick[BIG_JOKER]:
+        return 0
     return 1
 
 
-cdef int readings_codes(const uint8_t* cards, int repeat, int max_cards,
-                        int64_t* out) noexcept nogil:
+cdef int readings_codes(const Opts* o, const uint8_t* cards, int64_t* out) noexcept nogil:
     """Every reading of ``cards`` as a play, in move order; returns how many (at most
-    ``MAX_READINGS``). No cards: the pass (code 0). More than ``max_cards``: none."""
-    cdef int n = 0, cnt = 0, r, t, w, per, length, hi, lo, ks, ok
+    ``MAX_READINGS``). No cards: the pass (code 0). More than ``max_hand``: none."""
+    cdef int n = 0, cnt = 0, r, t, w, per, length, hi, lo, ks, ok, top, rw = o.rocket_width
     cdef uint8_t rest[NUM_RANKS]
     cdef int64_t kick
     for r in range(NUM_RANKS):
@@ -337,10 +422,19 @@ cdef int readings_codes(const uint8_t* cards, int repeat, int max_cards,
     if n == 0:
         out[0] = 0
         return 1
-    if n > max_cards:
+    if n > o.max_hand:
         return 0
     for t in range(T_SINGLE, T_BOMB + 1):
+        if not allowed(o, t):
+            continue
         w = DDZ_WIDTH[t]
+        top = DDZ_TOP[t]
+        if t == T_PAIR and o.joker_pairs:
+            top = BIG_JOKER
+        if t == T_BOMB:
+            if n < o.bomb_min or n > o.bomb_max:
+                continue
+            w = n
         ks = DDZ_KSIZE[t]
         per = w + DDZ_KNUM[t] * ks
         if n % per:
@@ -351,7 +445,7 @@ cdef int readings_codes(const uint8_t* cards, int repeat, int max_cards,
                 continue
         elif length != 1:
             continue
-        for hi in range(length - 1, DDZ_TOP[t] + 1):
+        for hi in range(length - 1, top + 1):
             lo = hi - length + 1
             ok = 1
             for r in range(lo, hi + 1):
@@ -370,326 +464,559 @@ cdef int readings_codes(const uint8_t* cards, int repeat, int max_cards,
                         ok = 0
                         break
             elif ks == 1:
-                ok = single_kickers_ok(rest, lo, hi, repeat, DDZ_CHAIN[t])
+                ok = single_kickers_ok(o, rest, lo, hi, DDZ_CHAIN[t])
             else:
-                ok = pair_kickers_ok(rest, lo, hi)
+                ok = pair_kickers_ok(o, rest, lo, hi)
             if ok and cnt < MAX_READINGS:
                 kick = 0
                 for r in range(NUM_RANKS):
-                    kick |= (<int64_t>rest[r]) << (2 * r)
-                out[cnt] = head(t, length, hi) | kick
+                    kick |= (<int64_t>rest[r]) << (KICK_BITS * r)
+                out[cnt] = head(t, length, w, hi) | kick
                 cnt += 1
-    if n == 2 and cards[SMALL_JOKER] == 1 and cards[BIG_JOKER] == 1 and cnt < MAX_READINGS:
-        out[cnt] = ROCKET_CODE
+    if (allowed(o, T_ROCKET) and n == 2 * rw and cards[SMALL_JOKER] == rw and cards[BIG_JOKER] == rw
+            and cnt < MAX_READINGS):
+        out[cnt] = head(T_ROCKET, 1, rw, BIG_JOKER)
         cnt += 1
     return cnt
 
 
 cdef int beats_code(int64_t a, int64_t b) noexcept nogil:
-    """Does play ``a`` beat play ``b``? RULES.md §2.2 (mirrors ``reference._beats``)."""
+    """Does play ``a`` beat play ``b``? RULES.md §2.2 and §7 (a bomb of more cards beats
+    one of fewer; equal sizes compare ranks)."""
     cdef int ta = <int>((a >> CODE_TYPE_SHIFT) & 31)
     cdef int tb = <int>((b >> CODE_TYPE_SHIFT) & 31)
     cdef int ra = <int>((a >> CODE_RANK_SHIFT) & 15)
     cdef int rb = <int>((b >> CODE_RANK_SHIFT) & 15)
+    cdef int wa, wb
     if ta == T_PASS or tb == T_ROCKET:    # nothing beats a rocket
         return 0
     if ta == T_ROCKET:
         return 1
     if ta == T_BOMB:
-        return tb != T_BOMB or ra > rb
+        if tb != T_BOMB:
+            return 1
+        wa = <int>((a >> CODE_WIDTH_SHIFT) & 15)
+        wb = <int>((b >> CODE_WIDTH_SHIFT) & 15)
+        return wa > wb or (wa == wb and ra > rb)
     if tb == T_BOMB:
         return 0
-    return ta == tb and ((a >> CODE_LENGTH_SHIFT) & 31) == ((b >> CODE_LENGTH_SHIFT) & 31) \
+    return ta == tb and ((a >> CODE_LENGTH_SHIFT) & 15) == ((b >> CODE_LENGTH_SHIFT) & 15) \
         and ra > rb
 
 
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil:
-    """The 15 card counts of a play code."""
+    """The 15 card counts of a play code (all zero for a code of no known shape)."""
     cdef int t = <int>((code >> CODE_TYPE_SHIFT) & 31)
-    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 31)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    cdef int w = <int>((code >> CODE_WIDTH_SHIFT) & 15)
     cdef int hi = <int>((code >> CODE_RANK_SHIFT) & 15)
     cdef int r
     for r in range(NUM_RANKS):
-        dst[r] = <uint8_t>((code >> (2 * r)) & 3)
+        dst[r] = <uint8_t>((code >> (KICK_BITS * r)) & KICK_MASK)
     if t == T_PASS:
         return
-    if t == T_ROCKET:
-        dst[SMALL_JOKER] += 1
-        dst[BIG_JOKER] += 1
+    if t > T_ROCKET or hi >= NUM_RANKS or length < 1 or length > hi + 1 or w > MAX_WIDTH:
+        memset(dst, 0, NUM_RANKS)
         return
-    if t > T_ROCKET or hi >= NUM_RANKS or length < 1 or length > hi + 1:
-        return                # not a play code (trusted input never gets here)
-    for r in range(NUM_RANKS):
-        if hi - length < r <= hi:
-            dst[r] += <uint8_t>DDZ_WIDTH[t]
+    if t == T_ROCKET:
+        dst[SMALL_JOKER] += w
+        dst[BIG_JOKER] += w
+        return
+    for r in range(hi - length + 1, hi + 1):
+        dst[r] += <uint8_t>w
 
 
-# -- Python-callable twins (trusting their input) ----------------------------------
+# -- checked loading (the Python-callable boundary) ---------------------------------
 
-cdef inline cnp.ndarray codes_array(Py_ssize_t n):
-    """A new ``int64[n]`` array (through the C API: a Python-level ``np.empty`` call
-    costs more than generating a whole hand's moves)."""
+cdef inline cnp.ndarray new_array(Py_ssize_t n, int typenum):
+    """A new 1-D array (through the C API: a Python-level ``np.empty`` call costs more
+    than generating a whole hand's moves)."""
     cdef cnp.npy_intp dims[1]
     dims[0] = n
-    return cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT64, 0)
-
-cdef int64_t _BUF[MAX_MOVES]
+    return cnp.PyArray_EMPTY(1, dims, typenum, 0)
 
 
-cdef int load_cards(object cards, uint8_t* dst) except -1:
-    """Copy 15 counts from a C-contiguous ``uint8[15]`` array or a sequence of ints."""
+cdef int load_counts(object cards, uint8_t* dst, const Opts* o, int max_cards, str what) except -1:
+    """Copy 15 counts from a ``uint8[15]`` array or a sequence of 15 ints into ``dst``,
+    checking the type, the shape, that each count is within the deck and that there are
+    at most ``max_cards`` cards (-1: any number). Raises a :class:`ddz.DdzError`."""
     cdef cnp.ndarray arr
     cdef Py_ssize_t i
-    if cnp.PyArray_Check(cards):
-        arr = <cnp.ndarray>cards
-        if (cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_NDIM(arr) == 1
-                and cnp.PyArray_DIM(arr, 0) == NUM_RANKS and cnp.PyArray_IS_C_CONTIGUOUS(arr)):
-            memcpy(dst, cnp.PyArray_DATA(arr), NUM_RANKS)
-            return 0
-    if len(cards) != NUM_RANKS:
-        raise ValueError("15 counts expected")
+    cdef int n = 0
+    cdef object v
+    if cnp.PyArray_Check(cards) and cnp.PyArray_TYPE(<cnp.ndarray>cards) == cnp.NPY_UINT8 \
+            and cnp.PyArray_NDIM(<cnp.ndarray>cards) == 1 and cnp.PyArray_DIM(<cnp.ndarray>cards, 0) == NUM_RANKS \
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>cards):
+        memcpy(dst, cnp.PyArray_DATA(<cnp.ndarray>cards), NUM_RANKS)
+    else:
+        if isinstance(cards, (str, bytes)):
+            raise HandError(f"{what} must be 15 counts, not a string (parse notation with ddz.parse_cards)")
+        try:
+            if len(cards) != NUM_RANKS:
+                raise HandError(f"{what} must have 15 counts, got {len(cards)}")
+        except TypeError:
+            raise HandError(f"{what} must be 15 counts, not {type(cards).__name__}") from None
+        for i in range(NUM_RANKS):
+            v = cards[i]
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise HandError(f"{what}[{i}] is not an integer count: {v!r}"[:120])
+            if v < 0 or v > o.limit[i]:
+                raise ImpossibleHandError(f"{what}[{i}] = {v!r}: the deck holds {o.limit[i]}"[:120])
+            dst[i] = <uint8_t>v
     for i in range(NUM_RANKS):
-        dst[i] = <uint8_t>cards[i]
+        if dst[i] > o.limit[i]:
+            raise ImpossibleHandError(f"{what}[{i}] = {dst[i]}: the deck holds {o.limit[i]}")
+        n += dst[i]
+    if max_cards >= 0 and n > max_cards:
+        raise ImpossibleHandError(f"{what} has {n} cards; a player holds at most {max_cards}")
     return 0
 
 
-def hand_ok(object hand, int max_hand):
-    """``True`` if ``hand`` is a C-contiguous ``uint8[15]`` array that is a possible
-    one-deck hand of at most ``max_hand`` cards (the fast path of argument checking:
-    anything else is checked by :mod:`ddz._args`)."""
-    cdef cnp.ndarray arr
-    cdef const uint8_t* h
-    cdef int r, n = 0
-    if not cnp.PyArray_Check(hand):
-        return False
-    arr = <cnp.ndarray>hand
-    if not (cnp.PyArray_TYPE(arr) == cnp.NPY_UINT8 and cnp.PyArray_NDIM(arr) == 1
-            and cnp.PyArray_DIM(arr, 0) == NUM_RANKS and cnp.PyArray_IS_C_CONTIGUOUS(arr)):
-        return False
-    h = <const uint8_t*>cnp.PyArray_DATA(arr)
-    for r in range(NUM_RANKS):
-        if h[r] > (DECKS if r >= SMALL_JOKER else 4 * DECKS):
-            return False
-        n += h[r]
-    return n <= max_hand
-
-
-def fits(object hand, int64_t code):
-    """``True`` if ``hand`` and the play ``code`` together fit in the deck."""
-    cdef uint8_t h[NUM_RANKS]
+cdef inline bint hand_fits(const Opts* o, const uint8_t* h, int64_t code) noexcept nogil:
     cdef uint8_t p[NUM_RANKS]
     cdef int r
-    load_cards(hand, h)
     code_counts(code, p)
     for r in range(NUM_RANKS):
-        if h[r] + p[r] > (DECKS if r >= SMALL_JOKER else 4 * DECKS):
+        if h[r] + p[r] > o.limit[r]:
             return False
     return True
 
 
-def legal_codes_array(object hand, int64_t to_beat_code, int repeat):
-    """Legal move codes: ``int64[n]`` in move order (the pass, code 0, first when
-    responding). ``hand``: ``uint8[15]`` or 15 ints; ``to_beat_code`` 0 to lead."""
-    cdef uint8_t h[NUM_RANKS]
-    cdef Py_ssize_t n
-    cdef cnp.ndarray res
-    load_cards(hand, h)
-    n = legal_codes(h, to_beat_code, repeat, _BUF)  # GIL held: _BUF is shared
-    res = codes_array(n)
-    memcpy(cnp.PyArray_DATA(res), _BUF, n * sizeof(int64_t))
-    return res
-
-
-def count_legal_codes(object hand, int64_t to_beat_code, int repeat):
-    """Number of legal moves (the pass included when responding); writes nothing."""
-    cdef uint8_t h[NUM_RANKS]
-    load_cards(hand, h)
-    return count_legal(h, to_beat_code, repeat)
-
-
-def readings_list(object cards, int repeat, int max_cards):
-    """Codes of every reading of ``cards`` (15 counts), in move order."""
-    cdef uint8_t c[NUM_RANKS]
-    cdef int64_t buf[MAX_READINGS]
-    cdef int n, i
-    load_cards(cards, c)
-    n = readings_codes(c, repeat, max_cards, buf)
-    return [buf[i] for i in range(n)]
-
-
-def beats(int64_t a, int64_t b):
-    """Does the play of code ``a`` beat the play of code ``b``?"""
-    return beats_code(a, b) != 0
-
-
-def universe_codes(int repeat, int max_hand):
-    """Codes of every play one deck can form (the pass excluded), in move order:
-    the full deck's leading moves with chains of at most ``max_hand`` cards."""
-    cdef uint8_t deck[NUM_RANKS]
-    cdef Py_ssize_t n
-    cdef int r
-    cdef cnp.ndarray res
-    for r in range(NUM_RANKS):
-        deck[r] = DECKS if r >= SMALL_JOKER else 4 * DECKS
-    n = gen_moves(deck, 0, repeat, max_hand, _BUF)
-    res = np.empty(n, dtype=np.int64)
-    memcpy(cnp.PyArray_DATA(res), _BUF, n * sizeof(int64_t))
-    return res
+cdef tuple batch_views(object hands, object to_beat_codes):
+    """``(uint8[N, 15], int64[N])`` views of batch arguments, or a :class:`ddz.HandError`
+    saying what is wrong (wrong dtype, dimensions or layout)."""
+    cdef const uint8_t[:, ::1] h
+    cdef const int64_t[::1] tb
+    try:
+        h = hands
+    except (ValueError, TypeError, BufferError) as exc:
+        raise HandError(f"hands must be a C-contiguous uint8[N, 15] array ({exc})") from None
+    try:
+        tb = to_beat_codes
+    except (ValueError, TypeError, BufferError) as exc:
+        raise HandError(f"to_beat_codes must be a C-contiguous int64[N] array ({exc})") from None
+    return h, tb
 
 
 cdef enum:
-    TABLE_BITS = 16
-    TABLE_SIZE = 1 << 16
+    HASH_MIN_BITS = 10
 
 
-cdef inline uint64_t slot_of(int64_t code) noexcept nogil:
-    return ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - TABLE_BITS)
+cdef inline uint64_t slot_of(int64_t code, int shift) noexcept nogil:
+    return ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
 
 
 @cython.final
-cdef class Universe:
-    """Every play of one rule set as interned :class:`ddz.Play` objects, and a hash
-    table from code to index, so that moves come back as Python objects without
-    building one per move.
+cdef class RuleTable:
+    """Everything the engines need per move rule set, built once and shared (by the
+    chooser, :class:`ddz.ActionSpace`, :class:`ddz.Game` and :mod:`ddz.interop`, through
+    :func:`ddz.tables.table`): the kernel options, the play universe as interned
+    :class:`ddz.Play` objects numbered by action id, their codes, card counts and
+    notation, and a hash table from code to id.
 
-    :param repeat: 1 for ``kickers="repeat"``.
-    :param max_hand: ``rules.max_hand``.
-    :param from_code: ``Play.from_code``.
-    ``plays[0]`` is the pass; ``plays[1:]`` the universe in move order.
+    :param rules: a :class:`ddz.Rules` equal to its own ``move_rules``.
+    :param base: the table of ``rules.universe_rules`` when it differs from ``rules``
+        (banned types): its plays, ids and hash are shared, not rebuilt.
+
+    ``plays[0]`` is the pass; ``plays[1:]`` the universe in move order (banned plays
+    included: they keep their ids). ``derived`` is a dict where other modules keep what
+    they derive from the table once (e.g. the card encodings of every id). The Python-callable methods check their arguments
+    and raise :class:`ddz.HandError`, :class:`ddz.ImpossibleHandError` or
+    :class:`ddz.InvalidPlayError` (short messages: :mod:`ddz.fast` names errors in full).
     """
-    cdef readonly tuple plays
-    cdef readonly object codes
-    cdef readonly int repeat
-    cdef readonly int max_hand
-    cdef int64_t* keys
-    cdef int32_t* vals
 
     def __cinit__(self, *args, **kwargs):
-        cdef Py_ssize_t i
-        self.keys = <int64_t*>malloc(TABLE_SIZE * sizeof(int64_t))
-        self.vals = <int32_t*>malloc(TABLE_SIZE * sizeof(int32_t))
-        if self.keys == NULL or self.vals == NULL:
-            raise MemoryError()
-        for i in range(TABLE_SIZE):
-            self.keys[i] = -1
-            self.vals[i] = -1
+        self.keys = NULL
+        self.vals = NULL
+        self.owner = False
 
     def __dealloc__(self):
-        free(self.keys)
-        free(self.vals)
+        if self.owner:
+            free(self.keys)
+            free(self.vals)
 
-    def __init__(self, int repeat, int max_hand, from_code):
-        cdef Py_ssize_t i
+    def __init__(self, rules, RuleTable base=None):
+        cdef Py_ssize_t i, n, size
         cdef uint64_t s
-        cdef int64_t[::1] cv
         cdef int64_t code
-        self.repeat = repeat
-        self.max_hand = max_hand
-        self.codes = universe_codes(repeat, max_hand)
-        cv = self.codes
-        self.plays = (from_code(0),) + tuple([from_code(c) for c in self.codes.tolist()])
-        for i in range(cv.shape[0] + 1):
-            code = 0 if i == 0 else cv[i - 1]
-            s = slot_of(code)
+        cdef int64_t[::1] cv
+        cdef uint8_t deck[NUM_RANKS]
+        cdef int bits
+        opts_from(rules.move_options, &self.opts)
+        self.rules = rules
+        self._lock = threading.Lock()
+        self._all_plays = None
+        self.derived = {}
+        if base is not None:
+            if base.opts.decks != self.opts.decks or base.opts.max_hand != self.opts.max_hand:
+                raise ValueError("a base table must be of the same deck and hand size")
+            self.base = base
+            self.plays = base.plays
+            self.codes = base.codes
+            self.counts = base.counts
+            self.notation = base.notation
+            self.index_of_play = base.index_of_play
+            self.max_moves = base.max_moves
+            self.view = base.view
+            self.view.opts = &self.opts
+            return
+        self.base = self
+        for i in range(NUM_RANKS):
+            deck[i] = self.opts.limit[i]
+        n = gen_moves(&self.opts, deck, 0, self.opts.max_hand, NULL, 0)
+        codes = np.zeros(n + 1, dtype=np.int64)
+        cv = codes
+        if gen_moves(&self.opts, deck, 0, self.opts.max_hand, &cv[1], n) != n:
+            raise RuntimeError("the universe changed between two generations")
+        codes.setflags(write=False)
+        self.codes = codes
+        self.plays = tuple([Play.from_code(c) for c in codes.tolist()])
+        self.counts = np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS)
+        self.counts.setflags(write=False)
+        self.notation = tuple([str(p) for p in self.plays])
+        self.index_of_play = {p: i for i, p in enumerate(self.plays)}
+        # the most legal moves of one position: every play and the pass
+        self.max_moves = n + 1
+        # open addressing, load factor below 1/2
+        bits = HASH_MIN_BITS
+        while (1 << bits) < 2 * (n + 1):
+            bits += 1
+        size = 1 << bits
+        self.keys = <int64_t*>malloc(size * sizeof(int64_t))
+        self.vals = <int32_t*>malloc(size * sizeof(int32_t))
+        if self.keys == NULL or self.vals == NULL:
+            free(self.keys)
+            free(self.vals)
+            self.keys = NULL
+            self.vals = NULL
+            raise MemoryError()
+        self.owner = True
+        for i in range(size):
+            self.keys[i] = -1
+            self.vals[i] = -1
+        for i in range(n + 1):
+            code = cv[i]
+            s = slot_of(code, 64 - bits)
             while self.keys[s] != -1:
-                s = (s + 1) & (TABLE_SIZE - 1)
+                s = (s + 1) & (size - 1)
             self.keys[s] = code
             self.vals[s] = <int32_t>i
+        self.view.opts = &self.opts
+        self.view.codes = &cv[0]
+        self.view.keys = self.keys
+        self.view.vals = self.vals
+        self.view.hmask = size - 1
+        self.view.hshift = 64 - bits
+        self.view.n_ids = n + 1
+        self.view.max_moves = n + 1
 
-    cdef inline Py_ssize_t index(self, int64_t code) noexcept nogil:
-        cdef uint64_t s = slot_of(code)
-        while self.keys[s] != code:
-            if self.keys[s] == -1:
-                return -1
-            s = (s + 1) & (TABLE_SIZE - 1)
-        return self.vals[s]
+    def __reduce__(self):
+        raise TypeError("a RuleTable is not pickled: get it with ddz.tables.table(rules)")
 
-    def index_of(self, int64_t code):
-        """Index of a code in ``plays`` (0 for the pass), or -1 if it is no play."""
-        return self.index(code)
+    # -- lookups (nogil) --
+    cdef Py_ssize_t index(self, int64_t code) noexcept nogil:
+        return view_index(&self.view, code)
 
-    cdef list _plays_of(self, const int64_t* codes, Py_ssize_t n):
-        cdef list res = PyList_New(n)
+    cdef bint allowed_code(self, int64_t code) noexcept nogil:
+        """The code is a play of the rule set that may be played (not banned), or the pass."""
+        if self.index(code) < 0:
+            return False
+        return code == 0 or allowed(&self.opts, <int>((code >> CODE_TYPE_SHIFT) & 31))
+
+    # -- read-only views --
+    @property
+    def options(self):
+        """The kernel options as a dict (``decks``, ``max_hand``, ``repeat``, ``allowed``,
+        ``bomb_min``, ``bomb_max``, ``rocket_width``, ``joker_pairs``)."""
+        o = self.opts
+        return {"decks": o.decks, "max_hand": o.max_hand, "repeat": o.repeat, "allowed": o.allowed,
+                "bomb_min": o.bomb_min, "bomb_max": o.bomb_max, "rocket_width": o.rocket_width,
+                "joker_pairs": o.joker_pairs}
+
+    @property
+    def all_plays(self):
+        """Every play that may be played (banned types left out), in move order: a tuple."""
+        if self._all_plays is None:
+            banned = self.rules.banned
+            self._all_plays = tuple(p for p in self.plays[1:] if p.type not in banned)
+        return self._all_plays
+
+    def __len__(self):
+        return len(self.plays)
+
+    def __repr__(self):
+        return f"<RuleTable {self.rules!r}: {len(self.plays)} ids>"
+
+    def index_of(self, code):
+        """The id of a code (0 for the pass), or -1 if it is no play of the universe.
+
+        :param code: an integer (anything else is -1).
+        """
+        if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
+            return -1
+        if code < -(1 << 63) or code >= (1 << 63):
+            return -1
+        return self.index(<int64_t>code)
+
+    def ids_of_codes(self, codes):
+        """``int32[n]``: the id of each code (-1: not a play of the universe).
+
+        :param codes: ``int64[n]`` (anything convertible; any shape is flattened).
+        :raises InvalidPlayError: not integers.
+        """
+        cdef cnp.ndarray arr = np.asarray(codes)
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            if arr.size:
+                raise InvalidPlayError(f"codes must be integers, got dtype {arr.dtype}")
+        if arr.dtype == np.uint64 and arr.size and arr.max() >= (1 << 63):
+            raise InvalidPlayError("codes must fit in int64")
+        cdef const int64_t[::1] q = np.ascontiguousarray(arr.reshape(-1), dtype=np.int64)
+        out = new_array(q.shape[0], cnp.NPY_INT32)
+        cdef int32_t[::1] o = out
         cdef Py_ssize_t i
+        with nogil:
+            for i in range(q.shape[0]):
+                o[i] = <int32_t>self.index(q[i])
+        return out
+
+    # -- checked Python-callable twins of the kernels --
+    cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1:
+        """The to-beat code as int64, after checking it is a play of the rule set that may be
+        played (or 0) and fits in the deck beside the hand."""
+        cdef int64_t c
+        if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
+            raise InvalidPlayError(f"the play to beat must be a play code (int), not {type(code).__name__}")
+        if code < 0 or code >= (1 << 63):
+            raise InvalidPlayError(f"the play to beat: {code!r} is not a play code")
+        c = <int64_t>code
+        if not self.allowed_code(c):
+            raise InvalidPlayError(f"the play to beat: code {c} is not a play under {self.rules!r}")
+        if c and not hand_fits(&self.opts, h, c):
+            raise ImpossibleHandError(
+                f"the hand and the play to beat {self.notation[self.index(c)]!r} together hold more "
+                "copies of a rank than the deck")
+        return c
+
+    def hand_ok(self, hand):
+        """``True`` if ``hand`` is a C-contiguous ``uint8[15]`` array that is a possible hand
+        of these rules (the fast path of argument checking; never raises)."""
+        cdef const uint8_t* h
+        cdef int r, n = 0
+        if not (cnp.PyArray_Check(hand) and cnp.PyArray_TYPE(<cnp.ndarray>hand) == cnp.NPY_UINT8
+                and cnp.PyArray_NDIM(<cnp.ndarray>hand) == 1 and cnp.PyArray_DIM(<cnp.ndarray>hand, 0) == NUM_RANKS
+                and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>hand)):
+            return False
+        h = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>hand)
+        for r in range(NUM_RANKS):
+            if h[r] > self.opts.limit[r]:
+                return False
+            n += h[r]
+        return n <= self.opts.max_hand
+
+    def fits(self, hand, code):
+        """``True`` if ``hand`` (a possible hand) and the play of ``code`` together fit in
+        the deck. :raises HandError, ImpossibleHandError: a bad hand."""
+        cdef uint8_t h[NUM_RANKS]
+        load_counts(hand, h, &self.opts, -1, "hand")
+        if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code < (1 << 63):
+            return False
+        return hand_fits(&self.opts, h, <int64_t>code)
+
+    def legal_codes(self, hand, to_beat_code=0):
+        """Legal move codes: ``int64[n]`` in move order (the pass, code 0, first when
+        responding).
+
+        :param hand: ``uint8[15]`` or 15 ints: a possible hand (at most ``max_hand`` cards).
+        :param to_beat_code: 0 to lead, else the code of a play of these rules.
+        :raises HandError, ImpossibleHandError, InvalidPlayError: bad arguments.
+        """
+        cdef uint8_t h[NUM_RANKS]
+        cdef int64_t buf[STACK_MOVES]
+        cdef int64_t c
+        cdef Py_ssize_t n, m
+        cdef cnp.ndarray res
+        load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
+        c = self.checked_beat(h, to_beat_code)
+        n = legal_codes(&self.opts, h, c, buf, STACK_MOVES)
+        res = new_array(n, cnp.NPY_INT64)
+        if n <= STACK_MOVES:
+            memcpy(cnp.PyArray_DATA(res), buf, n * sizeof(int64_t))
+        else:
+            m = legal_codes(&self.opts, h, c, <int64_t*>cnp.PyArray_DATA(res), n)
+            if m != n:
+                raise RuntimeError("legal_codes: two generations disagree")
+        return res
+
+    def count_legal(self, hand, to_beat_code=0):
+        """Number of legal moves (the pass included when responding); writes nothing.
+        Arguments and errors as :meth:`legal_codes`."""
+        cdef uint8_t h[NUM_RANKS]
+        load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
+        return count_legal(&self.opts, h, self.checked_beat(h, to_beat_code))
+
+    cdef list plays_of(self, const int64_t* codes, Py_ssize_t n):
+        cdef list res = PyList_New(n)
+        cdef Py_ssize_t i, j
         cdef object p
         for i in range(n):
-            p = <object>PyTuple_GET_ITEM(self.plays, self.index(codes[i]))
+            j = self.index(codes[i])
+            if j < 0:
+                raise RuntimeError(f"the core generated code {codes[i]}, which is no play of {self.rules!r}")
+            p = <object>PyTuple_GET_ITEM(self.plays, j)
             Py_INCREF(p)
             PyList_SET_ITEM(res, i, p)
         return res
 
-    def moves(self, object hand, int64_t to_beat_code):
-        """Legal moves as a list of interned ``Play`` objects, in move order."""
+    def moves(self, hand, to_beat_code=0):
+        """Legal moves as a list of interned :class:`ddz.Play` objects, in move order.
+        Arguments and errors as :meth:`legal_codes`."""
         cdef uint8_t h[NUM_RANKS]
+        cdef int64_t buf[STACK_MOVES]
+        cdef int64_t* big
+        cdef int64_t c
         cdef Py_ssize_t n
-        load_cards(hand, h)
-        n = legal_codes(h, to_beat_code, self.repeat, _BUF)  # GIL held: _BUF is shared
-        return self._plays_of(_BUF, n)
+        load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
+        c = self.checked_beat(h, to_beat_code)
+        n = legal_codes(&self.opts, h, c, buf, STACK_MOVES)
+        if n <= STACK_MOVES:
+            return self.plays_of(buf, n)
+        big = <int64_t*>malloc(n * sizeof(int64_t))
+        if big == NULL:
+            raise MemoryError()
+        try:
+            legal_codes(&self.opts, h, c, big, n)
+            return self.plays_of(big, n)
+        finally:
+            free(big)
 
-    def readings(self, object cards):
-        """Every reading of ``cards`` as interned ``Play`` objects, in move order."""
+    def readings_codes(self, cards):
+        """Codes of every reading of ``cards`` (15 counts within the deck), in move order.
+        :raises HandError, ImpossibleHandError: bad ``cards``."""
+        cdef uint8_t c[NUM_RANKS]
+        cdef int64_t buf[MAX_READINGS]
+        cdef int n, i
+        load_counts(cards, c, &self.opts, -1, "cards")
+        n = readings_codes(&self.opts, c, buf)
+        return [buf[i] for i in range(n)]
+
+    def readings(self, cards):
+        """Every reading of ``cards`` as interned :class:`ddz.Play` objects, in move order.
+        :raises HandError, ImpossibleHandError: bad ``cards``."""
         cdef uint8_t c[NUM_RANKS]
         cdef int64_t buf[MAX_READINGS]
         cdef int n
-        load_cards(cards, c)
-        n = readings_codes(c, self.repeat, self.max_hand, buf)
-        return self._plays_of(buf, n)
+        load_counts(cards, c, &self.opts, -1, "cards")
+        n = readings_codes(&self.opts, c, buf)
+        return self.plays_of(buf, n)
 
+    def beats(self, a, b):
+        """Does the play of code ``a`` beat the play of code ``b``? (RULES.md §2.2.)
+        :raises InvalidPlayError: either is not a play of these rules, or ``b`` is the pass."""
+        cdef int64_t ca, cb
+        for code, what in ((a, "play"), (b, "the play to beat")):
+            if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code < (1 << 63) \
+                    or not self.allowed_code(<int64_t>code):
+                raise InvalidPlayError(f"{what}: {code!r} is not the code of a play under {self.rules!r}")
+        ca, cb = a, b
+        if cb == 0:
+            raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
+        return beats_code(ca, cb) != 0
 
-# -- batch twins (trusting their input; the GIL is released for the whole batch) -----
-
-def legal_codes_batch(const uint8_t[:, ::1] hands, const int64_t[::1] to_beat_codes, int repeat):
-    """Legal move codes of many positions in one call.
-
-    :param hands: ``uint8[N, 15]`` possible hands (not checked).
-    :param to_beat_codes: ``int64[N]`` codes of the plays to beat (0: leading).
-    :returns: ``(codes, offsets)``: ``int64[M]`` all moves, position ``i``'s moves being
-        ``codes[offsets[i]:offsets[i + 1]]``; ``offsets`` is ``int64[N + 1]``.
-    """
-    cdef Py_ssize_t n = hands.shape[0], i, used = 0, cap = MAX_MOVES * 2
-    cdef int64_t* buf
-    cdef int64_t* grown
-    cdef cnp.ndarray offsets, codes
-    cdef int64_t* off
-    cdef int failed = 0
-    if to_beat_codes.shape[0] != n:
-        raise ValueError("hands and to_beat_codes differ in length")
-    offsets = np.empty(n + 1, dtype=np.int64)
-    off = <int64_t*>cnp.PyArray_DATA(offsets)
-    buf = <int64_t*>malloc(cap * sizeof(int64_t))
-    if buf == NULL:
-        raise MemoryError()
-    with nogil:
-        off[0] = 0
-        for i in range(n):
-            if used + MAX_MOVES > cap:
-                cap = 2 * (used + MAX_MOVES)
-                grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
-                if grown == NULL:
-                    failed = 1
+    # -- batches (checked, then the GIL is released) --
+    cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1:
+        cdef Py_ssize_t b = hands.shape[0], i, bad = -1
+        cdef int r, total, what = 0
+        if hands.shape[1] != NUM_RANKS:
+            raise HandError(f"hands must have shape (N, 15), got (N, {hands.shape[1]})")
+        if tbs.shape[0] != b:
+            raise HandError(f"hands ({b} rows) and to_beat_codes ({tbs.shape[0]}) differ in length")
+        with nogil:
+            for i in range(b):
+                total = 0
+                for r in range(NUM_RANKS):
+                    total += hands[i, r]
+                    if hands[i, r] > self.opts.limit[r]:
+                        what = 1
+                if total > self.opts.max_hand:
+                    what = 2
+                elif not self.allowed_code(tbs[i]):
+                    what = 3
+                elif tbs[i] and not hand_fits(&self.opts, &hands[i, 0], tbs[i]):
+                    what = 4
+                if what:
+                    bad = i
                     break
-                buf = grown
-            used += legal_codes(&hands[i, 0], to_beat_codes[i], repeat, buf + used)
-            off[i + 1] = used
-    if failed:
+        if what == 1:
+            raise ImpossibleHandError(f"hands[{bad}] holds more copies of a rank than the deck")
+        if what == 2:
+            raise ImpossibleHandError(f"hands[{bad}] holds more than {self.opts.max_hand} cards")
+        if what == 3:
+            raise InvalidPlayError(f"to_beat_codes[{bad}] = {tbs[bad]} is not a play under {self.rules!r}")
+        if what == 4:
+            raise ImpossibleHandError(f"hands[{bad}] and its play to beat hold more copies of a rank than the deck")
+        return 0
+
+    def legal_codes_batch(self, hands, to_beat_codes):
+        """Legal move codes of many positions in one call.
+
+        :param hands: ``uint8[N, 15]`` C-contiguous possible hands.
+        :param to_beat_codes: ``int64[N]`` codes of the plays to beat (0: leading).
+        :returns: ``(codes, offsets)``: ``int64[M]`` all moves, position ``i``'s moves being
+            ``codes[offsets[i]:offsets[i + 1]]``; ``offsets`` is ``int64[N + 1]``.
+        :raises HandError, ImpossibleHandError, InvalidPlayError: a bad row (named), or
+            arrays of the wrong shape or dtype (``ValueError`` from the buffer protocol).
+        """
+        cdef const uint8_t[:, ::1] h
+        cdef const int64_t[::1] tb
+        cdef Py_ssize_t n, i, used = 0, cap, per = self.max_moves
+        cdef int64_t* buf
+        cdef int64_t* grown
+        cdef int64_t* off
+        cdef int failed = 0
+        cdef cnp.ndarray offsets, codes
+        h, tb = batch_views(hands, to_beat_codes)
+        self.check_rows(h, tb)
+        n = h.shape[0]
+        offsets = new_array(n + 1, cnp.NPY_INT64)
+        off = <int64_t*>cnp.PyArray_DATA(offsets)
+        cap = per * 2
+        buf = <int64_t*>malloc(cap * sizeof(int64_t))
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            off[0] = 0
+            for i in range(n):
+                if used + per > cap:
+                    cap = 2 * (used + per)
+                    grown = <int64_t*>realloc(buf, cap * sizeof(int64_t))
+                    if grown == NULL:
+                        failed = 1
+                        break
+                    buf = grown
+                used += legal_codes(&self.opts, &h[i, 0], tb[i], buf + used, cap - used)
+                off[i + 1] = used
+        if failed:
+            free(buf)
+            raise MemoryError()
+        codes = new_array(used, cnp.NPY_INT64)
+        memcpy(cnp.PyArray_DATA(codes), buf, used * sizeof(int64_t))
         free(buf)
-        raise MemoryError()
-    codes = np.empty(used, dtype=np.int64)
-    memcpy(cnp.PyArray_DATA(codes), buf, used * sizeof(int64_t))
-    free(buf)
-    return codes, offsets
+        return codes, offsets
 
-
-def count_legal_batch(const uint8_t[:, ::1] hands, const int64_t[::1] to_beat_codes, int repeat):
-    """``int64[N]``: the number of legal moves of each position (see :func:`legal_codes_batch`)."""
-    cdef Py_ssize_t n = hands.shape[0], i
-    cdef cnp.ndarray res
-    cdef int64_t* r
-    if to_beat_codes.shape[0] != n:
-        raise ValueError("hands and to_beat_codes differ in length")
-    res = np.empty(n, dtype=np.int64)
-    r = <int64_t*>cnp.PyArray_DATA(res)
-    with nogil:
-        for i in range(n):
-            r[i] = count_legal(&hands[i, 0], to_beat_codes[i], repeat)
-    return res
+    def count_legal_batch(self, hands, to_beat_codes):
+        """``int64[N]``: the number of legal moves of each position (see
+        :meth:`legal_codes_batch`, same arguments and errors)."""
+        cdef const uint8_t[:, ::1] h
+        cdef const int64_t[::1] tb
+        cdef Py_ssize_t n, i
+        cdef cnp.ndarray res
+        cdef int64_t* r
+        h, tb = batch_views(hands, to_beat_codes)
+        self.check_rows(h, tb)
+        n = h.shape[0]
+        res = new_array(n, cnp.NPY_INT64)
+        r = <int64_t*>cnp.PyArray_DATA(res)
+        with nogil:
+            for i in range(n):
+                r[i] = count_legal(&self.opts, &h[i, 0], tb[i])
+        return res

@@ -39,16 +39,18 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _args, moves
+from . import _args
+from ._compiled import compiled
 from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, is_integer, CardsLike
-from .errors import DdzError, HandError, ImpossibleHandError, InvalidPlayError
-from .play import PASS, Play
+from .errors import ActionIdError, DdzError, HandError, ImpossibleHandError, InvalidPlayError
+from .play import CODE_TYPE_SHIFT, Play
 from .rules import STANDARD, Rules
+from .tables import table as _table
 
 __all__ = ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions",
            "IMPLEMENTATION", "ENCODING_SIZE"]
 
-_kernel = moves.compiled("_actions", "the compiled action kernels (ddz._actions)")
+_kernel = compiled("_actions", "the compiled action kernels (ddz._actions)")
 
 IMPLEMENTATION = "reference" if _kernel is None else "kernel"
 """Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
@@ -60,69 +62,14 @@ IdLike = Union[int, np.integer]
 ToBeat = Union[None, int, np.integer, Play, str]
 
 
-class ActionIdError(InvalidPlayError):
-    """An action id outside ``0 .. len(space) - 1``, or an id array of the wrong type."""
-
-
-_HASH_MUL = 0x9E3779B97F4A7C15
-_HASH_BITS = 16  # 65,536 slots for at most 27,472 codes (load < 0.42)
-_ID_BITS = 15    # ids < 32,768
-
-
-class _Tables:
-    """Everything derived once per rule set (shared by every ActionSpace of those rules)."""
-
-    def __init__(self, rules: Rules) -> None:
-        # from the chooser: the active implementation's universe
-        plays = [PASS] + list(moves.all_plays(rules))
-        self.plays: Tuple[Play, ...] = tuple(plays)
-        self.index = {p: i for i, p in enumerate(plays)}
-        self.notation: Tuple[str, ...] = tuple(str(p) for p in plays)
-        n = len(plays)
-        self.codes = np.fromiter((p.code for p in plays), dtype=np.int64, count=n)
-        self.counts = np.array([p.counts for p in plays], dtype=np.uint8)
-        self.counts.setflags(write=False)
-        self.codes.setflags(write=False)
-        # open-addressing hash table code -> id for the kernels: one uint64 per slot,
-        # (code << 15) | id (codes < 2**44, ids < 2**15), all ones when empty; 512 KiB,
-        # so a lookup is usually one cache line of one array
-        size = 1 << _HASH_BITS
-        slots = np.full(size, np.iinfo(np.uint64).max, dtype=np.uint64)
-        shift = 64 - _HASH_BITS
-        mask = size - 1
-        start = ((self.codes.astype(np.uint64) * np.uint64(_HASH_MUL)) >> np.uint64(shift)).tolist()
-        empty = int(slots[0])
-        for i, (code, h) in enumerate(zip(self.codes.tolist(), start)):
-            while int(slots[h]) != empty:
-                h = (h + 1) & mask
-            slots[h] = (code << _ID_BITS) | i
-        slots.setflags(write=False)
-        self.hash_slots = slots
-        self.hash_shift = shift
-        self.limit = deck_counts(rules.decks).astype(np.int64)
-        self.limit_u8 = deck_counts(rules.decks)
-        self._encoded: Optional[np.ndarray] = None
-
-    @property
-    def encoded(self) -> np.ndarray:
-        if self._encoded is None:
-            enc = encode_cards(self.counts)
-            enc.setflags(write=False)
-            self._encoded = enc
-        return self._encoded
-
-
-_TABLES: dict = {}
-
-
-def _tables(rules: Rules) -> _Tables:
-    """The tables of ``rules``, shared by every rule set with the same plays (only the
-    kicker rule and the deck decide them, not bidding or scoring options)."""
-    key = rules.move_rules
-    t = _TABLES.get(key)
-    if t is None:
-        t = _TABLES[key] = _Tables(key)
-    return t
+def _encoded(t) -> np.ndarray:
+    """``uint8[len(t), 54]``: the card encoding of every id of table ``t`` (built once)."""
+    enc = t.derived.get("encoded")
+    if enc is None:
+        enc = encode_cards(t.counts)
+        enc.setflags(write=False)
+        t.derived["encoded"] = enc
+    return enc
 
 
 def _rebuild_space(rules: Rules, implementation: str) -> "ActionSpace":
@@ -172,7 +119,7 @@ class ActionSpace:
         else:
             raise DdzError(f"implementation must be 'kernel' or 'reference', got {implementation!r}")
         object.__setattr__(self, "rules", rules)
-        object.__setattr__(self, "_t", _tables(rules))
+        object.__setattr__(self, "_t", _table(rules))
         object.__setattr__(self, "_kern", kern)
 
     def __setattr__(self, name, value):
@@ -203,10 +150,10 @@ class ActionSpace:
 
     def __contains__(self, item: object) -> bool:
         if isinstance(item, Play):
-            return item in self._t.index
+            return item in self._t.index_of_play
         if isinstance(item, str):
             try:
-                return Play.parse(item, self.rules) in self._t.index
+                return Play.parse(item, self.rules.universe_rules) in self._t.index_of_play
             except DdzError:
                 return False
         if is_integer(item):
@@ -248,9 +195,9 @@ class ActionSpace:
         NotationError, ImpossibleHandError
             Bad notation.
         """
-        p = _args.play_arg(play, self.rules)
+        p = _args.play_arg(play, self.rules.universe_rules)  # banned plays keep their ids
         try:
-            return self._t.index[p]
+            return self._t.index_of_play[p]
         except KeyError:  # pragma: no cover - play_arg admits only plays of the rules
             raise InvalidPlayError(f"{str(p)!r} is not in {self!r}") from None
 
@@ -284,6 +231,54 @@ class ActionSpace:
         """``uint8[len(self), 15]``: the cards of each id's play (read-only)."""
         return self._t.counts
 
+    def ids_of_codes(self, codes: Union[np.ndarray, Sequence[int]]) -> np.ndarray:
+        """The ids of play codes (:attr:`ddz.Play.code`), through the same code -> id table
+        the kernels use.
+
+        Parameters
+        ----------
+        codes : int64 array of any shape
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int32`` of the same shape: each code's id, 0 for the pass, -1 for a code that
+            is no play of this space.
+
+        Raises
+        ------
+        InvalidPlayError
+            Not integers, or values outside int64.
+        """
+        try:
+            arr = np.asarray(codes)
+        except Exception as exc:
+            raise InvalidPlayError(f"codes is not an array of play codes: {type(codes).__name__}") from exc
+        if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+            raise InvalidPlayError(f"codes must be integers, got dtype {arr.dtype}")
+        if arr.size and arr.dtype == np.uint64 and int(arr.max()) >= 1 << 63:
+            raise InvalidPlayError("codes must fit in int64")
+        return self._t.ids_of_codes(arr.astype(np.int64, copy=False)).reshape(arr.shape)
+
+    def codes_of_ids(self, ids: Union[np.ndarray, Sequence[int]]) -> np.ndarray:
+        """The play codes (:attr:`ddz.Play.code`) of action ids.
+
+        Parameters
+        ----------
+        ids : int array of any shape
+
+        Returns
+        -------
+        numpy.ndarray
+            ``int64`` of the same shape (0 for the pass).
+
+        Raises
+        ------
+        ActionIdError
+            Not integers, or an id out of range.
+        """
+        return self._t.codes[self._id_array(ids, "ids")]
+
     def _check_id(self, action_id: object, what: str = "action id") -> int:
         if not is_integer(action_id):
             raise ActionIdError(f"{what} must be an int, not {type(action_id).__name__}: {action_id!r}")
@@ -309,7 +304,7 @@ class ActionSpace:
                 f"the play to beat must be an action id, a ddz.Play, play notation or None, "
                 f"not {type(to_beat).__name__}: {to_beat!r}")
         play = _args.to_beat_arg(to_beat, self.rules, counts)
-        return counts, self._t.index[play]
+        return counts, self._t.index_of_play[play]
 
     def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> np.ndarray:
         """Ids of the legal moves (RULES.md §2.3), ascending (= move order).
@@ -342,7 +337,7 @@ class ActionSpace:
         tbs = np.array([tb], dtype=np.int32)
         if self._kern is None:
             return self._ids_reference(hands, tbs)[0]
-        return self._kern.legal_ids_one(self._t, hands[0], tb, self.rules.repeat_kickers)
+        return self._kern.legal_ids_one(self._t, hands[0], tb)
 
     def legal_mask(self, hand: CardsLike, to_beat: ToBeat = None,
                    out: Optional[np.ndarray] = None) -> np.ndarray:
@@ -425,7 +420,11 @@ class ActionSpace:
             for i, ids in enumerate(self._ids_reference(h, tb)):
                 mask[i, ids] = True
             return mask
-        self._kern.legal_masks(self._t, h, tb, self.rules.repeat_kickers, mask, threads)
+        try:
+            self._kern.legal_masks(self._t, h, tb, mask, threads)
+        except DdzError:
+            self._check_rows(h, tb)  # raises, naming the row in full
+            raise
         return mask
 
     def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
@@ -457,7 +456,11 @@ class ActionSpace:
             np.cumsum([len(r) for r in rows], out=offsets[1:])
             ids = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int32)
             return ids.astype(np.int32, copy=False), offsets
-        return self._kern.legal_ids_csr(self._t, h, tb, self.rules.repeat_kickers, threads)
+        try:
+            return self._kern.legal_ids_csr(self._t, h, tb, threads)
+        except DdzError:
+            self._check_rows(h, tb)  # raises, naming the row in full
+            raise
 
     # -- encodings ----------------------------------------------------------------
     def encode_actions(self, ids: Union[np.ndarray, Sequence[int]],
@@ -482,7 +485,7 @@ class ActionSpace:
             ``out`` of the wrong shape, dtype or layout.
         """
         arr = self._id_array(ids, "ids")
-        table = self._t.encoded
+        table = _encoded(self._t)
         if out is None:
             return table[arr]
         _check_out(out, arr.shape + (ENCODING_SIZE,), np.uint8)
@@ -532,12 +535,21 @@ class ActionSpace:
             raise HandError(f"to_beat_ids must have shape ({b},) to match hands, got {tb.shape}")
         if b and (tb.dtype == np.bool_ or not np.issubdtype(tb.dtype, np.integer)):
             raise HandError(f"to_beat_ids must be an integer array (int32), got dtype {tb.dtype}")
-        t = self._t
         if (self._kern is not None and h.dtype == np.uint8 and tb.dtype == np.int32
-                and h.flags.c_contiguous and tb.flags.c_contiguous
-                and self._kern.rows_ok(h, tb, t.counts, t.limit_u8, self.rules.max_hand)):
-            return h, tb  # every row checked in C; the numpy checks below name a bad row
-        if b == 0:
+                and h.flags.c_contiguous and tb.flags.c_contiguous):
+            return h, tb  # the kernels check every row in C; _check_rows names a bad one
+        return self._check_rows(h, tb)
+
+    def _check_rows(self, h: np.ndarray, tb: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """Every row of a batch checked with numpy (the reference path, and the naming of
+        an error the kernels found); returns C-contiguous ``uint8[B,15]`` and ``int32[B]``.
+
+        :raises ActionIdError, InvalidPlayError, HandError, ImpossibleHandError: naming the row.
+        """
+        t = self._t
+        limit = deck_counts(self.rules.decks)
+        wide_limit = limit.astype(np.int64)
+        if h.shape[0] == 0:
             return np.zeros((0, NUM_RANKS), np.uint8), np.zeros(0, np.int32)
         # ids
         bad = np.flatnonzero((tb < 0) | (tb >= len(self)))
@@ -546,6 +558,14 @@ class ActionSpace:
             raise ActionIdError(
                 f"to_beat_ids[{i}] = {int(tb[i])} is out of range 0..{len(self) - 1} of {self!r}")
         tb = np.ascontiguousarray(tb, dtype=np.int32)
+        if self.rules.banned:
+            types = (t.codes[tb] >> CODE_TYPE_SHIFT) & 31
+            banned = np.flatnonzero(np.isin(types, [int(x) for x in self.rules.banned]))
+            if banned.size:
+                i = int(banned[0])
+                raise InvalidPlayError(
+                    f"to_beat_ids[{i}] = {int(tb[i])} is {t.notation[int(tb[i])]!r}, a banned "
+                    f"{t.plays[int(tb[i])].type.name}: it cannot be the play to beat under {self.rules!r}")
         # hands: counts within the deck (compared in the input dtype, before any cast, so
         # that a huge unsigned count cannot wrap), at most max_hand cards, and with the
         # play to beat
@@ -554,13 +574,13 @@ class ActionSpace:
             if len(neg):
                 i = int(neg[0])
                 raise HandError(f"hands[{i}] has a negative count: {h[i].tolist()!r}")
-        over = np.flatnonzero((h > t.limit_u8).any(axis=1))
+        over = np.flatnonzero((h > limit).any(axis=1))
         if over.size:
             i = int(over[0])
-            r = int(np.flatnonzero(h[i] > t.limit_u8)[0])
+            r = int(np.flatnonzero(h[i] > limit)[0])
             raise ImpossibleHandError(
                 f"hands[{i}] holds {int(h[i, r])} copies of {RANK_NAMES[r]!r}; "
-                f"the deck holds {int(t.limit[r])}")
+                f"the deck holds {int(limit[r])}")
         wide = h.astype(np.int64, copy=False)
         sizes = wide.sum(axis=1)
         big = np.flatnonzero(sizes > self.rules.max_hand)
@@ -570,14 +590,14 @@ class ActionSpace:
                 f"hands[{i}] {format_cards_unchecked(wide[i])!r} has {int(sizes[i])} cards; "
                 f"a player holds at most {self.rules.max_hand}")
         together = wide + t.counts[tb]
-        clash = np.flatnonzero((together > t.limit).any(axis=1))
+        clash = np.flatnonzero((together > wide_limit).any(axis=1))
         if clash.size:
             i = int(clash[0])
-            r = int(np.flatnonzero(together[i] > t.limit)[0])
+            r = int(np.flatnonzero(together[i] > wide_limit)[0])
             raise ImpossibleHandError(
                 f"hands[{i}] {format_cards_unchecked(wide[i])!r} and its play to beat "
                 f"{t.notation[int(tb[i])]!r} (id {int(tb[i])}) together hold {int(together[i, r])} "
-                f"copies of {RANK_NAMES[r]!r}; the deck holds {int(t.limit[r])}")
+                f"copies of {RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")
         return np.ascontiguousarray(h, dtype=np.uint8), tb
 
     def _ids_reference(self, hands: np.ndarray, tbs: np.ndarray) -> List[np.ndarray]:
@@ -590,7 +610,7 @@ class ActionSpace:
         for row, tb in zip(hands.tolist(), tbs.tolist()):
             beat = None if tb == 0 else t.plays[tb]
             moves = _legal_moves(tuple(row), beat, self.rules)
-            out.append(np.fromiter((t.index[p] for p in moves), dtype=np.int32, count=len(moves)))
+            out.append(np.fromiter((t.index_of_play[p] for p in moves), dtype=np.int32, count=len(moves)))
         return out
 
 

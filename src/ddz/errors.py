@@ -15,6 +15,7 @@ __all__ = [
     "IllegalActionError",
     "DealError",
     "RecordError",
+    "ActionIdError",
 ]
 
 
@@ -67,3 +68,8 @@ class DealError(DdzError):
 class RecordError(DdzError):
     """A game record that is malformed or does not replay (the message names the first
     bad action by index and seat)."""
+
+
+class ActionIdError(InvalidPlayError):
+    """An action id outside ``0 .. len(space) - 1`` of a :class:`ddz.ActionSpace`, or an id
+    array of the wrong type."""

@@ -17,71 +17,45 @@ Moves come back as the interned :class:`~ddz.Play` objects of the rule set's uni
 
 from __future__ import annotations
 
-import threading
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
 from . import _args, _core
 from .cards import CardsLike
-from .errors import InvalidPlayError
+from .errors import DdzError, InvalidPlayError
 from .play import Play
 from .rules import STANDARD, Rules
+from .tables import table as _table
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
-           "legal_moves_array", "MAX_MOVES"]
-
-MAX_MOVES = _core.MAX_MOVES_PY
-"""Most legal moves any position can have (27,471 plays of ``kickers="repeat"`` + the pass)."""
-
-_lock = threading.Lock()
-_universes: Dict[Rules, "_Tables"] = {}
+           "legal_moves_array"]
 
 
-class _Tables:
-    """What the core needs per rule set, built once (on first use)."""
-    __slots__ = ("core", "codes", "repeat", "max_hand")
-
-    def __init__(self, rules: Rules):
-        self.core = _core.Universe(int(rules.repeat_kickers), rules.max_hand, Play.from_code)
-        self.codes: Dict[Play, int] = dict(zip(self.core.plays, [0] + self.core.codes.tolist()))
-        self.repeat = int(rules.repeat_kickers)
-        self.max_hand = rules.max_hand
-
-
-def _tables(rules) -> _Tables:
-    """The tables of a rule set. Only ``Rules`` values are ever keys, so a hit proves
-    ``rules`` valid; anything else goes through ``_args.rules_arg`` (which raises)."""
-    try:
-        u = _universes.get(rules)
-    except TypeError:  # unhashable: certainly not a Rules
-        u = None
-    if u is None:
+def _tables(rules):
+    """The shared :class:`ddz._core.RuleTable` of a rule set. A ``Rules`` is hashable and
+    only ``Rules`` values are keys, so anything else goes through ``_args.rules_arg``."""
+    if type(rules) is not Rules:
         rules = _args.rules_arg(rules)
-        with _lock:
-            u = _universes.get(rules.move_rules)
-            if u is None:
-                u = _universes[rules.move_rules] = _Tables(rules.move_rules)
-            _universes[rules] = u
-    return u
+    return _table(rules)
 
 
-def _hand(hand: CardsLike, rules: Rules, u: _Tables):
-    if _core.hand_ok(hand, u.max_hand):
+def _hand(hand: CardsLike, rules: Rules, u):
+    if u.hand_ok(hand):
         return hand
     return _args.hand_arg(hand, rules)
 
 
-def _beat_code(to_beat, rules: Rules, hand, codes: Dict[Play, int]) -> int:
+def _beat_code(to_beat, rules: Rules, hand, u) -> int:
     if to_beat is None:
         return 0
     if isinstance(to_beat, Play):
-        code = codes.get(to_beat)
-        if code and _core.fits(hand, code):
-            return code
+        i = u.index_of_play.get(to_beat)
+        if i and to_beat.type not in rules.banned and u.fits(hand, to_beat.code):
+            return to_beat.code
     if isinstance(hand, np.ndarray):
         hand = tuple(int(c) for c in hand)
-    return codes[_args.to_beat_arg(to_beat, rules, hand)]
+    return _args.to_beat_arg(to_beat, rules, hand).code
 
 
 def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
@@ -93,8 +67,7 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
         form no play (RULES.md §2).
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
-    u = _tables(rules)
-    return u.core.readings(_args.cards_arg(cards, rules))
+    return _tables(rules).readings(_args.cards_arg(cards, rules))
 
 
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
@@ -107,7 +80,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """
     u = _tables(rules)
     counts = _args.cards_arg(cards, rules)
-    return _args.the_reading(u.core.readings(counts), counts, rules)
+    return _args.the_reading(u.readings(counts), counts, rules)
 
 
 def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
@@ -119,13 +92,13 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :raises InvalidPlayError: either is not a play under ``rules``, or ``other`` is the pass.
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
-    codes = _tables(rules).codes
+    u = _tables(rules)
     play = _args.play_arg(play, rules)
     other = _args.play_arg(other, rules, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
     _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
-    return _core.beats(codes[play], codes[other])
+    return u.beats(play.code, other.code)
 
 
 def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
@@ -145,7 +118,7 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     """
     u = _tables(rules)
     h = _hand(hand, rules, u)
-    return u.core.moves(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes))
+    return u.moves(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 
 
 def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
@@ -154,7 +127,7 @@ def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     same arguments and errors."""
     u = _tables(rules)
     h = _hand(hand, rules, u)
-    return _core.count_legal_codes(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes), u.repeat)
+    return u.count_legal(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 
 
 def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
@@ -167,12 +140,13 @@ def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
     """
     u = _tables(rules)
     h = _hand(hand, rules, u)
-    return _core.legal_codes_array(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u.codes), u.repeat)
+    return u.legal_codes(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 
 
 def all_plays(rules: Rules = STANDARD) -> List[Play]:
     """Every play one deck can form under ``rules`` (the pass not included), in move order.
 
-    :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``.
+    :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``;
+        plays of ``rules.banned`` types left out.
     """
-    return list(_tables(rules).core.plays[1:])
+    return list(_tables(rules).all_plays)

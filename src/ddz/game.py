@@ -54,6 +54,7 @@ from .errors import (DdzError, DealError, IllegalActionError, InvalidPlayError, 
                      RecordError)
 from .play import PASS, Play, PlayType
 from .rules import STANDARD, Rules
+from .tables import table
 
 __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action",
            "SEATS", "HAND_SIZE", "BOTTOM_SIZE", "RECORD_FORMAT", "RECORD_VERSION",
@@ -63,7 +64,7 @@ SEATS = 3
 HAND_SIZE = 17
 BOTTOM_SIZE = 3
 RECORD_FORMAT = "ddz-record"
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 Counts = Tuple[int, ...]
 Action = Union[Play, str, int, bool]
@@ -1015,8 +1016,7 @@ class Game:
         r = self.rules
         return {
             "format": RECORD_FORMAT, "version": RECORD_VERSION,
-            "rules": {"kickers": r.kickers, "bidding": r.bidding, "doubling": r.doubling,
-                      "bottom_bonus": r.bottom_bonus},
+            "rules": r.to_json(),
             "seed": self.seed, "dealt_from_seed": self._dealt_from_seed,
             "first_bidder": self.first_bidder,
             "deals": [d.to_json() for d in self._deals],
@@ -1039,13 +1039,13 @@ class Game:
             raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
         version = record.get("version")
         if (record.get("format") != RECORD_FORMAT or isinstance(version, bool)
-                or not isinstance(version, int) or version != RECORD_VERSION):
-            raise RecordError(f"not a {RECORD_FORMAT} version {RECORD_VERSION} record: "
+                or not isinstance(version, int) or version not in _RULES_ADDED):
+            raise RecordError(f"not a {RECORD_FORMAT} record of version 1..{RECORD_VERSION}: "
                               f"format {record.get('format')!r}, version {version!r}")
         missing = {"rules", "seed", "dealt_from_seed", "first_bidder", "deals", "actions"} - set(record)
         if missing:
             raise RecordError(f"the record lacks {sorted(missing)}")
-        rules = _record_rules(record["rules"])
+        rules = _record_rules(record["rules"], version)
         deals = record["deals"]
         if not isinstance(deals, list) or not deals:
             raise RecordError("the record has no deals")
@@ -1104,35 +1104,26 @@ class Game:
         return game
 
 
-_RULES_FIELDS = ("kickers", "bidding", "doubling", "bottom_bonus")
+#: per record version, the Rules fields added after it: a record of that version lacks
+#: them, and they take their defaults (version 2 added ``banned``)
+_RULES_ADDED = {1: ("banned",), 2: ()}
 
 
-def _record_rules(data: Any) -> Rules:
+def _record_rules(data: Any, version: int) -> Rules:
     """The ``rules`` of a record: an object with exactly every field of :class:`Rules`
-    (docs/records.md); a missing field is an error, not a default, so that a record
-    always says which rules it was played by."""
-    if not isinstance(data, Mapping):
-        raise RecordError(f"the record's rules must be a JSON object, not {type(data).__name__}: {data!r}")
-    unknown = sorted(str(k) for k in data if k not in _RULES_FIELDS)
-    if unknown:
-        raise RecordError(f"the record's rules hold unknown field(s) {unknown}; "
-                          f"the fields are {list(_RULES_FIELDS)}")
-    missing = [k for k in _RULES_FIELDS if k not in data]
-    if missing:
-        raise RecordError(f"the record's rules lack field(s) {missing}; a record gives every "
-                          f"field of ddz.Rules: {list(_RULES_FIELDS)}")
+    of the record's version (docs/records.md); a missing field is an error, not a
+    default, so that a record always says which rules it was played by."""
     try:
-        return Rules(**data)
-    except (TypeError, DdzError) as exc:
-        raise RecordError(f"bad rules in the record: {data!r} ({exc})") from None
+        return Rules.from_json(data, defaults=_RULES_ADDED[version])
+    except DdzError as exc:
+        raise RecordError(f"the record's rules: {exc}") from None
 
 
 def _action_space(rules: Rules):
+    """The :class:`ddz.ActionSpace` of ``rules.move_rules``, kept on the rule set's table."""
     from .actions import ActionSpace  # written alongside; imported lazily
-    space = _SPACES.get(rules.move_rules)
+    derived = table(rules).derived
+    space = derived.get("action_space")
     if space is None:
-        space = _SPACES[rules.move_rules] = ActionSpace(rules.move_rules)
+        space = derived["action_space"] = ActionSpace(rules.move_rules)
     return space
-
-
-_SPACES: Dict[Rules, Any] = {}

@@ -29,10 +29,11 @@ from typing import Dict, Iterable, List, Tuple, Union
 import numpy as np
 
 from . import _args
-from .cards import NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
+from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
 from .errors import HandError, InvalidPlayError, NotationError
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
+from .tables import table
 
 __all__ = [
     "NotExpressibleError",
@@ -195,8 +196,16 @@ def rlcard_play(action: str, rules: Rules = REPEAT_KICKERS) -> Play:
     return moves.classify(counts, rules)
 
 
-@functools.lru_cache(maxsize=None)
 def _rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
+    """The two id maps, built once per rule set and kept on its table."""
+    derived = table(rules).derived
+    maps = derived.get("rlcard_map")
+    if maps is None:
+        maps = derived["rlcard_map"] = _build_rlcard_map(rules)
+    return maps
+
+
+def _build_rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     from rlcard.games.doudizhu.utils import ID_2_ACTION  # type: ignore[import-not-found]
 
     from .actions import ActionSpace
@@ -298,45 +307,21 @@ def _openspiel_entries() -> List[Tuple[PlayType, int, int, Tuple[int, ...]]]:
     return out
 
 
-class _OpenSpielOnly:
-    """An OpenSpiel action that is no :class:`Play` under any rules (an airplane whose
-    single wings hold a trio next to the chain, ``333444555-666``): it has the
-    attributes of a Play that the conversions read, but cannot be played here."""
-
-    __slots__ = ("type", "rank", "length", "kickers", "counts")
-
-    def __init__(self, t: PlayType, rank: int, length: int, kickers: Tuple[int, ...]) -> None:
-        counts = [0] * NUM_RANKS
-        for r in range(rank - length + 1, rank + 1):
-            counts[r] = 3
-        for k in kickers:
-            counts[k] += 1
-        self.type, self.rank, self.length, self.kickers = t, rank, length, tuple(kickers)
-        self.counts = tuple(counts)
-
-    def __str__(self) -> str:
-        body = [0] * NUM_RANKS
-        for r in range(self.rank - self.length + 1, self.rank + 1):
-            body[r] = 3
-        kick = [0] * NUM_RANKS
-        for k in self.kickers:
-            kick[k] += 1
-        return format_cards_unchecked(body) + "+" + format_cards_unchecked(kick)
-
-
-def _openspiel_action(entry) -> Union[Play, _OpenSpielOnly]:
-    try:
-        return Play(*entry)
-    except InvalidPlayError:
-        return _OpenSpielOnly(*entry)
-
-
 @functools.lru_cache(maxsize=1)
-def _openspiel_tables() -> Tuple[Tuple[Union[Play, _OpenSpielOnly], ...], Dict[Play, int]]:
+def _openspiel_tables() -> Tuple[Tuple[Play, ...], Dict[Play, int]]:
     entries = _openspiel_entries()
     assert len(entries) + _OS_FIRST_PLAY == OPENSPIEL_NUM_ACTIONS
-    plays = tuple(_openspiel_action(e) for e in entries)
-    return plays, {p: i + _OS_FIRST_PLAY for i, p in enumerate(plays) if isinstance(p, Play)}
+    plays = tuple(Play(*e) for e in entries)   # trio wings are Play structures too
+    return plays, {p: i + _OS_FIRST_PLAY for i, p in enumerate(plays)}
+
+
+def _trio_wing(p: Play) -> bool:
+    """An airplane whose single wings hold three cards of the rank next to the chain
+    (OpenSpiel's ``333444555-666``), which no rule set of RULES.md reads that way."""
+    if p.type is not _T.AIRPLANE_SINGLES:
+        return False
+    lo = p.rank - p.length + 1
+    return any(p.kickers.count(r) == 3 for r in (lo - 1, p.rank + 1) if 0 <= r < CHAIN_RANKS)
 
 
 def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
@@ -396,9 +381,9 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
     p = plays[a - _OS_FIRST_PLAY]
     from . import moves
 
-    if not isinstance(p, Play):
+    if _trio_wing(p):
         raise NotExpressibleError(
-            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under any rules: "
+            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}: "
             f"a trio next to the chain is never a wing (RULES.md §2.1)")
     if moves.readings(p.counts, rules) != [p]:
         raise NotExpressibleError(

@@ -9,13 +9,12 @@ never a silent fall-back to pure Python.
 
 from __future__ import annotations
 
-import importlib
-import os
 from typing import Optional
 
 import numpy as np
 
 from . import reference as _reference
+from ._compiled import NO_EXTENSIONS, compiled
 from .cards import CardsLike
 from .play import Play
 from .rules import STANDARD, Rules
@@ -30,27 +29,6 @@ def _reference_legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None
     the pass (0) first when responding; same arguments and errors."""
     return np.array([p.code for p in _reference.legal_moves(hand, to_beat, rules)],
                     dtype=np.int64)
-
-
-NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
-"""``DDZ_NO_EXTENSIONS=1`` was set (read once, here, for every module)."""
-
-
-def compiled(name: str, what: str):
-    """The module ``ddz.<name>`` built on the compiled extensions, or ``None`` when
-    ``DDZ_NO_EXTENSIONS=1`` asks for pure Python.
-
-    :raises ImportError: the extension failed to import (a broken build must not quietly
-        run pure Python); the message names ``what``.
-    """
-    if NO_EXTENSIONS:
-        return None
-    try:
-        return importlib.import_module(f"ddz.{name}")
-    except ImportError as exc:
-        raise ImportError(
-            f"ddz: {what} failed to import: {exc}. Reinstall ddz so that it compiles, or "
-            "set DDZ_NO_EXTENSIONS=1 to use the pure-Python path on purpose.") from exc
 
 
 _impl = compiled("fast", "the compiled core (ddz._core)")

@@ -1,61 +1,49 @@
-"""Play types and the :class:`Play` value (RULES.md §2).
+"""The :class:`Play` value (RULES.md §2); :class:`PlayType` is re-exported from
+:mod:`ddz.rules`.
 
-A play is identified by its type, its main rank, its chain length and its kicker
-multiset -- not by its cards alone (DESIGN.md, "Values, not tuples").
+A play is identified by its type, its main rank, its chain length, the copies of each
+body rank (its *width*) and its kicker multiset -- not by its cards alone (DESIGN.md,
+"Values, not tuples").
+
+A ``Play`` is a *structure*: the constructor checks what holds in every rule set the
+project implements or plans (RULES.md §2, §7 and the engine profiles): the shape of each
+type, chains within 3..A, kicker counts, kickers never of a body rank (§2.1 rule 1),
+pair kickers pairs of different ranks (rule 5), at most two decks' copies of a rank.
+Whether a structure is a play under a rule set (rules 2 and 3, the ``kickers`` option,
+joker pairs, bomb sizes, banned types) is decided by the engines: :func:`ddz.classify`,
+:func:`ddz.readings`, :func:`ddz.all_plays`.
 
 Compact code
 ------------
 Every play also has a compact integer code (``Play.code``, ``Play.from_code``), used
-by the Cython core's array paths. It fits in 44 bits of an ``int64``::
+by the Cython core and the action tables. It fits in 62 bits of an ``int64``::
 
-    bits  0..29  kicker card counts, 2 bits per rank (rank r at bits 2r..2r+1)
-    bits 30..33  main rank (0..14)
-    bits 34..38  chain length (1 for non-chains, 0 for the pass)
-    bits 39..43  PlayType
+    bits  0..44  kicker card counts, 3 bits per rank (rank r at bits 3r..3r+2)
+    bits 45..48  main rank (0..14)
+    bits 49..52  chain length (1 for non-chains, 0 for the pass)
+    bits 53..56  width: copies of each body rank (4..8 for a bomb, 1 or 2 for a rocket)
+    bits 57..61  PlayType
 
-The pass has code 0. Bits 44..63 are reserved (zero) for the two-deck game.
+The pass has code 0. Codes are an internal format: they may change between versions
+(action ids and notation do not).
 """
 
 from __future__ import annotations
 
-import enum
-from typing import Iterable, Tuple
+from typing import Iterable, Optional, Tuple
 
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
 from .errors import InvalidPlayError, NotationError, quote
+from .rules import PlayType
 
 __all__ = ["PlayType", "Play", "PASS", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
-           "CODE_RANK_SHIFT", "CODE_LENGTH_SHIFT", "CODE_TYPE_SHIFT"]
-
-
-class PlayType(enum.IntEnum):
-    """The play types of RULES.md §2, in the table's order (also the move order)."""
-    PASS = 0
-    SINGLE = 1
-    PAIR = 2
-    TRIO = 3
-    TRIO_SINGLE = 4
-    TRIO_PAIR = 5
-    STRAIGHT = 6
-    PAIR_STRAIGHT = 7
-    AIRPLANE = 8
-    AIRPLANE_SINGLES = 9
-    AIRPLANE_PAIRS = 10
-    FOUR_TWO_SINGLES = 11
-    FOUR_TWO_PAIRS = 12
-    BOMB = 13
-    ROCKET = 14
-
-    @property
-    def is_chain(self) -> bool:
-        """Straights, pair straights and airplanes (chains of ranks within 3..A)."""
-        return self in _CHAINS
-
+           "CODE_KICKER_BITS", "CODE_RANK_SHIFT", "CODE_LENGTH_SHIFT", "CODE_WIDTH_SHIFT",
+           "CODE_TYPE_SHIFT", "MAX_PLAY_CARDS"]
 
 _T = PlayType
-_CHAINS = frozenset({_T.STRAIGHT, _T.PAIR_STRAIGHT, _T.AIRPLANE, _T.AIRPLANE_SINGLES, _T.AIRPLANE_PAIRS})
 
-#: copies of each body rank, by type (the rocket's body is one B and one R)
+#: copies of each body rank, by type: the default width (a BOMB may have 4..8, RULES.md §7;
+#: the rocket's body is one B and one R, or two of each with two decks)
 BODY_WIDTH = {
     _T.PASS: 0, _T.SINGLE: 1, _T.PAIR: 2, _T.TRIO: 3, _T.TRIO_SINGLE: 3, _T.TRIO_PAIR: 3,
     _T.STRAIGHT: 1, _T.PAIR_STRAIGHT: 2, _T.AIRPLANE: 3, _T.AIRPLANE_SINGLES: 3,
@@ -71,12 +59,21 @@ KICKER_UNITS = {
     _T.AIRPLANE_PAIRS: (1, 2), _T.FOUR_TWO_SINGLES: (2, 1), _T.FOUR_TWO_PAIRS: (2, 2),
 }
 
-#: the most cards of a play: a one-deck hand holds at most 20 (``Rules.max_hand``)
-MAX_PLAY_CARDS = 20
+#: the most cards of a play: the largest hand of any rule set (33, RULES.md §7)
+MAX_PLAY_CARDS = 33
+#: the most copies of a rank (two decks) and of a joker
+_MAX_COPIES = 8
+_MAX_JOKERS = 2
+#: bomb sizes (RULES.md §2, §7) and rocket widths (BR, BBRR) a structure may have
+_BOMB_WIDTHS = range(4, 9)
+_ROCKET_WIDTHS = range(1, 3)
 
-CODE_RANK_SHIFT = 30
-CODE_LENGTH_SHIFT = 34
-CODE_TYPE_SHIFT = 39
+CODE_KICKER_BITS = 3
+CODE_RANK_SHIFT = 45
+CODE_LENGTH_SHIFT = 49
+CODE_WIDTH_SHIFT = 53
+CODE_TYPE_SHIFT = 57
+_CODE_BITS = 62
 
 
 class Play:
@@ -88,43 +85,58 @@ class Play:
     :param length: chain length (distinct body ranks) for chains, 1 otherwise, 0 for the pass.
     :param kickers: kicker ranks, one entry per card (a pair kicker of 8s is ``(5, 5)``);
         stored sorted ascending.
-    :raises InvalidPlayError: a structure no play can have (wrong kicker count, chain out
-        of 3..A, pair kicker not a pair, ...). Whether the kickers are allowed by a rule set
-        is checked by :func:`ddz.classify`, not here.
+    :param width: copies of each body rank; ``None`` (default) for the type's usual width
+        (:data:`BODY_WIDTH`). Only a BOMB (4..8 cards, RULES.md §7) and a ROCKET (1: ``BR``,
+        2: ``BBRR``) have a choice.
+    :raises InvalidPlayError: a structure no play of any rule set can have (wrong kicker
+        count, chain out of 3..A, a kicker of a body rank, pair kickers that are not pairs
+        of different ranks, more than two decks' copies, ...). Whether the structure is a
+        play under a given rule set is checked by :func:`ddz.classify`, not here.
 
     Attributes ``counts`` (15-tuple of all cards), ``body_counts``, ``kicker_counts``,
     ``num_cards`` and ``code`` (see the module docstring) are derived.
     ``str(play)`` is the canonical notation (``333444+56``, ``BR``, ``pass``) and
-    ``Play.parse(str(play)) == play``. Plays sort in move order: type, chain length,
-    main rank, then kickers (as ascending rank tuples).
+    ``Play.parse(str(play), rules) == play`` under every rule set the play belongs to.
+    ``repr(play)`` evaluates back with no context: ``Play.parse('333444+56')`` for a play of
+    the default rules, the constructor form otherwise. Plays sort in move order: type,
+    chain length, width, main rank, then kickers (as ascending rank tuples).
     """
 
-    __slots__ = ("type", "rank", "length", "kickers", "counts", "_hash")
+    __slots__ = ("type", "rank", "length", "kickers", "width", "counts", "code", "_hash")
     type: PlayType
     rank: Rank
     length: int
     kickers: Tuple[Rank, ...]
+    width: int
     counts: Tuple[int, ...]
+    code: int
 
     def __init__(self, type: PlayType, rank: Rank = 0, length: int = 1,
-                 kickers: Iterable[Rank] = ()) -> None:
+                 kickers: Iterable[Rank] = (), width: Optional[int] = None) -> None:
         try:
             t = PlayType(type)
         except ValueError:
-            raise InvalidPlayError(f"unknown play type {type!r}") from None
+            raise InvalidPlayError(f"unknown play type {quote(type)}") from None
         try:
             kick = tuple(sorted(_integer(k, "kicker rank") for k in kickers))
         except TypeError:
             raise InvalidPlayError(f"kickers must be an iterable of ranks, got {quote(kickers)}") from None
         rank, length = _integer(rank, "main rank"), _integer(length, "chain length")
-        counts = _structure(t, rank, length, kick)
+        w = BODY_WIDTH[t] if width is None else _integer(width, "width")
+        counts = _structure(t, rank, length, kick, w)
+        code = (int(t) << CODE_TYPE_SHIFT) | (w << CODE_WIDTH_SHIFT) | (length << CODE_LENGTH_SHIFT) \
+            | (rank << CODE_RANK_SHIFT)
+        for k in kick:
+            code += 1 << (CODE_KICKER_BITS * k)
         s = object.__setattr__
         s(self, "type", t)
         s(self, "rank", rank)
         s(self, "length", length)
         s(self, "kickers", kick)
+        s(self, "width", w)
         s(self, "counts", counts)
-        s(self, "_hash", hash((int(t), rank, length, kick)))
+        s(self, "code", code)
+        s(self, "_hash", hash(code))
 
     # -- value semantics --
     def __setattr__(self, name, value):
@@ -134,13 +146,12 @@ class Play:
         raise AttributeError(f"Play is immutable (cannot delete {name!r})")
 
     def __reduce__(self):
-        return (Play, (int(self.type), self.rank, self.length, self.kickers))
+        return (Play, (int(self.type), self.rank, self.length, self.kickers, self.width))
 
     def __eq__(self, other):
         if not isinstance(other, Play):
             return NotImplemented
-        return (self.type is other.type and self.rank == other.rank
-                and self.length == other.length and self.kickers == other.kickers)
+        return self.code == other.code
 
     def __hash__(self):
         return self._hash
@@ -150,8 +161,8 @@ class Play:
 
     @property
     def sort_key(self):
-        """``(type, length, rank, kickers)``: the documented move order."""
-        return (int(self.type), self.length, self.rank, self.kickers)
+        """``(type, length, width, rank, kickers)``: the documented move order."""
+        return (int(self.type), self.length, self.width, self.rank, self.kickers)
 
     def __lt__(self, other):
         if not isinstance(other, Play):
@@ -187,9 +198,8 @@ class Play:
     def body_counts(self) -> Tuple[int, ...]:
         """15-tuple: cards of the main part per rank."""
         c = [0] * NUM_RANKS
-        w = BODY_WIDTH[self.type]
         for r in self.body_ranks:
-            c[r] = w
+            c[r] = self.width
         return tuple(c)
 
     @property
@@ -205,44 +215,60 @@ class Play:
         """How many cards the play uses (0 for the pass)."""
         return sum(self.counts)
 
-    @property
-    def code(self) -> int:
-        """The compact ``int64`` code (see the module docstring); 0 for the pass."""
-        k = 0
-        for r in self.kickers:
-            k += 1 << (2 * r)
-        return (int(self.type) << CODE_TYPE_SHIFT) | (self.length << CODE_LENGTH_SHIFT) \
-            | (self.rank << CODE_RANK_SHIFT) | k
-
     @classmethod
     def from_code(cls, code: int) -> "Play":
-        """The play of a compact code.
+        """The play of a compact code (``Play.from_code(p.code) == p``).
 
+        :param code: an ``int`` or numpy integer (see the module docstring).
         :raises InvalidPlayError: a code that encodes no play structure.
         """
         code = _integer(code, "play code")
-        if code < 0 or code >> 44:
+        if code < 0 or code >> _CODE_BITS:
             raise InvalidPlayError(f"play code out of range: {code!r}")
         t = (code >> CODE_TYPE_SHIFT) & 31
         if t > PlayType.ROCKET:
             raise InvalidPlayError(f"play code {code!r} has an unknown play type {t}")
         kick = []
         for r in range(NUM_RANKS):
-            kick.extend([r] * ((code >> (2 * r)) & 3))
-        return cls(PlayType(t), (code >> CODE_RANK_SHIFT) & 15, (code >> CODE_LENGTH_SHIFT) & 31, kick)
+            kick.extend([r] * ((code >> (CODE_KICKER_BITS * r)) & 7))
+        width = (code >> CODE_WIDTH_SHIFT) & 15
+        if t == PlayType.PASS and code:
+            raise InvalidPlayError(f"play code {code!r} is a pass with parts")
+        return cls(PlayType(t), (code >> CODE_RANK_SHIFT) & 15, (code >> CODE_LENGTH_SHIFT) & 15, kick,
+                   None if t == PlayType.PASS else width)
 
     # -- notation --
     def __str__(self) -> str:
         if self.type is PlayType.PASS:
             return "pass"
-        w = BODY_WIDTH[self.type]
-        body = "".join(RANK_CHARS[r] * w for r in self.body_ranks)
+        body = "".join(RANK_CHARS[r] * self.width for r in self.body_ranks)
         if self.kickers:
             return body + "+" + "".join(RANK_CHARS[r] for r in self.kickers)
         return body
 
     def __repr__(self) -> str:
-        return f"Play.parse({str(self)!r})"
+        if self._standard():
+            return f"Play.parse({str(self)!r})"
+        args = [f"PlayType.{self.type.name}", str(self.rank), str(self.length)]
+        if self.kickers:
+            args.append(repr(self.kickers))
+        if self.width != BODY_WIDTH[self.type]:
+            args.append(f"width={self.width}")
+        return f"Play({', '.join(args)})"
+
+    def _standard(self) -> bool:
+        """Is this a play of the default rules (one deck, ``kickers="distinct"``, RULES.md
+        §2.1), so that ``Play.parse(str(self))`` gives it back? Decided from the structure
+        alone, for ``repr``."""
+        t = self.type
+        if self.width != BODY_WIDTH[t] or sum(self.counts) > 20:
+            return False
+        if t is PlayType.PAIR and self.rank > R2:
+            return False
+        kick = self.kickers
+        if KICKER_UNITS.get(t, (0, 1))[1] == 2:
+            return not kick or kick[-1] <= R2
+        return len(set(kick)) == len(kick) and not (SMALL_JOKER in kick and BIG_JOKER in kick)
 
     @classmethod
     def parse(cls, text: str, rules=None) -> "Play":
@@ -295,30 +321,36 @@ def _bad(t, rank, length, kick, why):
         f"no {t.name} has main rank {rank!r}, length {length!r} and kickers {kick!r}: {why}")
 
 
-def _structure(t: PlayType, rank: int, length: int, kick: Tuple[int, ...]) -> Tuple[int, ...]:
-    """Check the shape of a play (not the rule set) and return its 15 counts."""
+def _structure(t: PlayType, rank: int, length: int, kick: Tuple[int, ...], w: int) -> Tuple[int, ...]:
+    """Check the shape of a play (what holds in every rule set) and return its 15 counts."""
     if any(not 0 <= k < NUM_RANKS for k in kick):
         raise _bad(t, rank, length, kick, "kicker rank out of 0..14")
     counts = [0] * NUM_RANKS
     if t is PlayType.PASS:
-        if rank or length or kick:
+        if rank or length or kick or w:
             raise _bad(t, rank, length, kick, "the pass is Play(PlayType.PASS, 0, 0)")
         return tuple(counts)
     if t is PlayType.ROCKET:
-        if rank != BIG_JOKER or length != 1 or kick:
-            raise _bad(t, rank, length, kick, "the rocket is Play(PlayType.ROCKET, 14, 1)")
-        counts[SMALL_JOKER] = counts[BIG_JOKER] = 1
+        if rank != BIG_JOKER or length != 1 or kick or w not in _ROCKET_WIDTHS:
+            raise _bad(t, rank, length, kick, "the rocket is Play(PlayType.ROCKET, 14, 1) (width 1: BR, 2: BBRR)")
+        counts[SMALL_JOKER] = counts[BIG_JOKER] = w
         return tuple(counts)
+    if t is PlayType.BOMB:
+        if w not in _BOMB_WIDTHS:
+            raise _bad(t, rank, length, kick, f"a bomb has 4 to 8 cards, not width {w!r}")
+    elif w != BODY_WIDTH[t]:
+        raise _bad(t, rank, length, kick, f"a {t.name} has width {BODY_WIDTH[t]}, not {w!r}")
     if t.is_chain:
         if length < MIN_CHAIN[t] or rank >= CHAIN_RANKS or rank - length + 1 < 0:
             raise _bad(t, rank, length, kick, f"chains need {MIN_CHAIN[t]}+ ranks within 3..A")
     else:
         if length != 1:
             raise _bad(t, rank, length, kick, "non-chains have length 1")
-        top = BIG_JOKER if t is PlayType.SINGLE else R2
+        # a single or a pair may be a joker (a joker pair with two decks); trios and more
+        # never are (a deck pair holds two of each joker)
+        top = BIG_JOKER if t in (PlayType.SINGLE, PlayType.PAIR) else R2
         if not 0 <= rank <= top:
             raise _bad(t, rank, length, kick, "rank out of range")
-    w = BODY_WIDTH[t]
     for r in range(rank - length + 1, rank + 1):
         counts[r] = w
     per, size = KICKER_UNITS.get(t, (0, 0))
@@ -330,27 +362,21 @@ def _structure(t: PlayType, rank: int, length: int, kick: Tuple[int, ...]) -> Tu
         return tuple(counts)
     if len(kick) != per * length * size:
         raise _bad(t, rank, length, kick, f"needs {per * length} kicker(s) of {size} card(s)")
-    # RULES.md §2.1 rules 1-3 and 5, which hold under every rule set
+    # RULES.md §2.1 rules 1 and 5, which hold under every rule set
     lo = rank - length + 1
     if any(lo <= k <= rank for k in kick):
         raise _bad(t, rank, length, kick, "a kicker never has the rank of the main part (§2.1 rule 1)")
-    if SMALL_JOKER in kick and BIG_JOKER in kick:
-        raise _bad(t, rank, length, kick, "kickers are never both jokers (§2.1 rule 2)")
     if size == 2:
         pairs = kick[::2]
         if pairs != kick[1::2] or len(set(pairs)) != len(pairs):
             raise _bad(t, rank, length, kick, "pair kickers must be pairs of different ranks (§2.1 rule 5)")
-        if pairs and pairs[-1] > R2:
-            raise _bad(t, rank, length, kick, "jokers are never a pair kicker (§2.1 rule 3)")
     for k in kick:
         counts[k] += 1
     for k in set(kick):
-        if counts[k] >= 4:
-            raise _bad(t, rank, length, kick, "kickers never hold four of a rank (§2.1 rule 2)")
-        if k >= SMALL_JOKER and counts[k] > 1:
-            raise _bad(t, rank, length, kick, "one deck has one of each joker")
-        if counts[k] == 3 and t.is_chain and k < CHAIN_RANKS and (k == lo - 1 or k == rank + 1):
-            raise _bad(t, rank, length, kick, "a trio next to the chain is never a wing (§2.1)")
+        if counts[k] > (_MAX_JOKERS if k >= SMALL_JOKER else _MAX_COPIES):
+            raise _bad(t, rank, length, kick, "more copies of a rank than two decks hold")
+        if counts[k] > 7:
+            raise _bad(t, rank, length, kick, "more than 7 kicker cards of one rank")
     return tuple(counts)
 
 

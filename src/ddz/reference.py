@@ -12,7 +12,9 @@ Written to be obviously correct, not fast, and independently of the Cython core:
 
 Move order (shared by every implementation): the pass first when responding, then plays
 sorted by :attr:`ddz.Play.sort_key`: type (in :class:`ddz.PlayType` order), chain length,
-main rank, then kickers as ascending rank tuples compared lexicographically.
+width (copies of each body rank: the size of a bomb), main rank, then kickers as ascending
+rank tuples compared lexicographically. Plays of the types in ``rules.banned`` are not
+plays: they are never read, listed or legal.
 
 Only argument checking uses numpy (through :mod:`ddz._args`); the logic is plain ints.
 """
@@ -122,9 +124,11 @@ def _readings(counts: Counts, rules: Rules) -> List[Play]:
     if n > rules.max_hand:
         return []
     out: List[Play] = []
-    if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 1:
+    if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 1 and T.ROCKET not in rules.banned:
         out.append(Play(T.ROCKET, BIG_JOKER, 1))
     for t, width, chain, top in _SHAPES:
+        if t in rules.banned:           # Rules.banned: not a play under these rules
+            continue
         kunits, ksize = _kicker_units(t, 1)
         per_rank = width + kunits * ksize
         if n % per_rank:
@@ -226,6 +230,8 @@ def _kicker_choices(t: PlayType, lo: int, hi: int, rules: Rules, chain: bool):
 def _universe(rules: Rules) -> Tuple[Play, ...]:
     plays: List[Play] = []
     for t, width, chain, top in _SHAPES:
+        if t in rules.banned:
+            continue
         kunits, ksize = _kicker_units(t, 1)
         lengths = range(MIN_CHAIN[t], _max_length(width, kunits * ksize, rules) + 1) if chain else [1]
         for length in lengths:
@@ -233,7 +239,8 @@ def _universe(rules: Rules) -> Tuple[Play, ...]:
                 lo = hi - length + 1
                 for kick in _kicker_choices(t, lo, hi, rules, chain):
                     plays.append(Play(t, hi, length, kick))
-    plays.append(Play(T.ROCKET, BIG_JOKER, 1))
+    if T.ROCKET not in rules.banned:
+        plays.append(Play(T.ROCKET, BIG_JOKER, 1))
     plays.sort()
     return tuple(plays)
 

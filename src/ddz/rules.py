@@ -1,17 +1,107 @@
-"""Rule options (RULES.md). Every difference between rule sets is a field here."""
+"""Rule options (RULES.md) and the names of the play types.
+
+Every difference between rule sets is a field of :class:`Rules`. Which fields decide
+the plays and the legal moves is declared once, on the fields themselves (dataclass
+``metadata={"decides": ...}``); :attr:`Rules.move_rules`, :attr:`Rules.universe_rules`,
+records (:meth:`Rules.to_json`) and the command line derive from that declaration, and
+:attr:`Rules.move_options` is the one place where the engines' option record is derived
+from the fields (the core copies it into one C struct). ``docs/DESIGN.md`` lists the
+steps for adding an option.
+
+:class:`PlayType` lives here, not in :mod:`ddz.play`, because rule options speak about
+play types (``Rules.banned``); :mod:`ddz.play` re-exports it.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+import enum
+import threading
+from dataclasses import dataclass, field, fields
+from typing import Any, Dict, FrozenSet, Iterable, Literal, Mapping, NamedTuple, Tuple
 
-from .errors import DdzError
+from .errors import DdzError, quote
 
-__all__ = ["Rules", "STANDARD", "REPEAT_KICKERS"]
+__all__ = ["Rules", "PlayType", "MoveOptions", "STANDARD", "REPEAT_KICKERS"]
+
+
+class PlayType(enum.IntEnum):
+    """The play types of RULES.md §2, in the table's order (also the move order)."""
+    PASS = 0
+    SINGLE = 1
+    PAIR = 2
+    TRIO = 3
+    TRIO_SINGLE = 4
+    TRIO_PAIR = 5
+    STRAIGHT = 6
+    PAIR_STRAIGHT = 7
+    AIRPLANE = 8
+    AIRPLANE_SINGLES = 9
+    AIRPLANE_PAIRS = 10
+    FOUR_TWO_SINGLES = 11
+    FOUR_TWO_PAIRS = 12
+    BOMB = 13
+    ROCKET = 14
+
+    @property
+    def is_chain(self) -> bool:
+        """Straights, pair straights and airplanes (chains of ranks within 3..A)."""
+        return PlayType.STRAIGHT <= self <= PlayType.AIRPLANE_PAIRS
+
 
 _KICKERS = ("distinct", "repeat")
-_MOVE_RULES: dict = {}
 _BIDDING = ("points", "rob")
+
+#: values of the ``decides`` metadata of a field
+DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
+DECIDES_LEGALITY = "legality"  # which of those plays may be played (ids unchanged)
+
+
+class MoveOptions(NamedTuple):
+    """Everything the engines need to know about a rule set to decide plays and legal
+    moves, as plain ints (the core copies it into its C struct ``Opts``).
+
+    :ivar decks: 54-card decks in play (1; 2 for RULES.md §7).
+    :ivar max_hand: the most cards one player holds (20 with one deck).
+    :ivar repeat: 1 when single kickers may share a rank (``kickers="repeat"``).
+    :ivar allowed: bit ``t`` set when play type ``t`` may be played (the pass always).
+    :ivar bomb_min, bomb_max: the sizes a BOMB may have (4..4 with one deck).
+    :ivar rocket_width: copies of each joker in the ROCKET (1: ``BR``; 2: ``BBRR``).
+    :ivar joker_pairs: 1 when ``BB`` and ``RR`` are pairs (two decks).
+    """
+    decks: int
+    max_hand: int
+    repeat: int
+    allowed: int
+    bomb_min: int
+    bomb_max: int
+    rocket_width: int
+    joker_pairs: int
+
+
+_ALL_TYPES = (1 << (PlayType.ROCKET + 1)) - 1
+
+
+def _banned_arg(value: object) -> FrozenSet[PlayType]:
+    """``Rules.banned`` as a frozenset of PlayType: PlayType members, their ints or
+    their names (``"TRIO_PAIR"``, case-insensitive), in any iterable."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise DdzError(f"Rules.banned must be a set of PlayType (or their names), got {quote(value)}")
+    out = set()
+    for item in value:
+        if isinstance(item, PlayType):
+            t = item
+        elif isinstance(item, str) and item.upper() in PlayType.__members__:
+            t = PlayType[item.upper()]
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= PlayType.ROCKET:
+            t = PlayType(item)
+        else:
+            raise DdzError(f"Rules.banned: {quote(item)} is not a play type; the types are "
+                           f"{', '.join(PlayType.__members__)}")
+        if t in (PlayType.PASS, PlayType.SINGLE):
+            raise DdzError(f"Rules.banned cannot hold {t.name}: the pass and the single are always "
+                           "allowed, so that a player can always lead and always respond")
+        out.add(t)
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -20,7 +110,12 @@ class Rules:
 
     :param kickers: ``"distinct"`` (**default**, competition rules: the single kickers of
         one play have pairwise different ranks) or ``"repeat"`` (online platforms, RLCard,
-        DouZero: single kickers may share a rank). RULES.md §2.1.
+        DouZero: single kickers may share a rank). RULES.md §2.1. Decides plays.
+    :param banned: play types that may not be played (禁手, as endgame puzzles ban
+        e.g. TRIO_PAIR or the four-with-twos): a set of :class:`PlayType` or their names,
+        stored as a ``frozenset``; default empty. Banned plays keep their action ids
+        (:class:`ddz.ActionSpace`) but are never legal, are not in :func:`ddz.all_plays`
+        and are not plays for :func:`ddz.classify`. PASS and SINGLE cannot be banned.
     :param bidding: ``"points"`` (**default**, 叫分: bids of 1, 2 or 3, the base score is
         the winning bid) or ``"rob"`` (叫地主/抢地主: call and rob, each rob doubles, base 1).
         RULES.md §3.
@@ -35,21 +130,43 @@ class Rules:
     :class:`ddz.Game`; the move functions ignore them.
     """
 
-    kickers: Literal["distinct", "repeat"] = "distinct"
-    bidding: Literal["points", "rob"] = "points"
+    kickers: Literal["distinct", "repeat"] = field(
+        default="distinct", metadata={"decides": DECIDES_PLAYS, "choices": _KICKERS,
+                                      "help": "kicker rule (RULES.md §2.1)"})
+    banned: FrozenSet[PlayType] = field(
+        default=frozenset(), metadata={"decides": DECIDES_LEGALITY,
+                                       "help": "play types that may not be played (禁手)"})
+    bidding: Literal["points", "rob"] = field(default="points", metadata={"choices": _BIDDING})
     doubling: bool = False
     bottom_bonus: bool = False
 
     def __post_init__(self) -> None:
         if self.kickers not in _KICKERS:
-            raise DdzError(f"Rules.kickers must be one of {_KICKERS}, got {self.kickers!r}")
+            raise DdzError(f"Rules.kickers must be one of {_KICKERS}, got {quote(self.kickers)}")
         if self.bidding not in _BIDDING:
-            raise DdzError(f"Rules.bidding must be one of {_BIDDING}, got {self.bidding!r}")
+            raise DdzError(f"Rules.bidding must be one of {_BIDDING}, got {quote(self.bidding)}")
         for name in ("doubling", "bottom_bonus"):
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise DdzError(f"Rules.{name} must be True or False, got {value!r}")
+                raise DdzError(f"Rules.{name} must be True or False, got {quote(value)}")
+        if not (isinstance(self.banned, frozenset) and all(type(t) is PlayType for t in self.banned)):
+            object.__setattr__(self, "banned", _banned_arg(self.banned))
+        elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
+            _banned_arg(self.banned)  # raises
 
+    def __repr__(self) -> str:
+        parts = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != f.default:
+                if f.name == "banned":
+                    value = "{" + ", ".join(f"PlayType.{t.name}" for t in sorted(value)) + "}"
+                    parts.append(f"banned={value}")
+                else:
+                    parts.append(f"{f.name}={value!r}")
+        return f"Rules({', '.join(parts)})"
+
+    # -- derived -------------------------------------------------------------------
     @property
     def decks(self) -> int:
         """Decks in play (1 for the three-player game)."""
@@ -66,15 +183,89 @@ class Rules:
         return self.kickers == "repeat"
 
     @property
+    def move_options(self) -> MoveOptions:
+        """The engines' view of the move-deciding options (see :class:`MoveOptions`):
+        the one place where they are derived from the fields."""
+        allowed = _ALL_TYPES
+        for t in self.banned:
+            allowed &= ~(1 << t)
+        return MoveOptions(decks=self.decks, max_hand=self.max_hand, repeat=int(self.repeat_kickers),
+                           allowed=allowed, bomb_min=4, bomb_max=4, rocket_width=self.decks,
+                           joker_pairs=int(self.decks > 1))
+
+    @property
     def move_rules(self) -> "Rules":
-        """The rule set with only the options that decide plays and legal moves
-        (``kickers``; later the deck) and every other option at its default: one shared
-        object per distinct value. Per-rule-set tables (play universes, action spaces)
-        are keyed by it, so they are built once whatever the bidding or scoring options."""
-        shared = _MOVE_RULES.get(self.kickers)
-        if shared is None:
-            shared = _MOVE_RULES.setdefault(self.kickers, Rules(kickers=self.kickers))
-        return shared
+        """The rule set with only the fields that decide plays and legal moves (declared
+        ``decides`` in the field metadata) and every other field at its default: one
+        shared object per distinct value. Per-rule-set tables are keyed by it, so they are
+        built once whatever the bidding or scoring options."""
+        return _shared(self, (DECIDES_PLAYS, DECIDES_LEGALITY))
+
+    @property
+    def universe_rules(self) -> "Rules":
+        """The rule set with only the fields that decide which plays exist (not which are
+        allowed, such as ``banned``): its universe numbers the action ids, so ids do not
+        change when a play type is banned."""
+        return _shared(self, (DECIDES_PLAYS,))
+
+    def is_banned(self, play_type: PlayType) -> bool:
+        """Whether plays of ``play_type`` may not be played under these rules."""
+        return play_type in self.banned
+
+    # -- JSON (records) ------------------------------------------------------------
+    def to_json(self) -> Dict[str, Any]:
+        """Every field as JSON values (``banned`` as a sorted list of type names), for
+        records (docs/records.md)."""
+        out: Dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = sorted(t.name for t in value) if f.name == "banned" else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], defaults: Iterable[str] = ()) -> "Rules":
+        """The rule set of :meth:`to_json` output: exactly every field, except those named
+        in ``defaults``, which may be missing and then take their default.
+
+        :raises DdzError: not a mapping, an unknown or missing field, or a bad value.
+        """
+        if not isinstance(data, Mapping):
+            raise DdzError(f"rules must be a JSON object, not {type(data).__name__}: {quote(data)}")
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(str(k) for k in data if k not in names)
+        if unknown:
+            raise DdzError(f"unknown field(s) {unknown}; the fields are {names}")
+        optional = set(defaults)
+        missing = [k for k in names if k not in data and k not in optional]
+        if missing:
+            raise DdzError(f"lack field(s) {missing}; a record gives every field of ddz.Rules: {names}")
+        value = data.get("banned")
+        if value is not None and not isinstance(value, (list, tuple)):
+            raise DdzError(f"rules field 'banned' must be a list of play type names, got {quote(value)}")
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise DdzError(f"bad rules {quote(data)}: {exc}") from None
+
+    @staticmethod
+    def move_fields(decides: Tuple[str, ...] = (DECIDES_PLAYS, DECIDES_LEGALITY)):
+        """The dataclass fields that decide plays (and legality): what ``move_rules``
+        keeps and the command line offers wherever moves are computed."""
+        return [f for f in fields(Rules) if f.metadata.get("decides") in decides]
+
+
+_shared_lock = threading.Lock()
+_SHARED: Dict[Tuple, Rules] = {}
+
+
+def _shared(rules: Rules, decides: Tuple[str, ...]) -> Rules:
+    kept = tuple((f.name, getattr(rules, f.name)) for f in Rules.move_fields(decides))
+    key = (decides, kept)
+    shared = _SHARED.get(key)
+    if shared is None:
+        with _shared_lock:
+            shared = _SHARED.setdefault(key, Rules(**dict(kept)))
+    return shared
 
 
 STANDARD = Rules()
