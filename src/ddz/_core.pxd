@@ -63,7 +63,7 @@ cdef enum PlayTypeC:
 cdef struct Opts:
     int decks              # 1 or 2
     int max_hand           # the most cards one player holds
-    int repeat             # single kickers may share a rank (kickers="repeat")
+    int kickers_repeat     # single kickers may share a rank (kickers="repeat")
     uint32_t allowed       # bit t: play type t may be played
     int bomb_min           # bomb sizes bomb_min..bomb_max
     int bomb_max

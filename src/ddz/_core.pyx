@@ -109,7 +109,7 @@ cdef int opts_from(object options, Opts* o) except -1:
     cdef int r
     o.decks = options.decks
     o.max_hand = options.max_hand
-    o.repeat = options.repeat
+    o.kickers_repeat = options.kickers_repeat
     o.allowed = options.allowed
     o.bomb_min = options.bomb_min
     o.bomb_max = options.bomb_max
@@ -165,7 +165,7 @@ cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssi
             c = MAX_WIDTH
         for w in range(1, c + 1):
             g.m[w] |= 1u << r
-        if not o.repeat:
+        if not o.kickers_repeat:
             if c > 1:
                 c = 1
         elif c > 3:
@@ -205,7 +205,7 @@ cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, uint32_t avail, const 
         cap[r] -= 1
         singles_dfs(g, code + kick_one(r), cap,
                     avail if cap[r] else avail & ~(1u << r), suf, k - 1,
-                    r if g.o.repeat else r + 1)
+                    r if g.o.kickers_repeat else r + 1)
         cap[r] += 1
 
 
@@ -385,7 +385,7 @@ cdef int single_kickers_ok(const Opts* o, const uint8_t* kick, int lo, int hi, i
         c = kick[r]
         if c == 0:
             continue
-        if lo <= r <= hi or c >= 4 or (c > 1 and not o.repeat):
+        if lo <= r <= hi or c >= 4 or (c > 1 and not o.kickers_repeat):
             return 0
         if c == 3 and chain and r < CHAIN_RANKS and (r == lo - 1 or r == hi + 1):
             return 0
@@ -726,10 +726,10 @@ cdef class RuleTable:
     # -- read-only views --
     @property
     def options(self):
-        """The kernel options as a dict (``decks``, ``max_hand``, ``repeat``, ``allowed``,
+        """The kernel options as a dict (``decks``, ``max_hand``, ``kickers_repeat``, ``allowed``,
         ``bomb_min``, ``bomb_max``, ``rocket_width``, ``joker_pairs``)."""
         o = self.opts
-        return {"decks": o.decks, "max_hand": o.max_hand, "repeat": o.repeat, "allowed": o.allowed,
+        return {"decks": o.decks, "max_hand": o.max_hand, "kickers_repeat": o.kickers_repeat, "allowed": o.allowed,
                 "bomb_min": o.bomb_min, "bomb_max": o.bomb_max, "rocket_width": o.rocket_width,
                 "joker_pairs": o.joker_pairs}
 

@@ -7,6 +7,7 @@ Bad input prints ``ddz: error: ...`` to stderr and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -20,9 +21,17 @@ EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains,
 
 
 def _rules(args) -> Rules:
-    return Rules(kickers=args.kickers, bidding=getattr(args, "bidding", "points"),
-                 doubling=getattr(args, "doubling", False),
-                 bottom_bonus=getattr(args, "bottom_bonus", False))
+    """The Rules of the parsed options: every field of Rules that the command offers."""
+    return Rules(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)})
+
+
+def _play_types(text: str):
+    """An argparse type: comma-separated play type names (``TRIO_PAIR,BOMB``)."""
+    names = [t.strip().upper() for t in text.split(",") if t.strip()]
+    try:
+        return Rules(banned=names).banned
+    except DdzError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -60,8 +69,16 @@ _non_negative = _int_at_least(0, "an integer >= 0")
 
 
 def _add_rules_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--kickers", choices=("distinct", "repeat"), default="distinct",
-                   help="kicker rule (RULES.md §2.1): distinct (default) or repeat")
+    """One option per move-deciding field of Rules (declared in its metadata), so a new
+    move option reaches every command that computes moves."""
+    for f in Rules.move_fields():
+        flag = "--" + f.name.replace("_", "-")
+        if "choices" in f.metadata:
+            p.add_argument(flag, choices=f.metadata["choices"], default=f.default,
+                           help=f"{f.metadata['help']}: {' or '.join(f.metadata['choices'])} (default {f.default})")
+        else:  # a set of play types
+            p.add_argument(flag, type=_play_types, default=f.default, metavar="TYPE[,TYPE]",
+                           help=f"{f.metadata['help']}, e.g. TRIO_PAIR,FOUR_TWO_SINGLES (default none)")
 
 
 def cmd_moves(args) -> int:
@@ -218,8 +235,8 @@ def cmd_selfplay(args) -> int:
     rows = [
         ("hands", f"{n}"),
         ("seed", f"{seed}"),
-        ("rules", f"kickers={rules.kickers} bidding={rules.bidding} doubling={rules.doubling} "
-                  f"bottom_bonus={rules.bottom_bonus}"),
+        ("rules", " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}"
+                           for k, v in rules.to_json().items() if k != "banned" or v)),
         ("landlord win rate", f"{wins / n:.1%}"),
     ]
     for s_ in range(3):

@@ -197,8 +197,8 @@ def _beats(a: Play, b: Play) -> bool:
         return False
     if a.type is T.ROCKET:
         return True
-    if a.type is T.BOMB:
-        return b.type is not T.BOMB or a.rank > b.rank
+    if a.type is T.BOMB:             # RULES.md §7: more cards first, then the rank
+        return b.type is not T.BOMB or (a.width, a.rank) > (b.width, b.rank)
     if b.type is T.BOMB:
         return False
     return a.type is b.type and a.length == b.length and a.rank > b.rank

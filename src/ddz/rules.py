@@ -62,7 +62,7 @@ class MoveOptions(NamedTuple):
 
     :ivar decks: 54-card decks in play (1; 2 for RULES.md §7).
     :ivar max_hand: the most cards one player holds (20 with one deck).
-    :ivar repeat: 1 when single kickers may share a rank (``kickers="repeat"``).
+    :ivar kickers_repeat: 1 when single kickers may share a rank (``kickers="repeat"``).
     :ivar allowed: bit ``t`` set when play type ``t`` may be played (the pass always).
     :ivar bomb_min, bomb_max: the sizes a BOMB may have (4..4 with one deck).
     :ivar rocket_width: copies of each joker in the ROCKET (1: ``BR``; 2: ``BBRR``).
@@ -70,7 +70,7 @@ class MoveOptions(NamedTuple):
     """
     decks: int
     max_hand: int
-    repeat: int
+    kickers_repeat: int
     allowed: int
     bomb_min: int
     bomb_max: int
@@ -189,7 +189,7 @@ class Rules:
         allowed = _ALL_TYPES
         for t in self.banned:
             allowed &= ~(1 << t)
-        return MoveOptions(decks=self.decks, max_hand=self.max_hand, repeat=int(self.repeat_kickers),
+        return MoveOptions(decks=self.decks, max_hand=self.max_hand, kickers_repeat=int(self.repeat_kickers),
                            allowed=allowed, bomb_min=4, bomb_max=4, rocket_width=self.decks,
                            joker_pairs=int(self.decks > 1))
 
@@ -255,16 +255,18 @@ class Rules:
 
 
 _shared_lock = threading.Lock()
-_SHARED: Dict[Tuple, Rules] = {}
+_CANONICAL: Dict[Rules, Rules] = {}       # one object per distinct value
+_MEMO: Dict[Tuple, Rules] = {}            # (decides, rules) -> the canonical reduced rules
 
 
 def _shared(rules: Rules, decides: Tuple[str, ...]) -> Rules:
-    kept = tuple((f.name, getattr(rules, f.name)) for f in Rules.move_fields(decides))
-    key = (decides, kept)
-    shared = _SHARED.get(key)
+    key = (decides, rules)
+    shared = _MEMO.get(key)
     if shared is None:
+        reduced = Rules(**{f.name: getattr(rules, f.name) for f in Rules.move_fields(decides)})
         with _shared_lock:
-            shared = _SHARED.setdefault(key, Rules(**dict(kept)))
+            shared = _CANONICAL.setdefault(reduced, reduced)
+            _MEMO[key] = shared
     return shared
 
 

@@ -1,0 +1,101 @@
+"""One table per move rule set, the core's play-type tables against the reference's, and
+the play code layout (issue "Rules as data in the core")."""
+
+import os
+import pathlib
+import re
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import Play, PlayType, Rules
+from ddz.play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN
+from ddz.tables import table
+
+T = PlayType
+SRC = pathlib.Path(ddz.__file__).parent
+
+
+def _core():
+    if os.environ.get("DDZ_NO_EXTENSIONS"):
+        pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled core is not built")
+    from ddz import _core
+    return _core
+
+
+def test_type_properties_equal_the_reference_tables():
+    core = _core().type_properties()
+    from ddz import reference
+    assert core["width"] == {int(t): w for t, w in BODY_WIDTH.items()}
+    assert core["min_chain"] == {int(t): n for t, n in MIN_CHAIN.items()}
+    assert core["kicker_units"] == {int(t): u for t, u in KICKER_UNITS.items()}
+    assert core["chain"] == {int(t) for t in T if t.is_chain}
+    # the reference's own shape table (type, width, chain, highest body rank)
+    for t, width, chain, top in reference._SHAPES:
+        assert core["width"][int(t)] == width and (int(t) in core["chain"]) == chain
+
+
+def test_one_table_per_move_rule_set_shared_by_every_user():
+    _core()
+    t = table(Rules(kickers="repeat"))
+    assert table(Rules(kickers="repeat", bidding="rob", doubling=True)) is t
+    assert table(Rules()) is not t and len(t) == 27472 and len(table(Rules())) == 12655
+    space = ddz.ActionSpace(Rules(kickers="repeat", bottom_bonus=True))
+    assert space._t is t
+    game = ddz.Game(Rules(kickers="repeat", doubling=True), seed=1)
+    assert game.action_space._t is t
+    assert ddz.fast._tables(Rules(kickers="repeat")) is t
+    # interned plays: the moves are the table's objects, not new ones
+    moves = ddz.legal_moves("33344455", rules=Rules(kickers="repeat"))
+    assert all(m is t.plays[t.index_of_play[m]] for m in moves)
+
+
+def test_kernels_read_options_only_from_the_struct():
+    """No kernel signature carries a loose rule option any more."""
+    for name in ("_core.pyx", "_core.pxd", "_actions.pyx"):
+        text = (SRC / name).read_text() if (SRC / name).exists() else \
+            (SRC.parents[1] / "src" / "ddz" / name).read_text()
+        assert len(re.findall(r"int repeat", text)) == 0, name
+        assert "DECKS" not in text
+
+
+def test_code_layout_holds_every_planned_structure():
+    plays = [Play(T.BOMB, 12, 1, (), 8), Play(T.ROCKET, 14, 1, (), 2), Play(T.PAIR, 14),
+             Play(T.TRIO_PAIR, 0, 1, (13, 13)), Play(T.FOUR_TWO_SINGLES, 1, 1, (0, 0)),
+             Play(T.AIRPLANE_SINGLES, 11, 5, (0, 0, 0, 0, 12)),
+             Play(T.AIRPLANE_PAIRS, 11, 6, tuple(r for r in (0, 1, 2, 3, 4, 12) for _ in "ab"))]
+    codes = [p.code for p in plays]
+    assert len(set(codes)) == len(codes) and all(0 < c < 1 << 62 for c in codes)
+    for p in plays:
+        assert Play.from_code(p.code) == p and Play.from_code(p.code).width == p.width
+    assert Play(T.BOMB, 0, 1, (), 5) != Play(T.BOMB, 0, 1)
+    assert str(Play(T.BOMB, 0, 1, (), 5)) == "33333" and str(Play(T.ROCKET, 14, 1, (), 2)) == "BBRR"
+    # move order: width before rank, so every 4-card bomb comes before every 5-card one
+    assert sorted([Play(T.BOMB, 0, 1, (), 5), Play(T.BOMB, 12, 1)]) == [Play(T.BOMB, 12, 1), Play(T.BOMB, 0, 1, (), 5)]
+
+
+def test_kernels_compare_bombs_by_size_then_rank():
+    """The comparison kernel already knows RULES.md §7: a bomb of more cards beats one of
+    fewer (the two-deck game that plays them is another issue)."""
+    from ddz.reference import _beats
+    small, big = Play(T.BOMB, 12, 1), Play(T.BOMB, 0, 1, (), 5)
+    assert _beats(big, small) is True and _beats(small, big) is False
+    _core()
+    # through the table of the one-deck game, only plays of its universe are accepted
+    t = table(Rules())
+    with pytest.raises(ddz.InvalidPlayError):
+        t.beats(big.code, small.code)
+
+
+def test_ids_of_codes_and_codes_of_ids():
+    for rules in (Rules(), Rules(kickers="repeat")):
+        space = ddz.ActionSpace(rules)
+        codes = space.codes.reshape(-1, 1)
+        assert np.array_equal(space.ids_of_codes(codes), np.arange(len(space)).reshape(-1, 1))
+        assert space.ids_of_codes([Play(T.BOMB, 0, 1, (), 5).code, -1, 2 ** 62]).tolist() == [-1, -1, -1]
+        assert np.array_equal(space.codes_of_ids([[0, 1], [2, 3]]), space.codes[[[0, 1], [2, 3]]])
+        with pytest.raises(ddz.ActionIdError):
+            space.codes_of_ids([len(space)])
+        with pytest.raises(ddz.InvalidPlayError):
+            space.ids_of_codes([1.5])
