@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import ddz  # noqa: E402
-from ddz import _core  # noqa: E402
+from ddz.tables import table as rule_table  # noqa: E402
 import engines  # noqa: E402
 import positions  # noqa: E402
 
@@ -48,8 +48,8 @@ def time_calls(fns, runs, min_time=0.05):
 def batch_fn(ps):
     hands = np.array([p.hand for p in ps], dtype=np.uint8)
     codes = np.array([p.to_beat.code if p.to_beat else 0 for p in ps], dtype=np.int64)
-    repeat = int(positions.RULES.repeat_kickers)
-    return lambda: _core.legal_codes_batch(hands, codes, repeat)
+    batch = rule_table(positions.RULES).legal_codes_batch  # rows checked in C, then the kernel
+    return lambda: batch(hands, codes)
 
 
 def main(argv=None):

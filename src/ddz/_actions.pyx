@@ -28,7 +28,8 @@ cimport numpy as cnp
 
 from ddz.errors import ActionIdError, HandError, ImpossibleHandError, InvalidPlayError
 
-from ddz._core cimport NUM_RANKS, CODE_TYPE_SHIFT, RuleTable, TableView, code_counts, legal_codes, view_index
+from ddz._core cimport (NUM_RANKS, ROW_NO_PLAY, ROW_OVER_DECK, ROW_TOO_BIG, RuleTable, TableView,
+                       legal_codes, row_problem, view_index)
 
 cnp.import_array()
 
@@ -124,13 +125,11 @@ cdef int ids_chunk(const TableView* v, const uint8_t* hands, const int32_t* tbs,
 cdef int check_rows(const TableView* v, const uint8_t[:, ::1] hands, const int32_t[::1] tbs) except -1:
     """Every row a possible position of the rule set, or a DdzError naming the first bad
     row: 15 columns, as many ids as rows, each id in range and a play that may be played
-    (or the pass), counts within the deck, at most ``max_hand`` cards, and within the deck
-    together with the play to beat."""
+    (or the pass), counts within the deck alone and with the play to beat, at most
+    ``max_hand`` cards (the core's ``row_problem``)."""
     cdef Py_ssize_t b = hands.shape[0], i, bad = -1
-    cdef int r, total, what = 0
+    cdef int what = 0
     cdef int32_t t
-    cdef int64_t code
-    cdef uint8_t p[NUM_RANKS]
     if hands.shape[1] != NUM_RANKS:
         raise HandError(f"hands must have shape (B, 15), got (B, {hands.shape[1]})")
     if tbs.shape[0] != b:
@@ -139,41 +138,45 @@ cdef int check_rows(const TableView* v, const uint8_t[:, ::1] hands, const int32
         for i in range(b):
             t = tbs[i]
             if t < 0 or t >= v.n_ids:
-                what = 1
+                what = -1
             else:
-                code = v.codes[t]
-                if code and not ((v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
-                    what = 2
-                else:
-                    code_counts(code, p)
-                    total = 0
-                    for r in range(NUM_RANKS):
-                        total += hands[i, r]
-                        if hands[i, r] > v.opts.limit[r]:
-                            what = 3
-                        elif hands[i, r] + p[r] > v.opts.limit[r]:
-                            what = 5 if what == 0 else what
-                    if what == 0 and total > v.opts.max_hand:
-                        what = 4
+                what = row_problem(v, &hands[i, 0], t, v.codes[t])
             if what:
                 bad = i
                 break
-    if what == 1:
+    if what == -1:
         raise ActionIdError(f"to_beat_ids[{bad}] = {tbs[bad]} is out of range 0..{v.n_ids - 1}")
-    if what == 2:
+    if what == ROW_NO_PLAY:
         raise InvalidPlayError(f"to_beat_ids[{bad}] = {tbs[bad]} is a banned play: it cannot be the play to beat")
-    if what == 3:
-        raise ImpossibleHandError(f"hands[{bad}] holds more copies of a rank than the deck")
-    if what == 4:
+    if what == ROW_OVER_DECK:
+        raise ImpossibleHandError(f"hands[{bad}] (alone or with its play to beat) holds more copies of a "
+                                  "rank than the deck")
+    if what == ROW_TOO_BIG:
         raise ImpossibleHandError(f"hands[{bad}] has more than {v.opts.max_hand} cards")
-    if what == 5:
-        raise ImpossibleHandError(f"hands[{bad}] and its play to beat together hold more copies of a rank than the deck")
     return 0
+
+
+cdef int check_table(RuleTable table) except -1:
+    if table.view.keys == NULL:
+        raise ValueError("this RuleTable was never built: get tables with ddz.tables.table(rules)")
+    return 0
+
+
+cdef int threads_arg(object threads) except? -1:
+    """``threads`` as a C int: an integer (not a bool or float) of int32 range; values
+    <= 0 mean every CPU (see ``_threads``), and more than 65,536 are capped."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+    if not -(1 << 31) <= threads < (1 << 31):
+        raise OverflowError(f"threads {threads!r} is out of the int32 range")
+    return <int>min(threads, 1 << 16)
 
 
 cdef tuple views(object hands, object tbs):
     cdef const uint8_t[:, ::1] h
     cdef const int32_t[::1] t
+    if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
+        raise HandError(f"hands must be a uint8[B, 15] array, got dtype {hands.dtype}")
     try:
         h = hands
     except (ValueError, TypeError, BufferError) as exc:
@@ -210,13 +213,14 @@ def legal_ids_one(RuleTable table not None, hand, to_beat_id):
     cdef const TableView* v = &table.view
     cdef cnp.ndarray res
     cdef cnp.npy_intp dims[1]
+    check_table(table)
     if not (isinstance(to_beat_id, (int, np.integer)) and not isinstance(to_beat_id, bool)
             and 0 <= to_beat_id < v.n_ids):
         raise ActionIdError(f"the play to beat (id) {to_beat_id!r} is not an id 0..{v.n_ids - 1}")
-    try:
-        arr = np.asarray(hand).reshape(1, -1)
-    except Exception as exc:
-        raise HandError(f"hand is not a uint8[15] array ({type(hand).__name__})") from None
+    if not (isinstance(hand, np.ndarray) and hand.shape == (NUM_RANKS,)):
+        raise HandError(f"hand must be a uint8[15] array, not {type(hand).__name__} "
+                        f"{getattr(hand, 'shape', '')}")
+    arr = hand.reshape(1, NUM_RANKS)
     h, t = views(arr, np.array([to_beat_id], dtype=np.int32))
     check_rows(v, h, t)
     n = legal_codes(v.opts, &h[0, 0], v.codes[t[0]], scratch, cap)
@@ -241,7 +245,7 @@ def legal_ids_one(RuleTable table not None, hand, to_beat_id):
     return res
 
 
-def legal_masks(RuleTable table not None, hands, tbs, mask_arr, int threads):
+def legal_masks(RuleTable table not None, hands, tbs, mask_arr, threads):
     """Fill ``mask_arr`` (``bool[B, len(table)]``, C-contiguous, writeable) with the legal
     ids of each row of ``hands`` (``uint8[B, 15]``) against ``tbs`` (``int32[B]`` ids)."""
     cdef const uint8_t[:, ::1] h
@@ -251,18 +255,26 @@ def legal_masks(RuleTable table not None, hands, tbs, mask_arr, int threads):
     cdef Py_ssize_t b, width, nchunks, c
     cdef int nt
     cdef int failed = 0
+    check_table(table)
+    nt = threads_arg(threads)
+    if not (isinstance(mask_arr, np.ndarray) and mask_arr.dtype == np.bool_):
+        raise HandError(f"out must be a numpy bool array, not {type(mask_arr).__name__}")
+    # inputs that share memory with the output would change under the kernel: copy them
+    if np.may_share_memory(mask_arr, hands):
+        hands = np.array(hands, copy=True)
+    if np.may_share_memory(mask_arr, tbs):
+        tbs = np.array(tbs, copy=True)
     h, tb = views(hands, tbs)
     check_rows(v, h, tb)
-    if not (isinstance(mask_arr, np.ndarray) and mask_arr.dtype == np.bool_
-            and mask_arr.shape == (h.shape[0], v.n_ids)):
-        raise HandError(f"out must be a bool array of shape ({h.shape[0]}, {v.n_ids})")
     try:
-        mask = mask_arr.view(np.uint8)
+        mask = np.ndarray.view(mask_arr, np.uint8)
     except (ValueError, TypeError, BufferError) as exc:
         raise HandError(f"out must be C-contiguous and writeable ({exc})") from None
+    if mask.shape[0] != h.shape[0] or mask.shape[1] != v.n_ids:
+        raise HandError(f"out must have shape ({h.shape[0]}, {v.n_ids}), got ({mask.shape[0]}, {mask.shape[1]})")
     b = h.shape[0]
     width = mask.shape[1]
-    nt = _threads(b, threads)
+    nt = _threads(b, nt)
     nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
     if b == 0:
         return
@@ -278,7 +290,7 @@ def legal_masks(RuleTable table not None, hands, tbs, mask_arr, int threads):
         raise MemoryError("ddz.ActionSpace.legal_masks: out of memory")
 
 
-def legal_ids_csr(RuleTable table not None, hands, tbs, int threads):
+def legal_ids_csr(RuleTable table not None, hands, tbs, threads):
     """(``int32[M]`` ids, ``int64[B+1]`` offsets) of the rows of ``hands`` (``uint8[B, 15]``)
     against ``tbs`` (``int32[B]`` ids)."""
     cdef const uint8_t[:, ::1] h
@@ -290,10 +302,12 @@ def legal_ids_csr(RuleTable table not None, hands, tbs, int threads):
     cdef int64_t[::1] off
     cdef int32_t** bufs
     cdef Py_ssize_t* lens
+    check_table(table)
+    nt = threads_arg(threads)
     h, tb = views(hands, tbs)
     check_rows(v, h, tb)
     b = h.shape[0]
-    nt = _threads(b, threads)
+    nt = _threads(b, nt)
     nchunks = min(b, <Py_ssize_t>nt * 4) if nt > 1 else 1
     offsets = np.zeros(b + 1, dtype=np.int64)
     if b == 0:

@@ -77,6 +77,7 @@ cdef struct TableView:
     const int64_t* codes      # id -> code (codes[0] == 0: the pass)
     const int64_t* keys       # hash slots: a code, or -1 when empty
     const int32_t* vals       # hash slots: the id of keys[s]
+    const uint8_t* counts     # id -> the play's 15 card counts (row-major, n_ids x 15)
     uint64_t hmask
     int hshift
     Py_ssize_t n_ids          # len(plays): the pass and the universe
@@ -91,6 +92,34 @@ cdef inline Py_ssize_t view_index(const TableView* v, int64_t code) noexcept nog
             return -1
         s = (s + 1) & v.hmask
     return v.vals[s]
+
+
+cdef enum:
+    ROW_OK = 0
+    ROW_NO_PLAY = 1      # the play to beat is no play of the table, or a banned one
+    ROW_OVER_DECK = 2    # a count beyond the deck, alone or with the play to beat
+    ROW_TOO_BIG = 3      # more cards than one player holds
+
+
+cdef inline int row_problem(const TableView* v, const uint8_t* h, Py_ssize_t tb_id,
+                            int64_t tb_code) noexcept nogil:
+    """What is wrong with one position (``ROW_OK`` if nothing): the play to beat ``tb_id``
+    (its id, -1 if its code is no play) must be a play that may be played, and the hand
+    alone and with it within the deck and at most ``max_hand`` cards. One branch-free pass
+    over the 15 counts."""
+    cdef const uint8_t* p
+    cdef int r, total = 0, over = 0
+    if tb_id < 0 or (tb_code and not ((v.opts.allowed >> ((tb_code >> CODE_TYPE_SHIFT) & 31)) & 1)):
+        return ROW_NO_PLAY
+    p = v.counts + tb_id * NUM_RANKS
+    for r in range(NUM_RANKS):
+        total += h[r]
+        over |= (h[r] + p[r]) > v.opts.limit[r]
+    if over:
+        return ROW_OVER_DECK
+    if total > v.opts.max_hand:
+        return ROW_TOO_BIG
+    return ROW_OK
 
 
 cdef Py_ssize_t legal_codes(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
@@ -120,6 +149,7 @@ cdef class RuleTable:
     cdef bint owner
     cdef Py_ssize_t index(self, int64_t code) noexcept nogil
     cdef bint allowed_code(self, int64_t code) noexcept nogil
+    cdef int built(self) except -1
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1
     cdef list plays_of(self, const int64_t* codes, Py_ssize_t n)
     cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1

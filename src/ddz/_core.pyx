@@ -42,6 +42,7 @@ import numpy as np
 
 from ddz.errors import HandError, ImpossibleHandError, InvalidPlayError
 from ddz.play import Play
+from ddz.rules import Rules
 
 cnp.import_array()
 
@@ -151,26 +152,23 @@ cdef inline void emit(Gen* g, int64_t code) noexcept nogil:
 
 cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssize_t cap) noexcept nogil:
     """Per-hand tables: rank masks by copies held, and single-kicker caps
-    (RULES.md §2.1: at most 3 of a rank under "repeat", 1 under "distinct")."""
-    cdef int r, c, w
+    (RULES.md §2.1: at most 3 of a rank under "repeat", 1 under "distinct"). Branch-free:
+    for a response with few moves this is most of the work."""
+    cdef int r, w, wmax = 4 * o.decks
+    cdef uint32_t c
+    cdef uint32_t lim = 3 if o.kickers_repeat else 1
     g.out = out
     g.cap = cap if out != NULL else 0
     g.n = 0
     g.o = o
-    for w in range(MAX_WIDTH + 1):
-        g.m[w] = 0
+    memset(g.m, 0, sizeof(g.m))
+    if wmax > MAX_WIDTH:
+        wmax = MAX_WIDTH
     for r in range(NUM_RANKS):
         c = h[r]
-        if c > MAX_WIDTH:
-            c = MAX_WIDTH
-        for w in range(1, c + 1):
-            g.m[w] |= 1u << r
-        if not o.kickers_repeat:
-            if c > 1:
-                c = 1
-        elif c > 3:
-            c = 3
-        g.cap1[r] = <uint8_t>c
+        for w in range(1, wmax + 1):
+            g.m[w] |= (<uint32_t>(c >= <uint32_t>w)) << r
+        g.cap1[r] = <uint8_t>(c if c < lim else lim)
 
 
 cdef inline uint32_t chain_starts(uint32_t s, int length) noexcept nogil:
@@ -587,6 +585,8 @@ cdef tuple batch_views(object hands, object to_beat_codes):
     saying what is wrong (wrong dtype, dimensions or layout)."""
     cdef const uint8_t[:, ::1] h
     cdef const int64_t[::1] tb
+    if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
+        raise HandError(f"hands must be a uint8[N, 15] array, got dtype {hands.dtype}")
     try:
         h = hands
     except (ValueError, TypeError, BufferError) as exc:
@@ -629,6 +629,7 @@ cdef class RuleTable:
         self.keys = NULL
         self.vals = NULL
         self.owner = False
+        memset(&self.view, 0, sizeof(TableView))
 
     def __dealloc__(self):
         if self.owner:
@@ -636,6 +637,12 @@ cdef class RuleTable:
             free(self.vals)
 
     def __init__(self, rules, RuleTable base=None):
+        if not isinstance(rules, Rules):
+            raise TypeError(f"RuleTable needs a ddz.Rules, not {type(rules).__name__}")
+        if self.view.keys != NULL or self.plays is not None:
+            raise TypeError("a RuleTable is built once")
+        if base is not None and (base.view.keys == NULL or base.rules != rules.universe_rules):
+            raise ValueError("the base table must be the built table of rules.universe_rules")
         cdef Py_ssize_t i, n, size
         cdef uint64_t s
         cdef int64_t code
@@ -671,8 +678,11 @@ cdef class RuleTable:
         codes.setflags(write=False)
         self.codes = codes
         self.plays = tuple([Play.from_code(c) for c in codes.tolist()])
-        self.counts = np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS)
-        self.counts.setflags(write=False)
+        counts = np.ascontiguousarray(
+            np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS))
+        self.view.counts = <const uint8_t*>cnp.PyArray_DATA(counts)
+        counts.setflags(write=False)
+        self.counts = counts
         self.notation = tuple([str(p) for p in self.plays])
         self.index_of_play = {p: i for i, p in enumerate(self.plays)}
         # the most legal moves of one position: every play and the pass
@@ -717,6 +727,13 @@ cdef class RuleTable:
     cdef Py_ssize_t index(self, int64_t code) noexcept nogil:
         return view_index(&self.view, code)
 
+    cdef int built(self) except -1:
+        """Raise unless ``__init__`` completed (a table made by ``RuleTable.__new__`` alone,
+        or whose ``__init__`` failed, has no hash to read)."""
+        if self.view.keys == NULL:
+            raise ValueError("this RuleTable was never built: get tables with ddz.tables.table(rules)")
+        return 0
+
     cdef bint allowed_code(self, int64_t code) noexcept nogil:
         """The code is a play of the rule set that may be played (not banned), or the pass."""
         if self.index(code) < 0:
@@ -752,6 +769,7 @@ cdef class RuleTable:
 
         :param code: an integer (anything else is -1).
         """
+        self.built()
         if isinstance(code, bool) or not isinstance(code, (int, np.integer)):
             return -1
         if code < -(1 << 63) or code >= (1 << 63):
@@ -764,6 +782,7 @@ cdef class RuleTable:
         :param codes: ``int64[n]`` (anything convertible; any shape is flattened).
         :raises InvalidPlayError: not integers.
         """
+        self.built()
         cdef cnp.ndarray arr = np.asarray(codes)
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             if arr.size:
@@ -800,6 +819,7 @@ cdef class RuleTable:
     def hand_ok(self, hand):
         """``True`` if ``hand`` is a C-contiguous ``uint8[15]`` array that is a possible hand
         of these rules (the fast path of argument checking; never raises)."""
+        self.built()
         cdef const uint8_t* h
         cdef int r, n = 0
         if not (cnp.PyArray_Check(hand) and cnp.PyArray_TYPE(<cnp.ndarray>hand) == cnp.NPY_UINT8
@@ -816,6 +836,7 @@ cdef class RuleTable:
     def fits(self, hand, code):
         """``True`` if ``hand`` (a possible hand) and the play of ``code`` together fit in
         the deck. :raises HandError, ImpossibleHandError: a bad hand."""
+        self.built()
         cdef uint8_t h[NUM_RANKS]
         load_counts(hand, h, &self.opts, -1, "hand")
         if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code < (1 << 63):
@@ -830,6 +851,7 @@ cdef class RuleTable:
         :param to_beat_code: 0 to lead, else the code of a play of these rules.
         :raises HandError, ImpossibleHandError, InvalidPlayError: bad arguments.
         """
+        self.built()
         cdef uint8_t h[NUM_RANKS]
         cdef int64_t buf[STACK_MOVES]
         cdef int64_t c
@@ -850,6 +872,7 @@ cdef class RuleTable:
     def count_legal(self, hand, to_beat_code=0):
         """Number of legal moves (the pass included when responding); writes nothing.
         Arguments and errors as :meth:`legal_codes`."""
+        self.built()
         cdef uint8_t h[NUM_RANKS]
         load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
         return count_legal(&self.opts, h, self.checked_beat(h, to_beat_code))
@@ -870,6 +893,7 @@ cdef class RuleTable:
     def moves(self, hand, to_beat_code=0):
         """Legal moves as a list of interned :class:`ddz.Play` objects, in move order.
         Arguments and errors as :meth:`legal_codes`."""
+        self.built()
         cdef uint8_t h[NUM_RANKS]
         cdef int64_t buf[STACK_MOVES]
         cdef int64_t* big
@@ -892,6 +916,7 @@ cdef class RuleTable:
     def readings_codes(self, cards):
         """Codes of every reading of ``cards`` (15 counts within the deck), in move order.
         :raises HandError, ImpossibleHandError: bad ``cards``."""
+        self.built()
         cdef uint8_t c[NUM_RANKS]
         cdef int64_t buf[MAX_READINGS]
         cdef int n, i
@@ -902,6 +927,7 @@ cdef class RuleTable:
     def readings(self, cards):
         """Every reading of ``cards`` as interned :class:`ddz.Play` objects, in move order.
         :raises HandError, ImpossibleHandError: bad ``cards``."""
+        self.built()
         cdef uint8_t c[NUM_RANKS]
         cdef int64_t buf[MAX_READINGS]
         cdef int n
@@ -912,6 +938,7 @@ cdef class RuleTable:
     def beats(self, a, b):
         """Does the play of code ``a`` beat the play of code ``b``? (RULES.md §2.2.)
         :raises InvalidPlayError: either is not a play of these rules, or ``b`` is the pass."""
+        self.built()
         cdef int64_t ca, cb
         for code, what in ((a, "play"), (b, "the play to beat")):
             if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code < (1 << 63) \
@@ -925,35 +952,24 @@ cdef class RuleTable:
     # -- batches (checked, then the GIL is released) --
     cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1:
         cdef Py_ssize_t b = hands.shape[0], i, bad = -1
-        cdef int r, total, what = 0
+        cdef int what = 0
         if hands.shape[1] != NUM_RANKS:
             raise HandError(f"hands must have shape (N, 15), got (N, {hands.shape[1]})")
         if tbs.shape[0] != b:
             raise HandError(f"hands ({b} rows) and to_beat_codes ({tbs.shape[0]}) differ in length")
         with nogil:
             for i in range(b):
-                total = 0
-                for r in range(NUM_RANKS):
-                    total += hands[i, r]
-                    if hands[i, r] > self.opts.limit[r]:
-                        what = 1
-                if total > self.opts.max_hand:
-                    what = 2
-                elif not self.allowed_code(tbs[i]):
-                    what = 3
-                elif tbs[i] and not hand_fits(&self.opts, &hands[i, 0], tbs[i]):
-                    what = 4
+                what = row_problem(&self.view, &hands[i, 0], self.index(tbs[i]), tbs[i])
                 if what:
                     bad = i
                     break
-        if what == 1:
-            raise ImpossibleHandError(f"hands[{bad}] holds more copies of a rank than the deck")
-        if what == 2:
-            raise ImpossibleHandError(f"hands[{bad}] holds more than {self.opts.max_hand} cards")
-        if what == 3:
+        if what == ROW_NO_PLAY:
             raise InvalidPlayError(f"to_beat_codes[{bad}] = {tbs[bad]} is not a play under {self.rules!r}")
-        if what == 4:
-            raise ImpossibleHandError(f"hands[{bad}] and its play to beat hold more copies of a rank than the deck")
+        if what == ROW_OVER_DECK:
+            raise ImpossibleHandError(f"hands[{bad}] (alone or with its play to beat) holds more copies "
+                                      "of a rank than the deck")
+        if what == ROW_TOO_BIG:
+            raise ImpossibleHandError(f"hands[{bad}] holds more than {self.opts.max_hand} cards")
         return 0
 
     def legal_codes_batch(self, hands, to_beat_codes):
@@ -966,9 +982,10 @@ cdef class RuleTable:
         :raises HandError, ImpossibleHandError, InvalidPlayError: a bad row (named), or
             arrays of the wrong shape or dtype (``ValueError`` from the buffer protocol).
         """
+        self.built()
         cdef const uint8_t[:, ::1] h
         cdef const int64_t[::1] tb
-        cdef Py_ssize_t n, i, used = 0, cap, per = self.max_moves
+        cdef Py_ssize_t n, i, m, used = 0, cap, per = self.max_moves
         cdef int64_t* buf
         cdef int64_t* grown
         cdef int64_t* off
@@ -993,7 +1010,8 @@ cdef class RuleTable:
                         failed = 1
                         break
                     buf = grown
-                used += legal_codes(&self.opts, &h[i, 0], tb[i], buf + used, cap - used)
+                m = legal_codes(&self.opts, &h[i, 0], tb[i], buf + used, cap - used)
+                used += m if m < cap - used else cap - used
                 off[i + 1] = used
         if failed:
             free(buf)
@@ -1006,6 +1024,7 @@ cdef class RuleTable:
     def count_legal_batch(self, hands, to_beat_codes):
         """``int64[N]``: the number of legal moves of each position (see
         :meth:`legal_codes_batch`, same arguments and errors)."""
+        self.built()
         cdef const uint8_t[:, ::1] h
         cdef const int64_t[::1] tb
         cdef Py_ssize_t n, i
