@@ -1,29 +1,222 @@
-"""Shared fixtures.
+"""Shared fixtures and helpers of the test suite (one place for all of them).
 
-``impl`` runs a test against each implementation of the rules by module name, so a
-broken compiled core cannot pass by quietly testing Python. The compiled one is
-``ddz.fast``; when it is missing the test fails (it is skipped only when
-``DDZ_NO_EXTENSIONS=1`` asks for the pure-Python package).
+* ``impl`` runs a test against each implementation of the rules by module name, so a
+  broken compiled core cannot pass by quietly testing Python. The compiled one is
+  ``ddz.fast``; under ``DDZ_NO_EXTENSIONS=1`` (the pure-Python leg) it cannot be imported
+  at all, so only the reference runs, and the files that exist to test the compiled
+  modules are not collected (``collect_ignore``).
+* The cross-check cannot vanish: tests marked ``crosscheck`` compare the core with the
+  reference; when the whole suite runs on a compiled build, fewer than
+  ``MIN_CROSSCHECKS`` passing ones (one skipped, deselected or lost) fail the run.
+* Helpers: the deck (``DECK`` counts, ``CARDS`` ranks), the rule sets (``RULESETS``),
+  position generators (``deal``, ``random_hands``, ``play_from``, ``small_hands``), the
+  reference universe as arrays (``universe_arrays``), RLCard's player stand-in
+  (``RLCardPlayer``), README extraction (``readme_code``), the CLI runner (``run_cli``),
+  and hand-built deals and records for the game tests (``fill_deal``, ``record``).
 """
 
+from __future__ import annotations
+
+import functools
 import importlib
 import os
+import pathlib
+import re
 
+import numpy as np
 import pytest
 
-IMPLS = ["reference", "fast"]
+import ddz
+from ddz import REPEAT_KICKERS, STANDARD, reference
+from ddz.cards import RANK_CHARS, deck_counts, parse_cards
+
+NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
+IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
+
+#: files that test the compiled modules themselves: not collected in the pure-Python leg
+collect_ignore = ["test_core_crosscheck.py", "test_kernel_safety.py", "test_core_tables.py"] \
+    if NO_EXTENSIONS else []
+
+#: the fewest core-vs-reference tests a full run on a compiled build must pass (the
+#: environment variable raises it, to see the guard fail)
+MIN_CROSSCHECKS = int(os.environ.get("DDZ_MIN_CROSSCHECKS", 30))
+
+DECK = deck_counts(1)                              # uint8[15]: copies of each rank
+CARDS = np.repeat(np.arange(15), DECK)             # the 54 cards as ranks
+RULESETS = [STANDARD, REPEAT_KICKERS]
+RULE_IDS = ["distinct", "repeat"]
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 
-def _load(name):
-    try:
-        return importlib.import_module(f"ddz.{name}")
-    except ImportError:
-        if name != "reference" and os.environ.get("DDZ_NO_EXTENSIONS"):
-            pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled core is not tested")
-        raise
-
+# -- implementations ----------------------------------------------------------------
 
 @pytest.fixture(params=IMPLS, ids=IMPLS)
 def impl(request):
     """The module ``ddz.reference`` or ``ddz.fast`` (same functions, same semantics)."""
-    return _load(request.param)
+    return importlib.import_module(f"ddz.{request.param}")
+
+
+# -- the cross-check guard ------------------------------------------------------------
+
+_CROSSCHECK = {"passed": 0, "other": []}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "crosscheck: compares the core with the reference")
+
+
+def pytest_runtest_logreport(report):
+    if "crosscheck" in report.keywords:
+        if report.when == "call" and report.passed:
+            _CROSSCHECK["passed"] += 1
+        elif report.skipped or report.failed:
+            _CROSSCHECK["other"].append(report.nodeid)
+
+
+def _whole_suite(config) -> bool:
+    """The run selects the default test paths with no -k and the default markers."""
+    tests = pathlib.Path(__file__).resolve().parent
+    paths = [pathlib.Path(a.split("::")[0]).resolve() for a in config.args] or [tests]
+    return (all(p in (tests, tests.parent) for p in paths) and not config.option.keyword
+            and config.option.markexpr in ("", "not slow") and not getattr(config.option, "lf", False)
+            and not getattr(config.option, "deselect", None))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if NO_EXTENSIONS or not _whole_suite(session.config) or exitstatus not in (0, 1):
+        return
+    passed, other = _CROSSCHECK["passed"], _CROSSCHECK["other"]
+    if passed < MIN_CROSSCHECKS or other:
+        msg = (f"cross-check guard: {passed} core-vs-reference tests passed (at least "
+               f"{MIN_CROSSCHECKS} expected)" + (f"; not passed: {other[:5]}" if other else ""))
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(msg, red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# -- positions --------------------------------------------------------------------------
+
+def deal(rng, size):
+    """A random hand of ``size`` cards (uint8[15]) and the counts of the other cards."""
+    hand = np.bincount(rng.permutation(CARDS)[:size], minlength=15).astype(np.uint8)
+    return hand, DECK - hand
+
+
+def random_hands(rng, n, size=None):
+    """``uint8[n, 15]``: random hands of ``size`` cards (1..20 at random when None)."""
+    out = np.zeros((n, 15), np.uint8)
+    for i in range(n):
+        k = int(rng.integers(1, 21)) if size is None else size
+        out[i] = np.bincount(rng.permutation(CARDS)[:k], minlength=15)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def universe_arrays(rules):
+    """The reference universe as arrays: plays, codes, counts[N,15], types, lengths, ranks."""
+    plays = reference.all_plays(rules)
+    codes = np.array([p.code for p in plays], dtype=np.int64)
+    counts = np.array([p.counts for p in plays], dtype=np.uint8)
+    types = np.array([int(p.type) for p in plays])
+    lengths = np.array([p.length for p in plays])
+    ranks = np.array([p.rank for p in plays])
+    return plays, codes, counts, types, lengths, ranks
+
+
+def play_from(rng, cards, rules):
+    """A random play the multiset ``cards`` can form: a type first (uniformly among the
+    types present), then a play of that type, so rare types are well represented."""
+    plays, _, counts, types, _, _ = universe_arrays(rules)
+    idx = np.flatnonzero((counts <= cards).all(axis=1))
+    t = rng.choice(np.unique(types[idx]))
+    return plays[int(rng.choice(idx[types[idx] == t]))]
+
+
+def small_hands(limit=6):
+    """Every count vector of at most ``limit`` cards (46,440 for 6), ``uint8[N, 15]``."""
+    out = []
+    cur = [0] * 15
+
+    def rec(r, left):
+        if r == 15:
+            out.append(tuple(cur))
+            return
+        for c in range(min(int(DECK[r]), left) + 1):
+            cur[r] = c
+            rec(r + 1, left - c)
+        cur[r] = 0
+    rec(0, limit)
+    return np.array(out, dtype=np.uint8)
+
+
+# -- other engines' stand-ins -----------------------------------------------------------
+
+class _RLCardCard:
+    def __init__(self, ch):
+        self.rank, self.suit = ("", "BJ" if ch == "B" else "RJ") if ch in "BR" else (ch, "S")
+
+
+class RLCardPlayer:
+    """What RLCard's judger reads of a player: ``current_hand`` (cards with ``rank`` and
+    ``suit``) and ``played_cards`` (RLCard's action string of the last play)."""
+
+    def __init__(self, hand="", played=""):
+        text = hand if isinstance(hand, str) else ddz.format_cards(hand)
+        self.current_hand = [_RLCardCard(ch) for ch in text]
+        self.played_cards = played
+
+
+# -- README and CLI ---------------------------------------------------------------------
+
+def readme_code(heading, language="python"):
+    """The first ``language`` code block after ``## heading`` in README.md (which must be
+    next to the tests: the wheel's test command runs them from the project)."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split(f"## {heading}", 1)[1]
+    return re.search(rf"```{language}\n(.*?)```", section, re.S).group(1)
+
+
+@pytest.fixture
+def run_cli(capsys):
+    """``run_cli(*argv) -> (exit code, stdout, stderr)`` of the ``ddz`` command in-process."""
+    from ddz.cli import main
+
+    def run(*argv):
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+# -- game tests: deals and records built by hand -----------------------------------------
+
+def fill_deal(seat0="", seat1="", seat2="", bottom=""):
+    """A rank-notation deal in which each seat holds at least the given cards (seat
+    hands before the bottom cards); the rest of the deck fills the hands up to 17 and the
+    bottom up to 3, lowest ranks first, in the order bottom, seat 0, seat 1, seat 2."""
+    want = [parse_cards(x).astype(int) for x in (seat0, seat1, seat2, bottom)]
+    pool = DECK.astype(int) - sum(want)
+    assert (pool >= 0).all(), "the required cards exceed one deck"
+    sizes = [17, 17, 17, 3]
+    for i in (3, 0, 1, 2):
+        while want[i].sum() < sizes[i]:
+            r = next(r for r in range(15) if pool[r])
+            pool[r] -= 1
+            want[i][r] += 1
+        assert want[i].sum() == sizes[i], f"part {i} holds too many required cards"
+    return tuple("".join(RANK_CHARS[r] * int(c) for r, c in enumerate(w)) for w in want)
+
+
+def record(deal, actions, *, first_bidder=0, rules=None, result=None, seed=0):
+    """A version 1 record built by hand: ``actions`` is a list of ``(seat, action text)``."""
+    rules = rules or {}
+    return {
+        "format": "ddz-record", "version": 1,
+        "rules": {"kickers": "distinct", "bidding": "points", "doubling": False,
+                  "bottom_bonus": False, **rules},
+        "seed": seed, "dealt_from_seed": False, "first_bidder": first_bidder,
+        "deals": [{"hands": list(deal[:3]), "bottom": deal[3]}],
+        "actions": [{"seat": s, "action": a} for s, a in actions],
+        "result": result,
+    }

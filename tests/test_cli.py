@@ -9,32 +9,26 @@ import pytest
 from ddz.cli import EXAMPLE_HAND, main
 
 
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_moves_example_hand(capsys):
+def test_moves_example_hand(capsys, run_cli):
     import ddz
-    code, out, err = run(capsys, "moves")
+    code, out, err = run_cli("moves")
     assert code == 0
     assert EXAMPLE_HAND in err
     assert out.strip().endswith(f"{ddz.count_legal_moves(EXAMPLE_HAND)} legal moves")
 
 
-def test_moves_to_beat_and_json(capsys):
-    code, out, _ = run(capsys, "moves", "BR", "--to-beat", "2222", "--json")
+def test_moves_to_beat_and_json(capsys, run_cli):
+    code, out, _ = run_cli("moves", "BR", "--to-beat", "2222", "--json")
     assert code == 0
     assert [m["play"] for m in json.loads(out)] == ["pass", "BR"]
-    code, out, _ = run(capsys, "moves", "33344455", "--count", "--kickers", "repeat")
+    code, out, _ = run_cli("moves", "33344455", "--count", "--kickers", "repeat")
     assert code == 0 and out.strip() == "19"
 
 
-def test_classify(capsys):
-    code, out, _ = run(capsys, "classify", "4444B5")
+def test_classify(capsys, run_cli):
+    code, out, _ = run_cli("classify", "4444B5")
     assert code == 0 and out.strip() == "FOUR_TWO_SINGLES 4444+5B"
-    code, out, _ = run(capsys, "classify", "33344456", "--json")
+    code, out, _ = run_cli("classify", "33344456", "--json")
     assert json.loads(out) == {"play": "333444+56", "type": "AIRPLANE_SINGLES", "rank": 1, "length": 2}
 
 
@@ -44,8 +38,8 @@ def test_classify(capsys):
     (["moves", "2222", "--to-beat", "33334444"], "not a play"),
     (["classify", "33334444"], "not a play"),
 ])
-def test_bad_input_exits_2(capsys, argv, text):
-    code, out, err = run(capsys, *argv)
+def test_bad_input_exits_2(capsys, argv, text, run_cli):
+    code, out, err = run_cli(*argv)
     assert code == 2
     assert err.startswith("ddz: error:") and text in err
     assert "Traceback" not in err
@@ -66,9 +60,9 @@ def test_console_script_runs():
     assert proc.returncode == 0 and proc.stdout.strip() == "ROCKET BR"
 
 
-def test_moves_example_hand_notice_goes_to_stderr(capsys):
+def test_moves_example_hand_notice_goes_to_stderr(capsys, run_cli):
     import ddz
-    code, out, err = run(capsys, "moves", "--count")
+    code, out, err = run_cli("moves", "--count")
     assert code == 0 and out.strip() == str(ddz.count_legal_moves(EXAMPLE_HAND))
     assert "no HAND given" in err
 
@@ -81,10 +75,10 @@ def test_moves_example_hand_notice_goes_to_stderr(capsys):
     (["pass", "3"], "no"),
     (["666777+88", "333444+55", "--kickers", "repeat"], "yes"),
 ])
-def test_beats(capsys, argv, answer):
-    code, out, err = run(capsys, "beats", *argv)
+def test_beats(capsys, argv, answer, run_cli):
+    code, out, err = run_cli("beats", *argv)
     assert code == 0 and out == answer + "\n" and err == ""
-    code, out, _ = run(capsys, "beats", *argv, "--json")
+    code, out, _ = run_cli("beats", *argv, "--json")
     assert code == 0 and json.loads(out)["beats"] is (answer == "yes")
 
 
@@ -95,6 +89,6 @@ def test_beats(capsys, argv, answer):
     (["666777+88", "333444+59"], "not a play"),
     (["333444+55", "333444+66", "--kickers", "repeat"], "the deck holds 4"),
 ])
-def test_beats_bad_input_exits_2(capsys, argv, text):
-    code, out, err = run(capsys, "beats", *argv)
+def test_beats_bad_input_exits_2(capsys, argv, text, run_cli):
+    code, out, err = run_cli("beats", *argv)
     assert code == 2 and out == "" and err.startswith("ddz: error: ") and text in err

@@ -12,16 +12,10 @@ from ddz import Game, format_cards
 from ddz.cli import main
 
 
-def run(argv, capsys):
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_selfplay_summary_and_records(tmp_path, capsys, monkeypatch):
+def test_selfplay_summary_and_records(tmp_path, capsys, monkeypatch, run_cli):
     monkeypatch.setattr("ddz.cli._isatty", lambda stream: True)  # show the progress bar
     out_file = tmp_path / "games.jsonl"
-    code, out, err = run(["selfplay", "--games", "25", "--seed", "3", "--out", str(out_file)], capsys)
+    code, out, err = run_cli("selfplay", "--games", "25", "--seed", "3", "--out", str(out_file))
     assert code == 0
     for key in ("landlord win rate", "mean score seat 0 (greedy)", "bombs per hand",
                 "springs per hand", "hands per second"):
@@ -32,17 +26,17 @@ def test_selfplay_summary_and_records(tmp_path, capsys, monkeypatch):
     scores = [json.loads(line)["result"]["scores"] for line in lines]
     mean0 = sum(s[0] for s in scores) / 25
     assert f"{mean0:+.3f}" in out
-    code, out, _ = run(["replay", str(out_file), "--brief"], capsys)
+    code, out, _ = run_cli("replay", str(out_file), "--brief")
     assert code == 0 and "25 hands replayed and checked" in out
 
 
-def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys):
+def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys, run_cli):
     files = []
     for name in ("a", "b"):
         f = tmp_path / f"{name}.jsonl"
-        code, _, err = run(["selfplay", "--games", "5", "--seed", "9", "--quiet", "--bots",
+        code, _, err = run_cli("selfplay", "--games", "5", "--seed", "9", "--quiet", "--bots",
                             "random,greedy,random", "--bidding", "rob", "--doubling",
-                            "--bottom-bonus", "--kickers", "repeat", "--out", str(f)], capsys)
+                            "--bottom-bonus", "--kickers", "repeat", "--out", str(f))
         assert code == 0 and err == ""
         files.append(f.read_text())
     assert files[0] == files[1]
@@ -77,7 +71,7 @@ def test_help(command, capsys):
     assert command in capsys.readouterr().out
 
 
-def test_replay_json_list_and_single_record(tmp_path, capsys):
+def test_replay_json_list_and_single_record(tmp_path, capsys, run_cli):
     games = []
     for seed in range(3):
         g = Game(seed=seed)
@@ -86,46 +80,46 @@ def test_replay_json_list_and_single_record(tmp_path, capsys):
         games.append(g.to_record())
     f = tmp_path / "list.json"
     f.write_text(json.dumps(games, indent=1))
-    code, out, _ = run(["replay", str(f)], capsys)
+    code, out, _ = run_cli("replay", str(f))
     assert code == 0 and "3 hands replayed and checked" in out
     assert "seat 0:" in out and "bottom:" in out
     f1 = tmp_path / "one.json"
     f1.write_text(json.dumps(games[0]))
-    code, out, _ = run(["replay", str(f1)], capsys)
+    code, out, _ = run_cli("replay", str(f1))
     assert code == 0 and "1 hand replayed" in out
 
 
-def test_replay_bad_files_exit_2(tmp_path, capsys):
+def test_replay_bad_files_exit_2(tmp_path, capsys, run_cli):
     g = Game(seed=2)
     g.step(3)
     rec = g.to_record()
     rec["actions"].append({"seat": g.current_player, "action": "pass"})  # the leader passes
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps(Game(seed=1).to_record()) + "\n" + json.dumps(rec) + "\n")
-    code, _, err = run(["replay", str(bad)], capsys)
+    code, _, err = run_cli("replay", str(bad))
     assert code == 2
     assert re.search(r"hand 2 .*action 1 \(seat \d", err)
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text("{}\nnot json\n")
-    code, _, err = run(["replay", str(garbage)], capsys)
+    code, _, err = run_cli("replay", str(garbage))
     assert code == 2 and "line 2" in err
-    code, _, err = run(["replay", str(tmp_path / "missing.json")], capsys)
+    code, _, err = run_cli("replay", str(tmp_path / "missing.json"))
     assert code == 2 and "cannot read" in err
     empty = tmp_path / "empty.json"
     empty.write_text("")
-    assert run(["replay", str(empty)], capsys)[0] == 2
+    assert run_cli("replay", str(empty))[0] == 2
 
 
-def test_perft_command(capsys):
-    code, out, _ = run(["perft", "--seed", "5", "--depth", "3"], capsys)
+def test_perft_command(capsys, run_cli):
+    code, out, _ = run_cli("perft", "--seed", "5", "--depth", "3")
     assert code == 0
     g = Game(seed=5, first_bidder=0)
     g.step(3)
     from ddz import perft, divide
     assert f"perft(3) = {perft(g, 3)}" in out
-    code, out, _ = run(["perft", "--seed", "5", "--depth", "2", "--divide"], capsys)
+    code, out, _ = run_cli("perft", "--seed", "5", "--depth", "2", "--divide")
     assert code == 0 and len(out.splitlines()) == 2 + len(divide(g, 2))
-    code, _, err = run(["perft", "--deal", "3", "4", "5", "6"], capsys)
+    code, _, err = run_cli("perft", "--deal", "3", "4", "5", "6")
     assert code == 2 and "17" in err
 
 
@@ -196,16 +190,16 @@ def test_ddz_command_runs_as_a_module():
 
 # -- fixes from the tester's report ------------------------------------------------------
 
-def test_selfplay_progress_only_on_a_terminal(capsys):
-    code, out, err = run(["selfplay", "--games", "3", "--seed", "1"], capsys)
+def test_selfplay_progress_only_on_a_terminal(run_cli):
+    code, out, err = run_cli("selfplay", "--games", "3", "--seed", "1")
     assert code == 0 and "landlord win rate" in out
     assert err == ""  # stderr is not a TTY here: no \r progress in logs
 
 
 @pytest.mark.parametrize("where", ["missing-dir/x.jsonl", "."])
-def test_selfplay_unwritable_out_exits_2(tmp_path, capsys, where):
+def test_selfplay_unwritable_out_exits_2(tmp_path, capsys, where, run_cli):
     target = str(tmp_path / where)
-    code, out, err = run(["selfplay", "--games", "2", "--out", target, "--quiet"], capsys)
+    code, out, err = run_cli("selfplay", "--games", "2", "--out", target, "--quiet")
     assert code == 2 and out == ""
     assert err.startswith("ddz: error: cannot write --out") and err.count("\n") == 1
     assert "Traceback" not in err
@@ -216,10 +210,10 @@ def test_selfplay_unwritable_out_exits_2(tmp_path, capsys, where):
     (("[" * 100000 + "]" * 100000).encode(), "nested too deeply"),
     (b'{"a": ' + b"9" * 5000 + b"}", "not a record"),
 ])
-def test_replay_unreadable_files_exit_2(tmp_path, capsys, content, match):
+def test_replay_unreadable_files_exit_2(tmp_path, capsys, content, match, run_cli):
     path = tmp_path / "bad.json"
     path.write_bytes(content)
-    code, out, err = run(["replay", str(path)], capsys)
+    code, out, err = run_cli("replay", str(path))
     assert code == 2 and err.startswith("ddz: error: ") and match in err and err.count("\n") == 1
 
 
@@ -230,14 +224,14 @@ def test_replay_unreadable_files_exit_2(tmp_path, capsys, content, match):
     (lambda r: r.update(rules={}), "lack field"),
     (lambda r: r["actions"][0].update(seat=True), r"action 0: 'seat' must be an int"),
 ])
-def test_replay_bad_record_values_exit_2(tmp_path, capsys, mutate, match):
+def test_replay_bad_record_values_exit_2(tmp_path, capsys, mutate, match, run_cli):
     g = Game(seed=1, first_bidder=1)
     g.step(3)
     rec = g.to_record()
     mutate(rec)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(rec))
-    code, out, err = run(["replay", str(path)], capsys)
+    code, out, err = run_cli("replay", str(path))
     assert code == 2 and re.search(match, err) and err.startswith("ddz: error: hand 1")
 
 

@@ -31,9 +31,13 @@ def test_type_properties_equal_the_reference_tables():
     assert core["min_chain"] == {int(t): n for t, n in MIN_CHAIN.items()}
     assert core["kicker_units"] == {int(t): u for t, u in KICKER_UNITS.items()}
     assert core["chain"] == {int(t) for t in T if t.is_chain}
-    # the reference's own shape table (type, width, chain, highest body rank)
-    for t, width, chain, top in reference._SHAPES:
-        assert core["width"][int(t)] == width and (int(t) in core["chain"]) == chain
+    # the reference's own table (RULES.md §2, written separately from the core's)
+    assert set(reference.TYPES) == set(T) - {T.PASS, T.ROCKET}
+    for t, shape in reference.TYPES.items():
+        assert core["width"][int(t)] == shape.width
+        assert (int(t) in core["chain"]) == shape.chain
+        assert core["min_chain"].get(int(t), 1) == shape.min_length
+        assert core["kicker_units"].get(int(t), (0, 0)) == (shape.kickers, shape.kicker_size)
 
 
 def test_one_table_per_move_rule_set_shared_by_every_user():

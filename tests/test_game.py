@@ -11,7 +11,7 @@ from ddz import (DdzError, DealError, Game, IllegalActionError, InvalidPlayError
 from ddz.cards import full_deck, parse_cards
 from ddz.game import Deal, bottom_bonus_factor
 
-from game_helpers import fill_deal
+from conftest import fill_deal
 
 ROB = Rules(bidding="rob")
 DOUBLING = Rules(doubling=True)
@@ -530,12 +530,8 @@ def test_actions_after_the_end_are_rejected():
 
 
 def test_readme_playing_example_runs():
-    import os
-    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
-    if not os.path.exists(readme):
-        pytest.skip("README.md is not next to the tests")
-    text = open(readme, encoding="utf-8").read()
-    code = text.split("## Playing", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    from conftest import readme_code
+    code = readme_code("Playing")
     scope = {}
     exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), scope)
     assert scope["game"].result is not None

@@ -7,7 +7,7 @@ from ddz import DdzError, Game, Phase, Play, Rules
 from ddz.bots import Bot, GreedyBot, RandomBot, hand_strength, make_bot, play_hand
 from ddz.cards import parse_cards
 
-from game_helpers import fill_deal
+from conftest import fill_deal
 
 
 WEAK = "3345567789TTJQQKK"   # no joker, 2, ace or bomb

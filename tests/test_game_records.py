@@ -9,7 +9,7 @@ import ddz
 from ddz import Game, Phase, Play, RecordError, Rules
 from ddz.bots import RandomBot, play_hand
 
-from game_helpers import record
+from conftest import record
 
 # RULES.md-style worked games, as records written by hand (seats 0, 1, 2; seat 0 is
 # the first bidder and bids 3, so it is the landlord).

@@ -1,16 +1,17 @@
 """ddz.interop against the real DouZero, RLCard and OpenSpiel packages (each skipped
 cleanly when absent; rlcard is in the test extra, douzero and open_spiel are optional)."""
 
+import os
+
 import numpy as np
 import pytest
 
 import ddz
 from ddz import interop
 from ddz.actions import ActionSpace, encode_cards
-from ddz.cards import deck_counts
+from conftest import CARDS as DECK, RLCardPlayer  # DECK: the 54 cards as ranks
 
 REPEAT = ddz.REPEAT_KICKERS
-DECK = np.repeat(np.arange(15), deck_counts(1))
 
 
 def deals(n, seed):
@@ -96,17 +97,6 @@ def test_rlcard_action_table_and_id_map():
     assert from_d[utils.ACTION_2_ID["33344455"]] == -1
 
 
-class _Card:
-    def __init__(self, ch):
-        self.rank, self.suit = ("", "BJ" if ch == "B" else "RJ") if ch in "BR" else (ch, "S")
-
-
-class _Player:
-    def __init__(self, hand, played=""):
-        self.current_hand = [_Card(ch) for ch in ddz.format_cards(hand)]
-        self.played_cards = played
-
-
 def test_legal_moves_match_rlcard():
     pytest.importorskip("rlcard")
     from rlcard.games.doudizhu.judger import DoudizhuJudger
@@ -118,7 +108,7 @@ def test_legal_moves_match_rlcard():
         assert ours == set(DoudizhuJudger.playable_cards_from_hand(ddz.format_cards(hand)))
         tb = int(rng.choice(space.legal_ids(other)))
         ours = {interop.to_rlcard(space.play(i)) for i in space.legal_ids(hand, tb)}
-        theirs = get_gt_cards(_Player(hand), _Player(other, interop.to_rlcard(space.play(tb))))
+        theirs = get_gt_cards(RLCardPlayer(hand), RLCardPlayer(other, interop.to_rlcard(space.play(tb))))
         assert ours == set(theirs)
 
 
@@ -189,3 +179,41 @@ def test_not_expressible_error_is_public_and_trio_wings_are_refused():
     a = next(i for i, p in enumerate(plays, start=4) if str(p) == "333444555+666")
     with pytest.raises(interop.NotExpressibleError, match="trio next to the chain"):
         interop.openspiel_play(a, REPEAT)
+
+
+# -- RLCard's own engine (moved here from the core cross-check: it needs rlcard) -----------
+
+def _rlcard_action_space():
+    import zipfile
+    rlcard = pytest.importorskip("rlcard")
+    path = os.path.join(os.path.dirname(rlcard.__file__), "games", "doudizhu", "jsondata.zip")
+    with zipfile.ZipFile(path) as z:
+        return z.read("jsondata/action_space.txt").decode().split()
+
+
+@pytest.mark.parametrize("engine", ["reference", "active"])
+def test_repeat_universe_is_rlcard_action_space(engine):
+    actions = _rlcard_action_space()
+    assert len(actions) == 27472 and "pass" in actions
+    plays = (ddz.reference if engine == "reference" else ddz).all_plays(REPEAT)
+    ours = [ddz.format_cards(p.counts) for p in plays]
+    assert len(set(ours)) == len(ours) == 27471
+    assert set(ours) == set(actions) - {"pass"}
+
+
+def test_legal_moves_equal_rlcards_judger():
+    pytest.importorskip("rlcard")
+    from rlcard.games.doudizhu.judger import DoudizhuJudger
+    from rlcard.games.doudizhu.utils import get_gt_cards
+
+    from conftest import deal, play_from
+    rng = np.random.default_rng(17)
+    for i in range(300):
+        hand, rest = deal(rng, 17 if i % 2 else 20)
+        text = ddz.format_cards(hand)
+        ours = {ddz.format_cards(p.counts) for p in ddz.legal_moves(hand, None, REPEAT)}
+        assert ours == DoudizhuJudger.playable_cards_from_hand(text), text
+        beat = play_from(rng, rest, REPEAT)
+        ours = [ddz.format_cards(p.counts) if p else "pass" for p in ddz.legal_moves(hand, beat, REPEAT)]
+        theirs = get_gt_cards(RLCardPlayer(text), RLCardPlayer(played=ddz.format_cards(beat.counts)))
+        assert sorted(ours) == sorted(theirs), (text, str(beat))

@@ -1,21 +1,11 @@
 """The README's Python API block: each line's trailing comment states its result."""
 
-import os
-import re
-
-import pytest
-
 import ddz
-
-README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+from conftest import readme_code
 
 
 def api_block():
-    if not os.path.exists(README):
-        pytest.skip("README.md is not next to the tests")
-    text = open(README, encoding="utf-8").read()
-    section = text.split("## Python API", 1)[1]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    return readme_code("Python API")
 
 
 def test_python_api_block_matches_its_comments():

@@ -96,7 +96,7 @@ def test_action_space_keeps_ids_and_never_allows_banned(rules):
     rng = np.random.default_rng(3)
     hands = np.stack([np.bincount(rng.permutation(CARDS)[:20], minlength=15) for _ in range(64)]).astype(np.uint8)
     tbs = np.zeros(64, np.int32)
-    for impl_name in ("kernel", "reference"):
+    for impl_name in ["reference"] + ([] if ddz.actions.IMPLEMENTATION == "reference" else ["kernel"]):
         s = ActionSpace(rules, implementation=impl_name)
         masks = s.legal_masks(hands, tbs)
         assert masks.any(axis=1).all() and not masks[:, banned_ids].any()
@@ -125,9 +125,7 @@ def test_game_never_offers_or_accepts_a_banned_play(rules):
     for seed in range(6):
         game = ddz.Game(rules, seed=seed)
         rng = np.random.default_rng(seed)
-        while game.result is not None or True:
-            if game.result is not None:
-                break
+        while game.result is None:
             legal = game.legal_actions()
             if game.phase is ddz.Phase.PLAYING:
                 assert not any(isinstance(a, ddz.Play) and a.type in rules.banned for a in legal)

@@ -2,19 +2,23 @@
 
 Both paths call these at the public boundary, so the same bad input raises the same
 exception class whichever implementation answers. Inner code trusts what these return.
+Nothing here classifies: a check that needs classification takes the asking engine's
+``readings`` function, so the reference never reaches the core (and this module imports
+no engine).
 """
 
 from __future__ import annotations
 
-from typing import Optional, Tuple, Union
+from typing import Callable, List, Optional, Tuple, Union
 
 
 from .cards import RANK_NAMES, deck_counts, format_cards, to_counts, CardsLike
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError, quote
-from .play import Play, PlayType
+from .play import Play, PlayType, parse_with, the_reading  # noqa: F401 (the_reading: re-exported)
 from .rules import Rules
 
 PlayLike = Union[Play, str]
+Readings = Callable[[Tuple[int, ...], Rules], List[Play]]
 
 
 def rules_arg(rules: object) -> Rules:
@@ -42,42 +46,30 @@ def cards_arg(cards: CardsLike, rules: Rules) -> Tuple[int, ...]:
     return tuple(int(c) for c in to_counts(cards, decks=rules.decks, what="cards"))
 
 
-def play_arg(play: PlayLike, rules: Rules, what: str = "play") -> Play:
+def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play") -> Play:
     """A :class:`Play` that is a play under ``rules`` (the pass included).
 
-    :raises InvalidPlayError: a ``Play`` whose kickers ``rules`` forbid, or notation that
-        forms no play.
+    :param readings: the asking engine's classifier, ``readings(counts, rules)`` (each
+        engine validates with its own: the reference never reaches the core).
+    :raises InvalidPlayError: a ``Play`` that is not a play under ``rules`` (its kickers,
+        a banned type...), or notation that forms no play.
     :raises NotationError: bad notation.
     """
-    from . import moves  # the chooser: classification by whichever implementation is active
-
     if isinstance(play, Play):
-        if play.type is not PlayType.PASS and moves.readings(play.counts, rules) != [play]:
+        if play.type is not PlayType.PASS and readings(play.counts, rules) != [play]:
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
         return play
     if isinstance(play, str):
         try:
-            return Play.parse(play, rules)
+            return parse_with(play, rules, readings)
         except InvalidPlayError as exc:
             raise InvalidPlayError(f"{what} {quote(play)} is not a play: {exc}") from None
     raise InvalidPlayError(f"{what} must be a ddz.Play or play notation, not {type(play).__name__}: {quote(play)}")
 
 
-def the_reading(found, counts: Tuple[int, ...], rules: Rules) -> Play:
-    """The one reading in ``found`` (what ``classify`` returns).
-
-    :raises InvalidPlayError: no reading (the cards form no play), or more than one.
-    """
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
-    raise InvalidPlayError(
-        f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
-
-
-def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...]) -> Optional[Play]:
-    """The play to beat, or ``None`` when leading.
+def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...],
+                readings: Readings) -> Optional[Play]:
+    """The play to beat, or ``None`` when leading (``readings`` as in :func:`play_arg`).
 
     :raises InvalidPlayError: not a play, or the pass (pass ``None`` to lead).
     :raises ImpossibleHandError: the hand and the play to beat together hold more copies
@@ -85,7 +77,7 @@ def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...]
     """
     if to_beat is None:
         return None
-    play = play_arg(to_beat, rules, "the play to beat")
+    play = play_arg(to_beat, rules, readings, "the play to beat")
     if not play:
         raise InvalidPlayError(
             "the play to beat is the pass; give the last non-pass play of the trick, or no play to beat (None) to lead")

@@ -39,7 +39,7 @@ from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _args
+from . import _args, moves
 from ._compiled import compiled
 from .cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, is_integer, CardsLike
 from .errors import ActionIdError, DdzError, HandError, ImpossibleHandError, InvalidPlayError
@@ -195,7 +195,7 @@ class ActionSpace:
         NotationError, ImpossibleHandError
             Bad notation.
         """
-        p = _args.play_arg(play, self.rules.universe_rules)  # banned plays keep their ids
+        p = _args.play_arg(play, self.rules.universe_rules, moves._readings)  # banned plays keep their ids
         try:
             return self._t.index_of_play[p]
         except KeyError:  # pragma: no cover - play_arg admits only plays of the rules
@@ -297,13 +297,13 @@ class ActionSpace:
             i = self._check_id(to_beat, "the play to beat (id)")
             if i == 0:
                 return counts, 0
-            _args.to_beat_arg(self._t.plays[i], self.rules, counts)  # deck check
+            _args.to_beat_arg(self._t.plays[i], self.rules, counts, moves._readings)  # deck check
             return counts, i
         if not isinstance(to_beat, (Play, str)):
             raise InvalidPlayError(
                 f"the play to beat must be an action id, a ddz.Play, play notation or None, "
                 f"not {type(to_beat).__name__}: {to_beat!r}")
-        play = _args.to_beat_arg(to_beat, self.rules, counts)
+        play = _args.to_beat_arg(to_beat, self.rules, counts, moves._readings)
         return counts, self._t.index_of_play[play]
 
     def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> np.ndarray:

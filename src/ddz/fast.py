@@ -21,9 +21,9 @@ from typing import List, Optional
 
 import numpy as np
 
-from . import _args, _core
+from . import _args
 from .cards import CardsLike
-from .errors import DdzError, InvalidPlayError
+from .errors import ImpossibleHandError, InvalidPlayError
 from .play import Play
 from .rules import STANDARD, Rules
 from .tables import table as _table
@@ -38,6 +38,15 @@ def _tables(rules):
     if type(rules) is not Rules:
         rules = _args.rules_arg(rules)
     return _table(rules)
+
+
+def _readings(counts, rules: Rules) -> List[Play]:
+    """The core's classifier for ``_args`` and notation: readings of 15 counts (a Play's
+    cards beyond this deck are no play of it: no reading, as in the reference)."""
+    try:
+        return _tables(rules).readings(counts)
+    except ImpossibleHandError:
+        return []
 
 
 def _hand(hand: CardsLike, rules: Rules, u):
@@ -55,7 +64,7 @@ def _beat_code(to_beat, rules: Rules, hand, u) -> int:
             return to_beat.code
     if isinstance(hand, np.ndarray):
         hand = tuple(int(c) for c in hand)
-    return _args.to_beat_arg(to_beat, rules, hand).code
+    return _args.to_beat_arg(to_beat, rules, hand, _readings).code
 
 
 def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
@@ -93,8 +102,8 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     u = _tables(rules)
-    play = _args.play_arg(play, rules)
-    other = _args.play_arg(other, rules, "the play to beat")
+    play = _args.play_arg(play, rules, _readings)
+    other = _args.play_arg(other, rules, _readings, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
     _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")

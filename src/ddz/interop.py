@@ -28,7 +28,7 @@ from typing import Dict, Iterable, List, Tuple, Union
 
 import numpy as np
 
-from . import _args
+from . import _args, moves
 from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
 from .errors import HandError, InvalidPlayError, NotationError
 from .play import PASS, Play, PlayType
@@ -126,8 +126,6 @@ def douzero_play(cards: Iterable[int], rules: Rules = REPEAT_KICKERS) -> Play:
     InvalidPlayError
         The cards form no play under ``rules``.
     """
-    from . import moves
-
     rules = _args.rules_arg(rules)
     counts = douzero_counts(cards)
     if not counts.any():
@@ -152,7 +150,7 @@ def to_rlcard(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> str:
         Not a play under ``rules``.
     """
     rules = _args.rules_arg(rules)
-    p = play if isinstance(play, Play) else _args.play_arg(play, rules)
+    p = play if isinstance(play, Play) else _args.play_arg(play, rules, moves._readings)
     return "pass" if not p else format_cards_unchecked(p.counts)
 
 
@@ -185,8 +183,6 @@ def rlcard_play(action: str, rules: Rules = REPEAT_KICKERS) -> Play:
     InvalidPlayError
         The cards form no play under ``rules``.
     """
-    from . import moves
-
     rules = _args.rules_arg(rules)
     if action == "pass":
         return PASS
@@ -340,7 +336,7 @@ def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
     InvalidPlayError, NotationError
         Not a play under ``rules``.
     """
-    p = _args.play_arg(play, _args.rules_arg(rules))
+    p = _args.play_arg(play, _args.rules_arg(rules), moves._readings)
     if not p:
         return OPENSPIEL_PASS
     _, index = _openspiel_tables()
@@ -379,8 +375,6 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
             f"OpenSpiel action {a!r} is not a play (1..3 are bids; plays are 0 and 4..{OPENSPIEL_NUM_ACTIONS - 1})")
     plays, _ = _openspiel_tables()
     p = plays[a - _OS_FIRST_PLAY]
-    from . import moves
-
     if _trio_wing(p):
         raise NotExpressibleError(
             f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}: "

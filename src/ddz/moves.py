@@ -16,7 +16,7 @@ import numpy as np
 from . import reference as _reference
 from ._compiled import NO_EXTENSIONS, compiled
 from .cards import CardsLike
-from .play import Play
+from .play import Play, register_engine
 from .rules import STANDARD, Rules
 
 __all__ = ["IMPLEMENTATION", "readings", "classify", "beats", "legal_moves",
@@ -41,6 +41,8 @@ else:
     legal_moves_array = _impl.legal_moves_array
 
 readings = _impl.readings
+_readings = _impl._readings        # readings of a validated 15-tuple: the classifier for _args
+register_engine(_readings)         # Play.parse classifies with the chosen engine
 classify = _impl.classify
 beats = _impl.beats
 legal_moves = _impl.legal_moves

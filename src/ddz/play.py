@@ -30,13 +30,13 @@ The pass has code 0. Codes are an internal format: they may change between versi
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Tuple
+from typing import Callable, Iterable, Optional, Tuple
 
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
 from .errors import InvalidPlayError, NotationError, quote
-from .rules import PlayType
+from .rules import STANDARD, PlayType
 
-__all__ = ["PlayType", "Play", "PASS", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
+__all__ = ["PlayType", "Play", "PASS", "parse_with", "register_engine", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
            "CODE_KICKER_BITS", "CODE_RANK_SHIFT", "CODE_LENGTH_SHIFT", "CODE_WIDTH_SHIFT",
            "CODE_TYPE_SHIFT", "MAX_PLAY_CARDS"]
 
@@ -274,7 +274,9 @@ class Play:
     def parse(cls, text: str, rules=None) -> "Play":
         """Parse a play: ``pass``, plain cards (``33344456``) or body ``+`` kickers
         (``333444+56``). With ``+``, the part before the first ``+`` must be exactly the
-        play's main part.
+        play's main part. Classification is done by the active engine (the one
+        :mod:`ddz.moves` chose: the core, or the reference under ``DDZ_NO_EXTENSIONS=1``);
+        :func:`ddz.reference.parse_play` parses with the reference alone.
 
         :param text: the notation (RULES.md §1 spellings accepted).
         :param rules: a :class:`ddz.Rules` (default ``ddz.STANDARD``); decides kickers.
@@ -282,31 +284,68 @@ class Play:
         :raises ImpossibleHandError: more copies of a rank than the deck holds.
         :raises InvalidPlayError: the cards form no play, or ``+`` splits them elsewhere.
         """
-        from .cards import parse_cards
-        from .rules import STANDARD
-        from . import moves
+        if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
+            raise InvalidPlayError("no rules engine is registered: import ddz first")
+        return parse_with(text, STANDARD if rules is None else rules, _ENGINE_READINGS)
 
-        if not isinstance(text, str):
-            raise NotationError(f"play notation must be a str, not {type(text).__name__}: {quote(text)}")
-        rules = STANDARD if rules is None else rules
-        t = text.strip()
-        if t.lower() in ("pass", "p", "-", "不出", "过"):
-            return PASS
-        if not t:
-            raise NotationError("empty play notation (write 'pass' for the pass)")
-        counts = parse_cards(t, decks=rules.decks)
-        if not counts.any():
-            raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
-        play = moves.classify(counts, rules)
-        if "+" in t:
-            body_txt, kick_txt = t.split("+", 1)
-            if not parse_cards(kick_txt, decks=rules.decks).any():
-                raise NotationError(f"no kickers after '+' in {quote(text)}")
-            body = tuple(int(c) for c in parse_cards(body_txt, decks=rules.decks))
-            if body != play.body_counts:
-                raise InvalidPlayError(
-                    f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
-        return play
+
+#: ``readings(counts, rules) -> list of Play`` of the active engine, registered by the
+#: chooser (:mod:`ddz.moves`); play.py imports no engine (DESIGN.md, "Decisions").
+_ENGINE_READINGS: Optional[Callable] = None
+
+
+def register_engine(readings: Callable) -> None:
+    """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
+    ``counts`` a validated 15-tuple, returning every reading as a list of Play. Called
+    once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS
+    _ENGINE_READINGS = readings
+
+
+def the_reading(found, counts: Tuple[int, ...], rules) -> Play:
+    """The one reading in ``found`` (what ``classify`` returns).
+
+    :raises InvalidPlayError: no reading (the cards form no play), or more than one.
+    """
+    if len(found) == 1:
+        return found[0]
+    from .cards import format_cards
+
+    if not found:
+        raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
+    raise InvalidPlayError(
+        f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
+
+
+def parse_with(text: str, rules, readings: Callable) -> Play:
+    """:meth:`Play.parse` with a given classifier (each engine parses with its own).
+
+    :param readings: ``readings(counts, rules) -> list of Play`` for a validated
+        15-tuple of counts.
+    :raises NotationError, ImpossibleHandError, InvalidPlayError: as :meth:`Play.parse`.
+    """
+    from .cards import parse_cards
+
+    if not isinstance(text, str):
+        raise NotationError(f"play notation must be a str, not {type(text).__name__}: {quote(text)}")
+    t = text.strip()
+    if t.lower() in ("pass", "p", "-", "不出", "过"):
+        return PASS
+    if not t:
+        raise NotationError("empty play notation (write 'pass' for the pass)")
+    counts = tuple(int(c) for c in parse_cards(t, decks=rules.decks))
+    if not any(counts):
+        raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
+    play = the_reading(readings(counts, rules), counts, rules)
+    if "+" in t:
+        body_txt, kick_txt = t.split("+", 1)
+        if not parse_cards(kick_txt, decks=rules.decks).any():
+            raise NotationError(f"no kickers after '+' in {quote(text)}")
+        body = tuple(int(c) for c in parse_cards(body_txt, decks=rules.decks))
+        if body != play.body_counts:
+            raise InvalidPlayError(
+                f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
+    return play
 
 
 def _integer(value, what: str) -> int:

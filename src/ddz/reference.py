@@ -1,14 +1,17 @@
 """The pure-Python reference rules engine: the test oracle (DESIGN.md).
 
-Written to be obviously correct, not fast, and independently of the Cython core:
+Written to be obviously correct, not fast, from RULES.md §2 alone, and independently of
+the Cython core (it imports nothing below :mod:`ddz.play`: never the core, the chooser
+or the tables):
 
-* :func:`readings` tries every play type, chain length and main rank whose main part
-  the cards contain, and checks the rest of the cards against the kicker rules of
-  RULES.md §2.1 (:func:`single_kickers_ok`, :func:`pair_kickers_ok`);
-* :func:`all_plays` lists every main part and every kicker multiset allowed by the same
-  two predicates;
-* :func:`legal_moves` keeps, from :func:`all_plays`, the plays the hand contains that
-  beat the play to beat (RULES.md §2.3).
+* :func:`all_plays` *builds* the universe: for every play type of its own type table
+  (:data:`TYPES`), every main part, and every kicker multiset that the kicker rules of
+  RULES.md §2.1 allow, generated rule by rule (:func:`kicker_sets`);
+* :func:`readings` / :func:`classify` *look a multiset up* in that universe (an inverse
+  index from card counts to plays), where the core *recognises* a multiset type by type:
+  one misreading of a rule cannot be made the same way in both;
+* :func:`legal_moves` keeps, from the universe, the plays the hand contains that beat the
+  play to beat (RULES.md §2.3); the tests also classify every sub-multiset of small hands.
 
 Move order (shared by every implementation): the pass first when responding, then plays
 sorted by :attr:`ddz.Play.sort_key`: type (in :class:`ddz.PlayType` order), chain length,
@@ -16,93 +19,127 @@ width (copies of each body rank: the size of a bomb), main rank, then kickers as
 rank tuples compared lexicographically. Plays of the types in ``rules.banned`` are not
 plays: they are never read, listed or legal.
 
-Only argument checking uses numpy (through :mod:`ddz._args`); the logic is plain ints.
+Notation is parsed with this module's own classifier (:func:`parse_play`), and Play
+arguments are validated with it too. Only argument checking uses numpy (through
+:mod:`ddz._args`); the logic is plain ints.
 """
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import _args
-from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, SMALL_JOKER, CardsLike
+from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RA, SMALL_JOKER, CardsLike
 from .errors import InvalidPlayError
-from .play import KICKER_UNITS, MIN_CHAIN, PASS, Play, PlayType
+from .play import PASS, Play, PlayType, parse_with
 from .rules import STANDARD, Rules
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
-           "single_kickers_ok", "pair_kickers_ok"]
+           "parse_play", "kicker_sets", "TYPES"]
 
 T = PlayType
 Counts = Tuple[int, ...]
 
-# Every type but the pass and the rocket: (type, body width, is a chain, highest body rank).
-_SHAPES = [
-    (T.SINGLE, 1, False, BIG_JOKER),
-    (T.PAIR, 2, False, R2),
-    (T.TRIO, 3, False, R2),
-    (T.TRIO_SINGLE, 3, False, R2),
-    (T.TRIO_PAIR, 3, False, R2),
-    (T.STRAIGHT, 1, True, CHAIN_RANKS - 1),
-    (T.PAIR_STRAIGHT, 2, True, CHAIN_RANKS - 1),
-    (T.AIRPLANE, 3, True, CHAIN_RANKS - 1),
-    (T.AIRPLANE_SINGLES, 3, True, CHAIN_RANKS - 1),
-    (T.AIRPLANE_PAIRS, 3, True, CHAIN_RANKS - 1),
-    (T.FOUR_TWO_SINGLES, 4, False, R2),
-    (T.FOUR_TWO_PAIRS, 4, False, R2),
-    (T.BOMB, 4, False, R2),
-]
+
+class Shape(NamedTuple):
+    """The reference's own description of a play type (RULES.md §2 table)."""
+    width: int          # copies of each rank of the main part
+    chain: bool         # a run of consecutive ranks within 3..A
+    min_length: int     # shortest run (1 for non-chains)
+    top: int            # highest main rank
+    kickers: int        # kickers per rank of the main part (per play for the fours)
+    kicker_size: int    # cards per kicker: 1 (single) or 2 (pair)
 
 
-def _kicker_units(t: PlayType, length: int) -> Tuple[int, int]:
-    """(number of kickers, cards per kicker) of a type and chain length."""
-    per, size = KICKER_UNITS.get(t, (0, 0))
-    return per * length, size
+#: RULES.md §2, type by type (the rocket, two jokers, is apart: it has no main rank run)
+TYPES: Dict[PlayType, Shape] = {
+    T.SINGLE: Shape(1, False, 1, BIG_JOKER, 0, 0),
+    T.PAIR: Shape(2, False, 1, R2, 0, 0),
+    T.TRIO: Shape(3, False, 1, R2, 0, 0),
+    T.TRIO_SINGLE: Shape(3, False, 1, R2, 1, 1),
+    T.TRIO_PAIR: Shape(3, False, 1, R2, 1, 2),
+    T.STRAIGHT: Shape(1, True, 5, RA, 0, 0),
+    T.PAIR_STRAIGHT: Shape(2, True, 3, RA, 0, 0),
+    T.AIRPLANE: Shape(3, True, 2, RA, 0, 0),
+    T.AIRPLANE_SINGLES: Shape(3, True, 2, RA, 1, 1),
+    T.AIRPLANE_PAIRS: Shape(3, True, 2, RA, 1, 2),
+    T.FOUR_TWO_SINGLES: Shape(4, False, 1, R2, 2, 1),
+    T.FOUR_TWO_PAIRS: Shape(4, False, 1, R2, 2, 2),
+    T.BOMB: Shape(4, False, 1, R2, 0, 0),
+}
 
 
-def single_kickers_ok(kick: Counts, lo: int, hi: int, rules: Rules, chain: bool) -> bool:
-    """Are ``kick`` (15 counts) allowed as the single kickers of a main part on ranks
-    ``lo..hi``? RULES.md §2.1 rules 1–3 and the ``kickers`` option.
-
-    ``chain`` says whether the main part is an airplane (for the ``"repeat"`` rule that a
-    trio next to the chain is never a wing).
-    """
-    for r in range(NUM_RANKS):
-        c = kick[r]
-        if not c:
+def kicker_sets(t: PlayType, lo: int, hi: int, rules: Rules) -> Iterator[Tuple[int, ...]]:
+    """Every kicker multiset a main part of type ``t`` on ranks ``lo..hi`` may carry under
+    ``rules``, as ascending rank tuples (one entry per card) in lexicographic order,
+    generated from the rules of RULES.md §2.1 one by one."""
+    shape = TYPES[t]
+    units = shape.kickers * (hi - lo + 1)
+    if units == 0:
+        yield ()
+        return
+    allowed = [r for r in range(NUM_RANKS) if not lo <= r <= hi]          # rule 1
+    if shape.kicker_size == 2:
+        pair_ranks = [r for r in allowed if r <= R2]                       # rule 3
+        for ranks in itertools.combinations(pair_ranks, units):            # rule 5
+            yield tuple(r for r in ranks for _ in range(2))
+        return
+    if rules.kickers == "distinct":                                        # §2.1 "distinct"
+        choices = itertools.combinations(allowed, units)
+    else:                                                                  # §2.1 "repeat"
+        choices = itertools.combinations_with_replacement(allowed, units)
+    for kick in choices:
+        copies = collections.Counter(kick)
+        if copies[SMALL_JOKER] and copies[BIG_JOKER]:                      # rule 2: not both jokers
             continue
-        if lo <= r <= hi:                       # rule 1: never the main part's rank
-            return False
-        if c >= 4:                              # rule 2: never four of a rank
-            return False
-        if c > 1 and not rules.repeat_kickers:  # "distinct": single kickers differ
-            return False
-        if r >= SMALL_JOKER and c > rules.decks:  # the deck holds one of each joker
-            return False
-        if c == 3 and chain and r < CHAIN_RANKS and (r == lo - 1 or r == hi + 1):
-            return False                        # "repeat": that trio lengthens the airplane
-    if kick[SMALL_JOKER] and kick[BIG_JOKER]:   # rule 2: never both jokers
-        return False
-    return True
-
-
-def pair_kickers_ok(kick: Counts, lo: int, hi: int) -> bool:
-    """Are ``kick`` (15 counts) allowed as pair kickers of a main part on ranks ``lo..hi``?
-    Each rank 0 or 2 cards (rule 5: pairs differ), no jokers (rule 3), not a body rank (rule 1).
-    """
-    for r in range(NUM_RANKS):
-        c = kick[r]
-        if not c:
+        if copies[SMALL_JOKER] > 1 or copies[BIG_JOKER] > 1:               # one of each joker
             continue
-        if c != 2 or r > R2 or lo <= r <= hi:
-            return False
-    return True
+        if max(copies.values()) >= 4:                                      # rule 2: never four
+            continue
+        if shape.chain and any(copies[r] == 3 for r in (lo - 1, hi + 1) if 0 <= r < CHAIN_RANKS):
+            continue                                  # "repeat": that trio lengthens the airplane
+        yield kick
 
 
-def _max_length(width: int, kick_cards_per_rank: int, rules: Rules) -> int:
-    """Longest chain one hand can hold (derived from ``rules.max_hand``, RULES.md §2)."""
-    return min(CHAIN_RANKS, rules.max_hand // (width + kick_cards_per_rank))
+@functools.lru_cache(maxsize=None)
+def _universe(rules: Rules) -> Tuple[Play, ...]:
+    """Every play of ``rules`` (a ``move_rules`` value), in move order."""
+    plays: List[Play] = []
+    for t, shape in TYPES.items():
+        if t in rules.banned:
+            continue
+        per_rank = shape.width + shape.kickers * shape.kicker_size
+        if shape.chain:   # the longest chain one hand can hold (RULES.md §2: derived, not fixed)
+            lengths = range(shape.min_length, min(CHAIN_RANKS, rules.max_hand // per_rank) + 1)
+        else:
+            lengths = range(1, 2)
+        for length in lengths:
+            for hi in range(length - 1, shape.top + 1):
+                for kick in kicker_sets(t, hi - length + 1, hi, rules):
+                    plays.append(Play(t, hi, length, kick))
+    if T.ROCKET not in rules.banned:
+        plays.append(Play(T.ROCKET, BIG_JOKER, 1))
+    plays.sort()
+    return tuple(plays)
+
+
+@functools.lru_cache(maxsize=None)
+def _by_cards(rules: Rules) -> Dict[Counts, Tuple[Play, ...]]:
+    """The inverse of the universe: card counts -> every play with exactly those cards."""
+    index: Dict[Counts, List[Play]] = {}
+    for p in _universe(rules):
+        index.setdefault(p.counts, []).append(p)
+    return {k: tuple(v) for k, v in index.items()}
+
+
+def _readings(counts: Counts, rules: Rules) -> List[Play]:
+    """Readings of a validated 15-tuple (the reference's classifier for ``_args``)."""
+    if not any(counts):
+        return [PASS]
+    return list(_by_cards(rules.move_rules).get(tuple(counts), ()))
 
 
 def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
@@ -117,47 +154,12 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
     return _readings(_args.cards_arg(cards, rules), rules)
 
 
-def _readings(counts: Counts, rules: Rules) -> List[Play]:
-    n = sum(counts)
-    if n == 0:
-        return [PASS]
-    if n > rules.max_hand:
-        return []
-    out: List[Play] = []
-    if n == 2 and counts[SMALL_JOKER] == 1 and counts[BIG_JOKER] == 1 and T.ROCKET not in rules.banned:
-        out.append(Play(T.ROCKET, BIG_JOKER, 1))
-    for t, width, chain, top in _SHAPES:
-        if t in rules.banned:           # Rules.banned: not a play under these rules
-            continue
-        kunits, ksize = _kicker_units(t, 1)
-        per_rank = width + kunits * ksize
-        if n % per_rank:
-            continue
-        length = n // per_rank
-        if chain:
-            if length < MIN_CHAIN[t] or length > CHAIN_RANKS:
-                continue
-        elif length != 1:
-            continue
-        for hi in range(length - 1, top + 1):
-            lo = hi - length + 1
-            if any(counts[r] < width for r in range(lo, hi + 1)):
-                continue
-            rest = list(counts)
-            for r in range(lo, hi + 1):
-                rest[r] -= width
-            rest_t = tuple(rest)
-            if ksize == 0:
-                ok = not any(rest_t)
-            elif ksize == 1:
-                ok = single_kickers_ok(rest_t, lo, hi, rules, chain)
-            else:
-                ok = pair_kickers_ok(rest_t, lo, hi)
-            if ok:
-                kick = [r for r in range(NUM_RANKS) for _ in range(rest_t[r])]
-                out.append(Play(t, hi, length, kick))
-    out.sort()
-    return out
+def parse_play(text: str, rules: Rules = STANDARD) -> Play:
+    """:meth:`ddz.Play.parse` with the reference's classifier (never the core's).
+
+    :raises NotationError, ImpossibleHandError, InvalidPlayError: as :meth:`ddz.Play.parse`.
+    """
+    return parse_with(text, _args.rules_arg(rules), _readings)
 
 
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
@@ -184,8 +186,8 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     rules = _args.rules_arg(rules)
-    play = _args.play_arg(play, rules)
-    other = _args.play_arg(other, rules, "the play to beat")
+    play = _args.play_arg(play, rules, _readings)
+    other = _args.play_arg(other, rules, _readings, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
     _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
@@ -204,51 +206,11 @@ def _beats(a: Play, b: Play) -> bool:
     return a.type is b.type and a.length == b.length and a.rank > b.rank
 
 
-def _kicker_choices(t: PlayType, lo: int, hi: int, rules: Rules, chain: bool):
-    """Every allowed kicker multiset (as sorted rank tuples, in lexicographic order)."""
-    kunits, ksize = _kicker_units(t, hi - lo + 1)
-    if ksize == 0:
-        yield ()
-        return
-    if ksize == 1:
-        for combo in itertools.combinations_with_replacement(range(NUM_RANKS), kunits):
-            kick = [0] * NUM_RANKS
-            for r in combo:
-                kick[r] += 1
-            if single_kickers_ok(tuple(kick), lo, hi, rules, chain):
-                yield combo
-    else:
-        for combo in itertools.combinations(range(R2 + 1), kunits):
-            kick = [0] * NUM_RANKS
-            for r in combo:
-                kick[r] += 2
-            if pair_kickers_ok(tuple(kick), lo, hi):
-                yield tuple(r for r in combo for _ in range(2))
-
-
-@functools.lru_cache(maxsize=None)
-def _universe(rules: Rules) -> Tuple[Play, ...]:
-    plays: List[Play] = []
-    for t, width, chain, top in _SHAPES:
-        if t in rules.banned:
-            continue
-        kunits, ksize = _kicker_units(t, 1)
-        lengths = range(MIN_CHAIN[t], _max_length(width, kunits * ksize, rules) + 1) if chain else [1]
-        for length in lengths:
-            for hi in range(length - 1, top + 1):
-                lo = hi - length + 1
-                for kick in _kicker_choices(t, lo, hi, rules, chain):
-                    plays.append(Play(t, hi, length, kick))
-    if T.ROCKET not in rules.banned:
-        plays.append(Play(T.ROCKET, BIG_JOKER, 1))
-    plays.sort()
-    return tuple(plays)
-
-
 def all_plays(rules: Rules = STANDARD) -> List[Play]:
     """Every play one deck can form under ``rules`` (the pass not included), in move order.
 
-    :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``.
+    :returns: a new list; 12,654 plays with ``kickers="distinct"``, 27,471 with ``"repeat"``;
+        plays of ``rules.banned`` types left out.
     """
     return list(_universe(_args.rules_arg(rules).move_rules))
 
@@ -298,7 +260,7 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     """
     rules = _args.rules_arg(rules)
     counts = _args.hand_arg(hand, rules)
-    beat = _args.to_beat_arg(to_beat, rules, counts)
+    beat = _args.to_beat_arg(to_beat, rules, counts, _readings)
     return _legal_moves(counts, beat, rules)
 
 

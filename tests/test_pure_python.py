@@ -1,0 +1,71 @@
+"""The pure-Python leg (``DDZ_NO_EXTENSIONS=1``): the compiled modules cannot be imported
+at all, and the whole package works on the reference. Checked in a subprocess, so that it
+runs in both legs of CI."""
+
+import json
+import os
+import subprocess
+import sys
+
+import ddz
+
+SCRIPT = r"""
+import json, sys
+import numpy as np
+import ddz
+out = {"implementation": ddz.IMPLEMENTATION, "actions": ddz.actions.IMPLEMENTATION}
+blocked = []
+for name in ("ddz._core", "ddz._actions", "ddz.fast"):
+    try:
+        __import__(name)
+    except ImportError:
+        blocked.append(name)
+out["blocked"] = blocked
+out["loaded"] = sorted(m for m in sys.modules if m in ("ddz._core", "ddz._actions", "ddz.fast"))
+out["classify"] = str(ddz.classify("33344456"))
+out["moves"] = [str(p) for p in ddz.legal_moves("BR", "2222")]
+out["count"] = ddz.count_legal_moves("33344455", rules=ddz.REPEAT_KICKERS)
+space = ddz.ActionSpace(ddz.REPEAT_KICKERS)
+out["space"] = [len(space), space.implementation, space.legal_ids("33344455").tolist()[:3]]
+game = ddz.Game(seed=3)
+ddz.bots.play_hand(game, [ddz.RandomBot(0), ddz.RandomBot(1), ddz.RandomBot(2)])
+out["zero_sum"] = sum(game.result.scores)
+out["table"] = type(ddz.tables.table(ddz.STANDARD)).__name__
+print(json.dumps(out))
+"""
+
+
+def _run(flag):
+    src = os.path.dirname(os.path.dirname(ddz.__file__))
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("DDZ_NO_EXTENSIONS", None)
+    if flag:
+        env["DDZ_NO_EXTENSIONS"] = "1"
+    res = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
+                         cwd=os.path.dirname(src), timeout=300)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+def test_pure_python_leg_runs_without_the_compiled_modules():
+    out = _run(True)
+    assert out["implementation"] == "reference" and out["actions"] == "reference"
+    assert out["blocked"] == ["ddz._core", "ddz._actions", "ddz.fast"] and out["loaded"] == []
+    assert out["table"] == "PyTable"
+    assert out["classify"] == "333444+56" and out["moves"] == ["pass", "BR"] and out["count"] == 19
+    assert out["space"][:2] == [27472, "reference"] and out["zero_sum"] == 0
+
+
+def test_both_legs_answer_alike():
+    pure = _run(True)
+    # this process (either leg) agrees with the pure-Python subprocess
+    assert pure["classify"] == str(ddz.classify("33344456"))
+    assert pure["count"] == ddz.count_legal_moves("33344455", rules=ddz.REPEAT_KICKERS)
+    if os.environ.get("DDZ_NO_EXTENSIONS"):
+        return  # no compiled leg to compare with here
+    core = _run(False)
+    assert core["implementation"] == "core" and core["actions"] == "kernel" and core["blocked"] == []
+    assert core["table"] == "RuleTable"
+    for key in ("classify", "moves", "count", "zero_sum"):
+        assert core[key] == pure[key], key
+    assert core["space"][0] == pure["space"][0] and core["space"][2] == pure["space"][2]
