@@ -17,6 +17,8 @@ from ddz.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from ddz.cards import deck_counts
 
 RULES = {"distinct": ddz.STANDARD, "repeat": ddz.REPEAT_KICKERS}
+from conftest import CARDS as DECK, readme_code  # DECK: the 54 cards as ranks
+
 IMPLS = ["reference"] + (["kernel"] if actions._kernel is not None else [])
 
 # sha256 of "\n".join(f"{id} {notation}"), computed once (PR for issue 4) and pinned:
@@ -25,9 +27,6 @@ CHECKSUMS = {
     "distinct": (12655, "62d64c4ec18c57ab327918bfc6b540cc51fae550edc14b1b90dbce68bb3793b6"),
     "repeat": (27472, "8f0071cc1f1b8001929a9823edc3849b2f99881fe22d5deb1f5bf248e9cd8ece"),
 }
-
-from conftest import CARDS as DECK  # the 54 cards as ranks
-from conftest import readme_code
 
 
 @pytest.fixture(scope="module", params=sorted(RULES))

@@ -11,11 +11,11 @@ import itertools
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ddz
-from ddz import PASS, Rules
+from ddz import PASS
 from ddz.reference import _readings, _beats
+from conftest import CARDS, RULESETS
 
-RULESETS = [Rules(), Rules(kickers="repeat")]
-DECK = [r for r in range(13) for _ in range(4)] + [13, 14]
+DECK = CARDS.tolist()   # the 54 cards as ranks
 
 
 def counts_of(cards):

@@ -11,9 +11,9 @@ from ddz import DdzError, IllegalActionError, InvalidPlayError, PlayType, Rules
 from ddz.actions import ActionSpace
 from ddz.tables import table
 
+from conftest import CARDS, DECK
+
 T = PlayType
-DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
-CARDS = np.repeat(np.arange(15), DECK)
 BANNED_SETS = [
     Rules(banned={T.TRIO_PAIR, T.FOUR_TWO_SINGLES, T.FOUR_TWO_PAIRS}),
     Rules(kickers="repeat", banned={"BOMB", "AIRPLANE_SINGLES"}),

@@ -1,5 +1,7 @@
 """``ddz.Rules``: options, validation, and the shared move rules."""
 
+import dataclasses
+
 import pytest
 
 import ddz
@@ -29,6 +31,7 @@ def test_bad_options(kw):
 
 def test_frozen_and_hashable():
     r = Rules()
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         r.kickers = "repeat"
+    assert r.kickers == "distinct"
     assert len({Rules(), Rules(), Rules(kickers="repeat")}) == 2
