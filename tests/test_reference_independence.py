@@ -76,6 +76,7 @@ def _poison(monkeypatch):
                 monkeypatch.setattr(module, attr, _raiser(f"{modname}.{attr}"))
                 poisoned += 1
     monkeypatch.setattr(ddz.play, "_ENGINE_READINGS", _raiser("the chooser's classifier"))
+    monkeypatch.setattr(ddz.play, "_ENGINE_LOOKUP", _raiser("the chooser's notation lookup"))
     for cached in (reference._universe, reference._by_cards, reference._index):
         cached.cache_clear()     # rebuilt under the poison, not remembered from before
     for attr in ("classify", "readings", "beats", "legal_moves", "count_legal_moves", "all_plays",
@@ -93,7 +94,7 @@ def test_reference_answers_alone(monkeypatch):
 
     poisoned = _poison(monkeypatch)
     assert poisoned >= 10
-    with pytest.raises(AssertionError, match="the reference called|classifier"):
+    with pytest.raises(AssertionError, match="the reference called|the chooser's"):
         ddz.Play.parse("333")                                    # the poison works
     assert [_answer(getattr(reference, f), a) for f, a in EXAMPLES] == examples_before
     assert [_answer(reference.legal_moves, p) for p in positions] == moves_before

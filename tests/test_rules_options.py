@@ -35,3 +35,29 @@ def test_frozen_and_hashable():
         r.kickers = "repeat"
     assert r.kickers == "distinct"
     assert len({Rules(), Rules(), Rules(kickers="repeat")}) == 2
+
+
+def test_rules_hash_is_recomputed_in_another_process():
+    """Rules cache their hash; a pickle must not carry it to a process whose string
+    hashes differ (Ray workers, multiprocessing)."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    r = Rules(kickers="repeat", banned={"BOMB", "TRIO_PAIR"}, doubling=True)
+    code = ("import pickle, sys, ddz; r = pickle.loads(sys.stdin.buffer.read()); "
+            "s = ddz.Rules(kickers='repeat', banned={'BOMB', 'TRIO_PAIR'}, doubling=True); "
+            "print(r == s, hash(r) == hash(s), r in {s}, ddz.tables.table(r) is ddz.tables.table(s))")
+    res = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(r), capture_output=True,
+                         env={**os.environ, "PYTHONHASHSEED": "12345"}, check=True)
+    assert res.stdout.split() == [b"True"] * 4
+    assert pickle.loads(pickle.dumps(r)) == r and hash(pickle.loads(pickle.dumps(r))) == hash(r)
+
+
+def test_canonical_notation_parses_by_lookup_and_agrees_with_parsing(impl):
+    for rules in (Rules(kickers="repeat"), Rules(banned={"TRIO_PAIR"})):
+        for p in impl.all_plays(rules)[::97]:
+            assert ddz.Play.parse(str(p), rules) == p == ddz.play.parse_with(str(p), rules, impl._readings)
+    with pytest.raises(ddz.InvalidPlayError):
+        ddz.Play.parse("333+55", Rules(banned={"TRIO_PAIR"}))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Tuple, Union
 
 
-from .cards import RANK_NAMES, deck_counts, format_cards, to_counts, CardsLike
+from .cards import _LIMITS, RANK_NAMES, deck_counts, format_cards, to_counts, CardsLike
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError, quote
 from .play import Play, PlayType, parse_with, the_reading  # noqa: F401 (the_reading: re-exported)
 from .rules import Rules
@@ -33,7 +33,7 @@ def hand_arg(hand: CardsLike, rules: Rules, what: str = "hand") -> Tuple[int, ..
     :raises HandError, NotationError, ImpossibleHandError: see :func:`ddz.cards.to_counts`;
         also a hand of more cards than one player can hold (``rules.max_hand``).
     """
-    counts = tuple(int(c) for c in to_counts(hand, decks=rules.decks, what=what))
+    counts = tuple(to_counts(hand, decks=rules.decks, what=what).tolist())
     n = sum(counts)
     if n > rules.max_hand:
         raise ImpossibleHandError(
@@ -43,14 +43,17 @@ def hand_arg(hand: CardsLike, rules: Rules, what: str = "hand") -> Tuple[int, ..
 
 def cards_arg(cards: CardsLike, rules: Rules) -> Tuple[int, ...]:
     """A validated card multiset (any size the deck allows) as a 15-tuple."""
-    return tuple(int(c) for c in to_counts(cards, decks=rules.decks, what="cards"))
+    return tuple(to_counts(cards, decks=rules.decks, what="cards").tolist())
 
 
-def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play") -> Play:
+def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play",
+             lookup: Optional[Callable] = None) -> Play:
     """A :class:`Play` that is a play under ``rules`` (the pass included).
 
     :param readings: the asking engine's classifier, ``readings(counts, rules)`` (each
         engine validates with its own: the reference never reaches the core).
+    :param lookup: optionally the engine's ``lookup(text, rules)`` of canonical notation
+        (a dict hit; ``None`` when ``text`` is not canonical).
     :raises InvalidPlayError: a ``Play`` that is not a play under ``rules`` (its kickers,
         a banned type...), or notation that forms no play.
     :raises NotationError: bad notation.
@@ -60,6 +63,10 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
         return play
     if isinstance(play, str):
+        if lookup is not None:
+            hit = lookup(play, rules)
+            if hit is not None:
+                return hit
         try:
             return parse_with(play, rules, readings)
         except InvalidPlayError as exc:
@@ -68,7 +75,7 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
 
 
 def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...],
-                readings: Readings) -> Optional[Play]:
+                readings: Readings, lookup: Optional[Callable] = None) -> Optional[Play]:
     """The play to beat, or ``None`` when leading (``readings`` as in :func:`play_arg`).
 
     :raises InvalidPlayError: not a play, or the pass (pass ``None`` to lead).
@@ -77,11 +84,12 @@ def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...]
     """
     if to_beat is None:
         return None
-    play = play_arg(to_beat, rules, readings, "the play to beat")
+    play = play_arg(to_beat, rules, readings, "the play to beat", lookup)
     if not play:
         raise InvalidPlayError(
             "the play to beat is the pass; give the last non-pass play of the trick, or no play to beat (None) to lead")
-    together(hand, play.counts, rules, f"hand {format_cards(hand)!r}", f"the play to beat {str(play)!r}")
+    together(hand, play.counts, rules, lambda: f"hand {format_cards(hand)!r}",
+             lambda: f"the play to beat {str(play)!r}")
     return play
 
 
@@ -89,11 +97,15 @@ def together(a: Tuple[int, ...], b: Tuple[int, ...], rules: Rules, a_name: str, 
     """Check that two card multisets fit in the deck side by side (a hand and the play
     to beat, or two plays compared).
 
+    ``a_name`` and ``b_name`` may be callables: they are called only to build the error.
+
     :raises ImpossibleHandError: naming both and the rank that overflows.
     """
-    limit = deck_counts(rules.decks)
+    limit = _LIMITS.get(rules.decks) or deck_counts(rules.decks)
     for r in range(len(a)):
         if a[r] + b[r] > limit[r]:
+            if callable(a_name):
+                a_name, b_name = a_name(), b_name()
             raise ImpossibleHandError(
                 f"{a_name} and {b_name} together hold {a[r] + b[r]} copies of "
                 f"{RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")

@@ -332,6 +332,14 @@ class ActionSpace:
         ActionIdError
             ``to_beat`` is an id out of range.
         """
+        kern = self._kern
+        if kern is not None and type(hand) is np.ndarray and (to_beat is None or type(to_beat) is int):
+            # the kernel checks the hand and the id in C; on a bad one, the checked path
+            # below names the error
+            try:
+                return kern.legal_ids_one(self._t, hand, 0 if to_beat is None else to_beat)
+            except DdzError:
+                pass
         counts, tb = self._position(hand, to_beat)
         hands = np.asarray(counts, dtype=np.uint8).reshape(1, NUM_RANKS)
         tbs = np.array([tb], dtype=np.int32)
@@ -363,8 +371,11 @@ class ActionSpace:
             As in :meth:`legal_ids`.
         """
         ids = self.legal_ids(hand, to_beat)
-        mask = self._out_mask(out, (len(self),))
-        mask.fill(False)
+        if out is None:
+            mask = np.zeros(len(self), dtype=np.bool_)
+        else:
+            mask = _check_out(out, (len(self),), np.bool_)
+            mask.fill(False)
         mask[ids] = True
         return mask
 

@@ -85,6 +85,12 @@ def _tokens(text: str) -> List[Rank]:
     return ranks
 
 
+#: characters of the common spellings (one character per card, any case, separators):
+#: such text is counted with str.count, C speed; anything else is tokenised
+_PLAIN = frozenset(RANK_CHARS + RANK_CHARS.lower() + "".join(_IGNORED))
+_LIMITS = {1: tuple(int(c) for c in deck_counts(1)), 2: tuple(int(c) for c in deck_counts(2))}
+
+
 def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
     """Parse card notation into a count vector (RULES.md §1).
 
@@ -100,6 +106,10 @@ def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
     """
     if not isinstance(text, str):
         raise NotationError(f"card notation must be a str, not {type(text).__name__}: {quote(text)}")
+    if _PLAIN.issuperset(text):
+        up = text.upper()
+        if "BJ" not in up and "RJ" not in up:   # those are refused by the tokeniser
+            return _checked([up.count(ch) for ch in RANK_CHARS], decks, text)
     counts = [0] * NUM_RANKS
     for r in _tokens(text):
         counts[r] += 1
@@ -107,9 +117,13 @@ def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
 
 
 def _checked(counts: Sequence[int], decks: int, shown: object) -> np.ndarray:
-    limit = deck_counts(decks)
+    """``counts`` as ``uint8[15]`` if no rank exceeds ``decks`` decks; ``shown`` names the
+    input in the error (a callable is called only then: messages are built when raising)."""
+    limit = _LIMITS.get(decks) or tuple(int(c) for c in deck_counts(decks))
     for r, c in enumerate(counts):
         if c > limit[r]:
+            if callable(shown):
+                shown = shown()
             raise ImpossibleHandError(
                 f"{quote(shown)} holds {c} copies of {RANK_NAMES[r]!r}; "
                 f"{'one deck holds' if decks == 1 else f'{decks} decks hold'} {int(limit[r])}")
@@ -143,7 +157,7 @@ def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.nda
         raise HandError(f"{what} counts must have an integer dtype, got {arr.dtype}: {quote(cards)}")
     if np.any(arr < 0):
         raise HandError(f"{what} has a negative count: {quote(cards)}")
-    return _checked([int(c) for c in arr], decks, format_cards_unchecked(arr))
+    return _checked(arr.tolist(), decks, lambda: format_cards_unchecked(arr))
 
 
 def format_cards_unchecked(counts: Iterable[int]) -> str:

@@ -49,6 +49,25 @@ def _readings(counts, rules: Rules) -> List[Play]:
         return []
 
 
+def _lookup(text, rules) -> Optional[Play]:
+    """The play of ``rules`` whose canonical notation is ``text`` (``str(play)``), or
+    ``None``: every play of a rule set's table is interned, so canonical notation is one
+    dict lookup (banned plays are not plays, so not there)."""
+    try:
+        u = _table(rules) if type(rules) is Rules else None
+    except Exception:  # noqa: BLE001 - anything odd takes the checked path
+        u = None
+    if u is None:
+        return None
+    by_text = u.derived.get("by_notation")
+    if by_text is None:
+        by_text = u.derived["by_notation"] = {str(p): p for p in u.all_plays}
+    try:
+        return by_text.get(text)
+    except TypeError:   # unhashable: not notation
+        return None
+
+
 def _hand(hand: CardsLike, rules: Rules, u):
     if u.hand_ok(hand):
         return hand
@@ -64,7 +83,7 @@ def _beat_code(to_beat, rules: Rules, hand, u) -> int:
             return to_beat.code
     if isinstance(hand, np.ndarray):
         hand = tuple(int(c) for c in hand)
-    return _args.to_beat_arg(to_beat, rules, hand, _readings).code
+    return _args.to_beat_arg(to_beat, rules, hand, _readings, _lookup).code
 
 
 def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
@@ -102,11 +121,12 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     u = _tables(rules)
-    play = _args.play_arg(play, rules, _readings)
-    other = _args.play_arg(other, rules, _readings, "the play to beat")
+    play = _args.play_arg(play, rules, _readings, "play", _lookup)
+    other = _args.play_arg(other, rules, _readings, "the play to beat", _lookup)
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
-    _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
+    _args.together(play.counts, other.counts, rules, lambda: f"{str(play)!r}",
+                   lambda: f"the play to beat {str(other)!r}")
     return u.beats(play.code, other.code)
 
 

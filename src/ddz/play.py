@@ -286,20 +286,27 @@ class Play:
         """
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
-        return parse_with(text, STANDARD if rules is None else rules, _ENGINE_READINGS)
+        rules = STANDARD if rules is None else rules
+        if _ENGINE_LOOKUP is not None:
+            hit = _ENGINE_LOOKUP(text, rules)     # canonical notation: a dict lookup
+            if hit is not None:
+                return hit
+        return parse_with(text, rules, _ENGINE_READINGS)
 
 
 #: ``readings(counts, rules) -> list of Play`` of the active engine, registered by the
 #: chooser (:mod:`ddz.moves`); play.py imports no engine (DESIGN.md, "Decisions").
 _ENGINE_READINGS: Optional[Callable] = None
+_ENGINE_LOOKUP: Optional[Callable] = None
 
 
-def register_engine(readings: Callable) -> None:
+def register_engine(readings: Callable, lookup: Optional[Callable] = None) -> None:
     """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
-    ``counts`` a validated 15-tuple, returning every reading as a list of Play. Called
-    once by :mod:`ddz.moves`."""
-    global _ENGINE_READINGS
-    _ENGINE_READINGS = readings
+    ``counts`` a validated 15-tuple, returning every reading as a list of Play; and
+    optionally ``lookup(text, rules)``, the play whose canonical notation is ``text`` under
+    ``rules`` or ``None`` (then ``text`` is parsed). Called once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS, _ENGINE_LOOKUP
+    _ENGINE_READINGS, _ENGINE_LOOKUP = readings, lookup
 
 
 def the_reading(found, counts: Tuple[int, ...], rules) -> Play:
@@ -333,7 +340,7 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
         return PASS
     if not t:
         raise NotationError("empty play notation (write 'pass' for the pass)")
-    counts = tuple(int(c) for c in parse_cards(t, decks=rules.decks))
+    counts = tuple(parse_cards(t, decks=rules.decks).tolist())
     if not any(counts):
         raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
     play = the_reading(readings(counts, rules), counts, rules)
@@ -341,7 +348,7 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
         body_txt, kick_txt = t.split("+", 1)
         if not parse_cards(kick_txt, decks=rules.decks).any():
             raise NotationError(f"no kickers after '+' in {quote(text)}")
-        body = tuple(int(c) for c in parse_cards(body_txt, decks=rules.decks))
+        body = tuple(parse_cards(body_txt, decks=rules.decks).tolist())
         if body != play.body_counts:
             raise InvalidPlayError(
                 f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")

@@ -190,7 +190,8 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     other = _args.play_arg(other, rules, _readings, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
-    _args.together(play.counts, other.counts, rules, f"{str(play)!r}", f"the play to beat {str(other)!r}")
+    _args.together(play.counts, other.counts, rules, lambda: f"{str(play)!r}",
+                   lambda: f"the play to beat {str(other)!r}")
     return _beats(play, other)
 
 

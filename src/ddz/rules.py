@@ -104,7 +104,7 @@ def _banned_arg(value: object) -> FrozenSet[PlayType]:
     return frozenset(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rules:
     """A rule set, immutable and hashable.
 
@@ -153,6 +153,24 @@ class Rules:
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
             _banned_arg(self.banned)  # raises
+        # Rules are dictionary keys on every call path: hash once
+        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):
+        # rebuilt from the fields, so the cached hash is recomputed in the receiving
+        # process (string hashes differ between processes)
+        return (Rules, tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._hash == other._hash and all(
+            getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
 
     def __repr__(self) -> str:
         parts = []
