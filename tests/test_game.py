@@ -648,3 +648,72 @@ def test_copies_and_pickles_are_independent():
     again = pickle.loads(pickle.dumps(space))
     assert len(again) == len(space) and again.rules == space.rules
     assert copy.deepcopy(space) is space
+
+
+# -- the id path and push/pop (issue "Every speed fast") -----------------------------------
+
+def _to_play_phase(game):
+    while game.phase is not Phase.PLAYING and game.result is None:
+        game.step(game.legal_actions()[-1])
+
+
+@pytest.mark.parametrize("rules", [ddz.Rules(), ddz.Rules(kickers="repeat"), ddz.Rules(banned={"BOMB"})],
+                         ids=["distinct", "repeat", "banned"])
+def test_step_id_plays_like_step(rules):
+    import numpy as np
+    for seed in range(4):
+        a, b = Game(rules, seed=seed), Game(rules, seed=seed)
+        rng = np.random.default_rng(seed)
+        _to_play_phase(a)
+        _to_play_phase(b)
+        space = a.action_space
+        while a.result is None:
+            ids = a.legal_action_ids()
+            assert [space.play(int(i)) for i in ids] == a.legal_actions()
+            i = ids[int(rng.integers(len(ids)))]          # a numpy integer
+            a.step_id(i)
+            b.step(space.play(int(i)))
+            assert a.to_record() == b.to_record()
+        assert a.result == b.result and a.result is not None
+
+
+def test_step_id_refuses_bad_ids_and_leaves_the_state():
+    g = Game(seed=3)
+    with pytest.raises(IllegalActionError, match="play phase"):
+        g.step_id(1)
+    _to_play_phase(g)
+    space = g.action_space
+    before = g.to_record()
+    legal = set(g.legal_action_ids().tolist())
+    illegal = next(i for i in range(1, len(space)) if i not in legal)
+    for bad, error in [(illegal, (IllegalActionError, ddz.NotInHandError)), (len(space), ddz.ActionIdError),
+                       (-1, ddz.ActionIdError), (1.0, ddz.ActionIdError), (True, ddz.ActionIdError),
+                       ("1", ddz.ActionIdError), (0, IllegalActionError)]:   # 0: the pass, when leading
+        with pytest.raises(error):
+            g.step_id(bad)
+        assert g.to_record() == before
+    ids = g.legal_action_ids()
+    ids[:] = 0                                          # a copy: the game's cache is untouched
+    assert set(g.legal_action_ids().tolist()) == legal
+
+
+def test_push_and_pop_undo_plays():
+    g = Game(seed=5)
+    _to_play_phase(g)
+    with pytest.raises(IllegalActionError, match="nothing to pop"):
+        g.pop()
+    start = (g.observation(), g.legal_actions(), g.cards_left())
+    played = []
+    for _ in range(12):
+        if g.result is not None:
+            break
+        move = g.legal_actions()[-1]
+        g.push(move)
+        played.append(move)
+    for move in reversed(played):
+        assert g.pop() == move
+    assert (g.observation(), g.legal_actions(), g.cards_left()) == start
+    g.push(g.legal_actions()[0])
+    g.step(g.legal_actions()[0])                        # a step ends the push history
+    with pytest.raises(IllegalActionError):
+        g.pop()

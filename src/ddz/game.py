@@ -477,6 +477,7 @@ class Game:
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
         self._undo: list = []
+        self._space = None
         self._start_deal(first)
 
     # -- set-up --
@@ -514,6 +515,7 @@ class Game:
         self._rockets = 0
         self.result: Optional[Result] = None
         self._legal: Optional[list] = None
+        self._legal_ids = None
 
     def _redeal(self) -> None:
         # shuffled deals have suits; recorded ones were checked by from_record
@@ -630,21 +632,68 @@ class Game:
     def legal_action_ids(self):
         """The legal plays as action ids of ``ddz.actions.ActionSpace(rules)`` (play phase).
 
-        Ids are those of ``ddz.actions.ActionSpace(Rules(kickers=rules.kickers))`` (id 0
-        is the pass), ascending, which is the order of :meth:`legal_actions`;
-        ``space.play(i)`` turns an id back into the :class:`ddz.Play` to :meth:`step`.
+        Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
+        order of :meth:`legal_actions`; :meth:`step_id` plays one, and ``space.play(i)``
+        turns an id back into the :class:`ddz.Play`. About one kernel call: the hand and
+        the play to beat (by id) go to the kernel as they are.
 
-        :returns: a numpy ``int32`` array.
+        :returns: a numpy ``int32`` array (a fresh copy).
         :raises IllegalActionError: not in the play phase (bids and doubles have no ids).
         """
+        ids = self._legal_ids
+        if ids is None:
+            ids = self._compute_legal_ids()
+        return ids.copy()
+
+    def _compute_legal_ids(self):
         if self._phase is not Phase.PLAYING:
             raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
-        return self.action_space.legal_ids(self._hands[self._current], self._to_beat)
+        space = self.action_space
+        beat = self._to_beat
+        ids = space.legal_ids(self._hands[self._current],
+                              None if beat is None else space._t.index_of_play[beat])
+        self._legal_ids = ids
+        return ids
+
+    def step_id(self, action_id) -> None:
+        """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
+        same as ``step(action_space.play(action_id))``, without building or parsing a Play
+        on the way in (RULES.md §5).
+
+        :param action_id: an ``int`` or numpy integer.
+        :raises ActionIdError: not an integer id of the space.
+        :raises IllegalActionError: not in the play phase, or the id's play is not legal
+            here (the message says why, as :meth:`step` does).
+        :raises NotInHandError: a play whose cards the player does not hold.
+
+        On any error the state is unchanged. Like :meth:`step`, it ends the undo history of
+        :meth:`push`.
+        """
+        if self._undo:
+            self._undo.clear()
+        ids = self._legal_ids
+        if ids is None:
+            ids = self._compute_legal_ids()
+        if type(action_id) is not int:
+            if not is_integer(action_id):
+                from .errors import ActionIdError
+                raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
+            action_id = int(action_id)
+        k = int(ids.searchsorted(action_id))
+        if k < len(ids) and ids[k] == action_id:
+            self._apply_play(self._current, self.action_space._t.plays[action_id])
+            return
+        play = self.action_space.play(action_id)   # raises ActionIdError out of range
+        self.step(play)                               # raises, naming why it is illegal
+        raise AssertionError("unreachable: step() accepted an id outside the legal ids")  # pragma: no cover
 
     @property
     def action_space(self):
-        """The ``ddz.actions.ActionSpace`` of the game's kicker rule (shared, immutable)."""
-        return _action_space(self._move_rules)
+        """The ``ddz.actions.ActionSpace`` of the game's move rules (shared, immutable)."""
+        space = self._space
+        if space is None:
+            space = self._space = _action_space(self._move_rules)
+        return space
 
     def timeout_action(self) -> Action:
         """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding,
@@ -678,8 +727,10 @@ class Game:
         :raises InvalidPlayError, NotationError: notation or a ``Play`` that is no play
             under the rules.
 
-        On any error the state is unchanged.
+        On any error the state is unchanged. A step ends the undo history of :meth:`push`.
         """
+        if self._undo:
+            self._undo.clear()
         phase = self._phase
         if phase is Phase.PLAYING:
             self._apply_play(self._current, self._play_arg(action))
@@ -783,6 +834,7 @@ class Game:
         self._actions.append((seat, value))
         self._bids.append((seat, value))
         self._legal = None
+        self._legal_ids = None
         if self.rules.bidding == "points":
             self._spoken += 1
             if value:
@@ -843,6 +895,7 @@ class Game:
         self._doubles[seat] = value
         self._ndoubles += value
         self._legal = None
+        self._legal_ids = None
         lord = self.landlord
         if seat == (lord + 1) % SEATS:
             self._current = (lord + 2) % SEATS
@@ -856,6 +909,7 @@ class Game:
         self._actions.append((seat, play))
         self._history.append((seat, play))
         self._legal = None
+        self._legal_ids = None
         t = play.type
         if t is _T_PASS:
             self._passes += 1
@@ -904,19 +958,35 @@ class Game:
         self._phase = Phase.OVER
         self._current = None
 
-    # undo, for search (perft): only the play phase
-    def _push(self, play: Play) -> None:
-        """Trusted, fast :meth:`step` for a legal play (search code); undo with :meth:`_pop`."""
+    # undo, for search (perft, bots, solvers): only the play phase
+    def push(self, play: Play) -> None:
+        """Play a **legal** play of :meth:`legal_actions` without checking it (search code);
+        :meth:`pop` undoes it. Trusted: a play that is not legal corrupts the game, so use
+        :meth:`step` for anything that did not come from :meth:`legal_actions`.
+
+        :param play: one of ``legal_actions()`` in the play phase.
+        """
         self._undo.append((self._to_beat, self._to_beat_seat, self._passes, self._current,
                            self._hands[self._current]))
         self._apply_play(self._current, play)
 
-    def _pop(self) -> None:
+    def pop(self) -> Play:
+        """Undo the last :meth:`push`; returns the play undone (:meth:`step` and
+        :meth:`step_id` end the push history: only pushes are undone).
+
+        :raises IllegalActionError: nothing pushed to undo.
+        """
+        if not self._undo:
+            raise IllegalActionError("nothing to pop: pop() undoes plays made with push()")
+        return self._pop()
+
+    def _pop(self) -> Play:
         seat, play = self._history.pop()
         self._actions.pop()
         (self._to_beat, self._to_beat_seat, self._passes, self._current,
          self._hands[seat]) = self._undo.pop()
         self._legal = None
+        self._legal_ids = None
         if play:
             self._left[seat] += play.num_cards
             self._nplays[seat] -= 1
@@ -927,6 +997,7 @@ class Game:
         if self._phase is Phase.OVER:
             self._phase = Phase.PLAYING
             self.result = None
+        return play
 
     # -- observations, copies --
     def observation(self, seat: Optional[int] = None) -> Observation:
@@ -985,6 +1056,7 @@ class Game:
                      "_history", "_nplays", "_left"):
             d[name] = list(d[name])
         d["_legal"] = None
+        d["_legal_ids"] = None
         d["_undo"] = []
         g.__dict__ = d
         return g

@@ -42,7 +42,7 @@ def _perft(g: Game, depth: int) -> int:
     if depth == 1:
         return moves.count_legal_moves(hand, g._to_beat, rules)
     total = 0
-    push, pop = g._push, g._pop
+    push, pop = g.push, g._pop
     for play in moves.legal_moves(hand, g._to_beat, rules):
         push(play)
         total += _perft(g, depth - 1)
@@ -80,7 +80,7 @@ def divide(game: Game, depth: int) -> List[Tuple[Play, int]]:
     g = game.clone()
     out = []
     for play in g.legal_actions():
-        g._push(play)
+        g.push(play)
         out.append((play, 1 if depth == 1 else _perft(g, depth - 1)))
-        g._pop()
+        g.pop()
     return out
