@@ -9,7 +9,8 @@
   reference; when the whole suite runs on a compiled build, fewer than
   ``MIN_CROSSCHECKS`` passing ones (one skipped, deselected or lost) fail the run.
 * Helpers: the deck (``DECK`` counts, ``CARDS`` ranks), the rule sets (``RULESETS``),
-  position generators (``deal``, ``random_hands``, ``play_from``, ``small_hands``), the
+  position generators (``deal``, ``deals``, ``random_hands``, ``random_positions``,
+  ``play_from``, ``small_hands``), the
   reference universe as arrays (``universe_arrays``), RLCard's player stand-in
   (``RLCardPlayer``), README extraction (``readme_code``), the CLI runner (``run_cli``),
   and hand-built deals and records for the game tests (``fill_deal``, ``record``).
@@ -110,6 +111,38 @@ def random_hands(rng, n, size=None):
         k = int(rng.integers(1, 21)) if size is None else size
         out[i] = np.bincount(rng.permutation(CARDS)[:k], minlength=15)
     return out
+
+
+def random_positions(space, n, seed):
+    """(hands uint8[n,15], to_beat ids int32[n]): a mix of leads, realistic responses
+    (a play from another dealt hand) and arbitrary plays that fit in the unseen cards."""
+    rng = np.random.default_rng(seed)
+    counts = space.card_counts.astype(np.int64)
+    hands = np.zeros((n, 15), dtype=np.uint8)
+    tbs = np.zeros(n, dtype=np.int32)
+    for i in range(n):
+        deck = rng.permutation(CARDS)
+        size = int(rng.choice([17, 20, int(rng.integers(1, 21))]))
+        hand = np.bincount(deck[:size], minlength=15)
+        hands[i] = hand
+        kind = i % 3
+        if kind == 1:
+            other = np.bincount(deck[size:size + 17], minlength=15)
+            leads = space.legal_ids(other)
+            tbs[i] = rng.choice(leads)
+        elif kind == 2:
+            rest = DECK.astype(np.int64) - hand
+            fits = np.flatnonzero((counts <= rest).all(axis=1))
+            tbs[i] = rng.choice(fits[1:])
+    return hands, tbs
+
+
+def deals(n, seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        deck = rng.permutation(CARDS)
+        size = int(rng.choice([17, 20]))
+        yield np.bincount(deck[:size], minlength=15), np.bincount(deck[size:size + 17], minlength=15), rng
 
 
 @functools.lru_cache(maxsize=None)

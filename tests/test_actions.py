@@ -14,10 +14,9 @@ import pytest
 import ddz
 from ddz import actions
 from ddz.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
-from ddz.cards import deck_counts
 
 RULES = {"distinct": ddz.STANDARD, "repeat": ddz.REPEAT_KICKERS}
-from conftest import CARDS as DECK, readme_code  # DECK: the 54 cards as ranks
+from conftest import random_positions, readme_code
 
 IMPLS = ["reference"] + (["kernel"] if actions._kernel is not None else [])
 
@@ -42,30 +41,6 @@ def space(request, kickers):
 @pytest.fixture(scope="module")
 def oracle(kickers):
     return ActionSpace(RULES[kickers], implementation="reference")
-
-
-def random_positions(space, n, seed):
-    """(hands uint8[n,15], to_beat ids int32[n]): a mix of leads, realistic responses
-    (a play from another dealt hand) and arbitrary plays that fit in the unseen cards."""
-    rng = np.random.default_rng(seed)
-    counts = space.card_counts.astype(np.int64)
-    hands = np.zeros((n, 15), dtype=np.uint8)
-    tbs = np.zeros(n, dtype=np.int32)
-    for i in range(n):
-        deck = rng.permutation(DECK)
-        size = int(rng.choice([17, 20, int(rng.integers(1, 21))]))
-        hand = np.bincount(deck[:size], minlength=15)
-        hands[i] = hand
-        kind = i % 3
-        if kind == 1:
-            other = np.bincount(deck[size:size + 17], minlength=15)
-            leads = space.legal_ids(other)
-            tbs[i] = rng.choice(leads)
-        elif kind == 2:
-            rest = deck_counts(1).astype(np.int64) - hand
-            fits = np.flatnonzero((counts <= rest).all(axis=1))
-            tbs[i] = rng.choice(fits[1:])
-    return hands, tbs
 
 
 # -- the table -----------------------------------------------------------------------

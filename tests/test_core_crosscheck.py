@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ddz
-from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, InvalidPlayError, Play,
+from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, Play,
                  PlayType, format_cards)
 from ddz import fast, reference
 from ddz.tables import table

@@ -9,17 +9,9 @@ import pytest
 import ddz
 from ddz import interop
 from ddz.actions import ActionSpace, encode_cards
-from conftest import CARDS as DECK, RLCardPlayer  # DECK: the 54 cards as ranks
+from conftest import RLCardPlayer, deals
 
 REPEAT = ddz.REPEAT_KICKERS
-
-
-def deals(n, seed):
-    rng = np.random.default_rng(seed)
-    for _ in range(n):
-        deck = rng.permutation(DECK)
-        size = int(rng.choice([17, 20]))
-        yield np.bincount(deck[:size], minlength=15), np.bincount(deck[size:size + 17], minlength=15), rng
 
 
 # -- pure conversions (no other package needed) ------------------------------------------
