@@ -14,7 +14,7 @@ from ddz.play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN
 from ddz.tables import table
 
 T = PlayType
-SRC = pathlib.Path(ddz.__file__).parent
+SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"   # the checkout's sources
 
 
 def _core():
@@ -58,8 +58,7 @@ def test_one_table_per_move_rule_set_shared_by_every_user():
 def test_kernels_read_options_only_from_the_struct():
     """No kernel signature carries a loose rule option any more."""
     for name in ("_core.pyx", "_core.pxd", "_actions.pyx"):
-        text = (SRC / name).read_text() if (SRC / name).exists() else \
-            (SRC.parents[1] / "src" / "ddz" / name).read_text()
+        text = (SRC / name).read_text(encoding="utf-8")
         assert len(re.findall(r"int repeat", text)) == 0, name
         assert "DECKS" not in text
 
@@ -103,3 +102,13 @@ def test_ids_of_codes_and_codes_of_ids():
             space.codes_of_ids([len(space)])
         with pytest.raises(ddz.InvalidPlayError):
             space.ids_of_codes([1.5])
+
+
+def test_batch_methods_refuse_none():
+    _core()
+    t = table(Rules())
+    for hands, tbs in ((None, None), (np.zeros((1, 15), np.uint8), None), (np.zeros((0, 15), np.uint8), None)):
+        with pytest.raises(ddz.HandError, match="not None"):
+            t.legal_codes_batch(hands, tbs)
+        with pytest.raises(ddz.HandError, match="not None"):
+            t.count_legal_batch(hands, tbs)

@@ -80,3 +80,21 @@ def test_errors_leave_the_engine_working(impl):
     with pytest.raises(DdzError):
         impl.legal_moves("333334")
     assert impl.count_legal_moves("33344455") == 18
+
+
+def test_boundary_errors_found_by_a_fresh_user():
+    """Bad arguments that used to escape as AttributeError/TypeError or be taken silently."""
+    import numpy as np
+
+    import ddz
+    for bad in ("repeat", 1, {"kickers": "repeat"}, None):
+        if bad is not None:
+            with pytest.raises(ddz.DdzError, match="rules must be a ddz.Rules"):
+                ddz.Play.parse("333+4", bad)
+        with pytest.raises(ddz.DdzError, match="rules must be a ddz.Rules"):
+            ddz.tables.table(bad)
+    for impl in (ddz.reference, ddz):
+        with pytest.raises(ddz.HandError, match="bools"):
+            impl.classify([True] + [0] * 14)
+        with pytest.raises(ddz.HandError, match="bools"):
+            impl.legal_moves([0] * 14 + [np.bool_(True)])

@@ -306,3 +306,12 @@ def test_version_1_records_still_replay_and_banned_round_trips():
     again = Game.from_record(json.loads(json.dumps(g.to_record())))
     assert again.rules == banned and again.to_record() == g.to_record()
     assert g.to_record()["rules"]["banned"] == ["FOUR_TWO_SINGLES", "TRIO_PAIR"]
+
+
+def test_version_1_record_with_banned_and_a_null_seed_are_refused():
+    rec = play_out(Rules(), 2).to_record()
+    old = dict(rec, version=1)                     # still holds "banned": []
+    with pytest.raises(RecordError, match=r"version 1 record has no field\(s\) \['banned'\]"):
+        Game.from_record(old)
+    with pytest.raises(RecordError, match="seed must be an integer"):
+        Game.from_record(dict(rec, seed=None))

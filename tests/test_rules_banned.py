@@ -152,3 +152,24 @@ def test_cli_takes_banned(capsys):
     assert "333+55" not in json.dumps(moves) and "333+5" in json.dumps(moves)
     with pytest.raises(SystemExit):
         main(["moves", "33355", "--banned", "SINGLE"])
+
+
+def test_errors_say_the_type_is_banned(impl):
+    rules = Rules(banned={"TRIO_PAIR", "BOMB"})
+    for cards in ("333+44", "33344", [3] + [2] + [0] * 13):
+        with pytest.raises(InvalidPlayError, match="TRIO_PAIR, a banned play type"):
+            impl.classify(cards, rules)
+    with pytest.raises(InvalidPlayError, match="BOMB, a banned play type"):
+        impl.legal_moves("3", "2222", rules)
+    game = ddz.Game(rules, seed=1)
+    while game.phase is not ddz.Phase.PLAYING:
+        game.step(game.legal_actions()[-1])
+    for action in ("3333", ddz.Play(T.BOMB, 0, 1)):
+        with pytest.raises(InvalidPlayError, match="BOMB, a banned play type"):
+            game.step(action)
+
+
+def test_banned_refuses_mappings_and_takes_numpy_integers():
+    with pytest.raises(DdzError, match="set of PlayType"):
+        Rules(banned={"BOMB": False})
+    assert Rules(banned=[np.int64(5), np.uint8(13)]).banned == {T.TRIO_PAIR, T.BOMB}

@@ -175,6 +175,8 @@ cdef int threads_arg(object threads) except? -1:
 cdef tuple views(object hands, object tbs):
     cdef const uint8_t[:, ::1] h
     cdef const int32_t[::1] t
+    if hands is None or tbs is None:
+        raise HandError("hands (uint8[B, 15]) and to_beat_ids (int32[B]) are arrays, not None")
     if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
         raise HandError(f"hands must be a uint8[B, 15] array, got dtype {hands.dtype}")
     try:

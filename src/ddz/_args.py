@@ -60,6 +60,8 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
     """
     if isinstance(play, Play):
         if play.type is not PlayType.PASS and readings(play.counts, rules) != [play]:
+            if play.type in rules.banned:
+                raise InvalidPlayError(f"{what} {str(play)!r} is a {play.type.name}, a banned play type under {rules!r}")
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
         return play
     if isinstance(play, str):

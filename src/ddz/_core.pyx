@@ -585,6 +585,8 @@ cdef tuple batch_views(object hands, object to_beat_codes):
     saying what is wrong (wrong dtype, dimensions or layout)."""
     cdef const uint8_t[:, ::1] h
     cdef const int64_t[::1] tb
+    if hands is None or to_beat_codes is None:
+        raise HandError("hands (uint8[N, 15]) and to_beat_codes (int64[N]) are arrays, not None")
     if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
         raise HandError(f"hands must be a uint8[N, 15] array, got dtype {hands.dtype}")
     try:
@@ -753,15 +755,19 @@ cdef class RuleTable:
     @property
     def all_plays(self):
         """Every play that may be played (banned types left out), in move order: a tuple."""
+        self.built()
         if self._all_plays is None:
             banned = self.rules.banned
             self._all_plays = tuple(p for p in self.plays[1:] if p.type not in banned)
         return self._all_plays
 
     def __len__(self):
+        self.built()
         return len(self.plays)
 
     def __repr__(self):
+        if self.view.keys == NULL:
+            return "<RuleTable (never built)>"
         return f"<RuleTable {self.rules!r}: {len(self.plays)} ids>"
 
     def index_of(self, code):

@@ -146,6 +146,8 @@ def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.nda
         return parse_cards(cards, decks=decks)
     if isinstance(cards, (bytes, dict, set, frozenset)) or cards is None:
         raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: {quote(cards)}")
+    if isinstance(cards, (list, tuple)) and any(isinstance(c, (bool, np.bool_)) for c in cards):
+        raise HandError(f"{what} counts must be integers, not bools: {quote(cards)}")
     try:
         arr = np.asarray(cards)
     except Exception as exc:  # ragged lists and the like

@@ -108,7 +108,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """
     u = _tables(rules)
     counts = _args.cards_arg(cards, rules)
-    return _args.the_reading(u.readings(counts), counts, rules)
+    return _args.the_reading(u.readings(counts), counts, rules, _readings)
 
 
 def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:

@@ -774,6 +774,8 @@ class Game:
         hand = self._hands[seat]
         if play.type is _T_PASS:
             raise IllegalActionError(f"seat {seat} leads and cannot pass")
+        if play.type in self.rules.banned:
+            raise InvalidPlayError(f"{str(play)!r} is a {play.type.name}, a banned play type under {self.rules!r}")
         if play.type is not _T_PASS and moves.readings(play.counts, self._move_rules) != [play]:
             raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")
         if any(c > h for c, h in zip(play.counts, hand.tolist())):
@@ -1126,6 +1128,8 @@ class Game:
             seeded = record["dealt_from_seed"]
             if not isinstance(seeded, bool):
                 raise RecordError(f"dealt_from_seed must be true or false, got {seeded!r}")
+            if not is_integer(record["seed"]):
+                raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
             game = cls(rules, seed=record["seed"], deal=None if seeded else parsed[0],
                        first_bidder=record["first_bidder"])
         except RecordError:
@@ -1185,8 +1189,14 @@ def _record_rules(data: Any, version: int) -> Rules:
     """The ``rules`` of a record: an object with exactly every field of :class:`Rules`
     of the record's version (docs/records.md); a missing field is an error, not a
     default, so that a record always says which rules it was played by."""
+    added = _RULES_ADDED[version]
+    if isinstance(data, Mapping):
+        late = sorted(k for k in added if k in data)
+        if late:
+            raise RecordError(f"the record's rules: a version {version} record has no field(s) {late} "
+                              f"(added in a later version)")
     try:
-        return Rules.from_json(data, defaults=_RULES_ADDED[version])
+        return Rules.from_json(data, defaults=added)
     except DdzError as exc:
         raise RecordError(f"the record's rules: {exc}") from None
 

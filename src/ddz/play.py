@@ -33,8 +33,8 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Tuple
 
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
-from .errors import InvalidPlayError, NotationError, quote
-from .rules import STANDARD, PlayType
+from .errors import DdzError, InvalidPlayError, NotationError, quote
+from .rules import STANDARD, PlayType, Rules
 
 __all__ = ["PlayType", "Play", "PASS", "parse_with", "register_engine", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
            "CODE_KICKER_BITS", "CODE_RANK_SHIFT", "CODE_LENGTH_SHIFT", "CODE_WIDTH_SHIFT",
@@ -287,6 +287,8 @@ class Play:
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
         rules = STANDARD if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
         if _ENGINE_LOOKUP is not None:
             hit = _ENGINE_LOOKUP(text, rules)     # canonical notation: a dict lookup
             if hit is not None:
@@ -309,9 +311,11 @@ def register_engine(readings: Callable, lookup: Optional[Callable] = None) -> No
     _ENGINE_READINGS, _ENGINE_LOOKUP = readings, lookup
 
 
-def the_reading(found, counts: Tuple[int, ...], rules) -> Play:
+def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callable] = None) -> Play:
     """The one reading in ``found`` (what ``classify`` returns).
 
+    :param readings: the engine's classifier; when given and the cards form no play, it
+        tells whether they would form one of a banned type (the message then says so).
     :raises InvalidPlayError: no reading (the cards form no play), or more than one.
     """
     if len(found) == 1:
@@ -319,6 +323,11 @@ def the_reading(found, counts: Tuple[int, ...], rules) -> Play:
     from .cards import format_cards
 
     if not found:
+        if readings is not None and rules.banned:
+            hidden = readings(counts, rules.universe_rules)
+            if hidden:
+                raise InvalidPlayError(
+                    f"{str(hidden[0])!r} is a {hidden[0].type.name}, a banned play type under {rules!r}")
         raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
     raise InvalidPlayError(
         f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
@@ -343,7 +352,7 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
     counts = tuple(parse_cards(t, decks=rules.decks).tolist())
     if not any(counts):
         raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
-    play = the_reading(readings(counts, rules), counts, rules)
+    play = the_reading(readings(counts, rules), counts, rules, readings)
     if "+" in t:
         body_txt, kick_txt = t.split("+", 1)
         if not parse_cards(kick_txt, decks=rules.decks).any():

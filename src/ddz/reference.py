@@ -173,7 +173,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """
     rules = _args.rules_arg(rules)
     counts = _args.cards_arg(cards, rules)
-    return _args.the_reading(_readings(counts, rules), counts, rules)
+    return _args.the_reading(_readings(counts, rules), counts, rules, _readings)
 
 
 def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:

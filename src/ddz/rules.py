@@ -15,6 +15,7 @@ play types (``Rules.banned``); :mod:`ddz.play` re-exports it.
 from __future__ import annotations
 
 import enum
+import operator
 import threading
 from dataclasses import dataclass, field, fields
 from typing import Any, Dict, FrozenSet, Iterable, Literal, Mapping, NamedTuple, Tuple
@@ -84,7 +85,7 @@ _ALL_TYPES = (1 << (PlayType.ROCKET + 1)) - 1
 def _banned_arg(value: object) -> FrozenSet[PlayType]:
     """``Rules.banned`` as a frozenset of PlayType: PlayType members, their ints or
     their names (``"TRIO_PAIR"``, case-insensitive), in any iterable."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
         raise DdzError(f"Rules.banned must be a set of PlayType (or their names), got {quote(value)}")
     out = set()
     for item in value:
@@ -92,8 +93,8 @@ def _banned_arg(value: object) -> FrozenSet[PlayType]:
             t = item
         elif isinstance(item, str) and item.upper() in PlayType.__members__:
             t = PlayType[item.upper()]
-        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= PlayType.ROCKET:
-            t = PlayType(item)
+        elif not isinstance(item, bool) and hasattr(item, "__index__") and 0 <= operator.index(item) <= PlayType.ROCKET:
+            t = PlayType(operator.index(item))   # ints and numpy integers
         else:
             raise DdzError(f"Rules.banned: {quote(item)} is not a play type; the types are "
                            f"{', '.join(PlayType.__members__)}")

@@ -21,6 +21,7 @@ from typing import Dict, Tuple
 import numpy as np
 
 from ._compiled import compiled
+from .errors import DdzError, quote
 from .play import PASS, Play
 from .rules import Rules
 
@@ -78,13 +79,20 @@ class PyTable:
 
 
 def table(rules: Rules):
-    """The shared table of ``rules`` (a :class:`ddz.Rules`; callers check the type).
+    """The shared table of ``rules``.
 
     Built on first use, once, under a lock (thread-safe); later calls are one dict hit.
+
+    :param rules: a :class:`ddz.Rules`.
+    :returns: a ``ddz._core.RuleTable`` (a :class:`PyTable` under ``DDZ_NO_EXTENSIONS=1``).
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`.
     """
-    t = _TABLES.get(rules)
-    if t is not None:
-        return t
+    if type(rules) is Rules or isinstance(rules, Rules):
+        t = _TABLES.get(rules)
+        if t is not None:
+            return t
+    else:
+        raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
     with _lock:
         key = rules.move_rules
         t = _TABLES.get(key)
