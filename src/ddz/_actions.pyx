@@ -203,29 +203,38 @@ def _threads(Py_ssize_t rows, int threads):
 
 
 def legal_ids_one(RuleTable table not None, hand, to_beat_id):
-    """``int32[M]``: legal ids of one position (``to_beat_id`` 0 when leading), checked
-    as one row of a batch (:class:`ddz.DdzError` on bad input)."""
-    cdef const uint8_t[:, ::1] h
-    cdef const int32_t[::1] t
+    """``int32[M]``: legal ids of one position: ``hand`` a C-contiguous ``uint8[15]`` array,
+    ``to_beat_id`` 0 when leading. Checked like a row of a batch (:class:`ddz.DdzError`
+    on bad input), without building a batch."""
     cdef int64_t stack_codes[STACK_IDS]
     cdef int32_t stack_ids[STACK_IDS]
     cdef int64_t* scratch = stack_codes
     cdef int32_t* ids = stack_ids
-    cdef Py_ssize_t n, cap = STACK_IDS
+    cdef Py_ssize_t n, cap = STACK_IDS, t
     cdef const TableView* v = &table.view
+    cdef const uint8_t* h
     cdef cnp.ndarray res
     cdef cnp.npy_intp dims[1]
+    cdef int what
     check_table(table)
-    if not (isinstance(to_beat_id, (int, np.integer)) and not isinstance(to_beat_id, bool)
-            and 0 <= to_beat_id < v.n_ids):
+    if isinstance(to_beat_id, bool) or not isinstance(to_beat_id, (int, np.integer)) \
+            or not 0 <= to_beat_id < v.n_ids:
         raise ActionIdError(f"the play to beat (id) {to_beat_id!r} is not an id 0..{v.n_ids - 1}")
-    if not (isinstance(hand, np.ndarray) and hand.shape == (NUM_RANKS,)):
-        raise HandError(f"hand must be a uint8[15] array, not {type(hand).__name__} "
+    t = to_beat_id
+    if not (cnp.PyArray_Check(hand) and cnp.PyArray_TYPE(<cnp.ndarray>hand) == cnp.NPY_UINT8
+            and cnp.PyArray_NDIM(<cnp.ndarray>hand) == 1 and cnp.PyArray_DIM(<cnp.ndarray>hand, 0) == NUM_RANKS
+            and cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>hand)):
+        raise HandError(f"hand must be a C-contiguous uint8[15] array, not {type(hand).__name__} "
                         f"{getattr(hand, 'shape', '')}")
-    arr = hand.reshape(1, NUM_RANKS)
-    h, t = views(arr, np.array([to_beat_id], dtype=np.int32))
-    check_rows(v, h, t)
-    n = legal_codes(v.opts, &h[0, 0], v.codes[t[0]], scratch, cap)
+    h = <const uint8_t*>cnp.PyArray_DATA(<cnp.ndarray>hand)
+    what = row_problem(v, h, t, v.codes[t])
+    if what == ROW_NO_PLAY:
+        raise InvalidPlayError(f"the play to beat (id {t}) is a banned play: it cannot be the play to beat")
+    if what == ROW_OVER_DECK:
+        raise ImpossibleHandError("the hand (alone or with the play to beat) holds more copies of a rank than the deck")
+    if what == ROW_TOO_BIG:
+        raise ImpossibleHandError(f"the hand has more than {v.opts.max_hand} cards")
+    n = legal_codes(v.opts, h, v.codes[t], scratch, cap)
     if n > cap:
         scratch = <int64_t*>malloc(n * sizeof(int64_t))
         ids = <int32_t*>malloc(n * sizeof(int32_t))
@@ -235,7 +244,7 @@ def legal_ids_one(RuleTable table not None, hand, to_beat_id):
             raise MemoryError()
         cap = n
     try:
-        n = row_ids(v, &h[0, 0], t[0], scratch, cap, ids)
+        n = row_ids(v, h, <int32_t>t, scratch, cap, ids)
         dims[0] = n
         res = cnp.PyArray_EMPTY(1, dims, cnp.NPY_INT32, 0)
         if n:

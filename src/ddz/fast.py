@@ -49,23 +49,22 @@ def _readings(counts, rules: Rules) -> List[Play]:
         return []
 
 
-def _lookup(text, rules) -> Optional[Play]:
-    """The play of ``rules`` whose canonical notation is ``text`` (``str(play)``), or
-    ``None``: every play of a rule set's table is interned, so canonical notation is one
-    dict lookup (banned plays are not plays, so not there)."""
-    try:
-        u = _table(rules) if type(rules) is Rules else None
-    except Exception:  # noqa: BLE001 - anything odd takes the checked path
-        u = None
-    if u is None:
-        return None
+def _notation(rules):
+    """``{canonical notation: Play}`` of every play of ``rules`` (banned plays are no
+    plays, so not there), built once and kept on the rule set's table."""
+    u = _tables(rules)
     by_text = u.derived.get("by_notation")
     if by_text is None:
         by_text = u.derived["by_notation"] = {str(p): p for p in u.all_plays}
-    try:
-        return by_text.get(text)
-    except TypeError:   # unhashable: not notation
+    return by_text
+
+
+def _lookup(text, rules) -> Optional[Play]:
+    """The play of ``rules`` whose canonical notation is ``text``, or ``None``: every play
+    of a rule set's table is interned, so canonical notation is one dict lookup."""
+    if type(rules) is not Rules or type(text) is not str:
         return None
+    return _notation(rules).get(text)
 
 
 def _hand(hand: CardsLike, rules: Rules, u):

@@ -284,31 +284,43 @@ class Play:
         :raises ImpossibleHandError: more copies of a rank than the deck holds.
         :raises InvalidPlayError: the cards form no play, or ``+`` splits them elsewhere.
         """
+        if rules is None:
+            rules = STANDARD
+        try:
+            by_text = _BY_NOTATION.get(rules)
+        except TypeError:                         # unhashable: certainly not a Rules
+            by_text = None
+        if by_text is not None:
+            hit = by_text.get(text) if type(text) is str else None
+            if hit is not None:                  # canonical notation: one dict lookup
+                return hit
+        elif not isinstance(rules, Rules):
+            raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
+        elif _ENGINE_NOTATION is not None:
+            _BY_NOTATION[rules] = _ENGINE_NOTATION(rules)
+            return cls.parse(text, rules)
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
-        rules = STANDARD if rules is None else rules
-        if not isinstance(rules, Rules):
-            raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
-        if _ENGINE_LOOKUP is not None:
-            hit = _ENGINE_LOOKUP(text, rules)     # canonical notation: a dict lookup
-            if hit is not None:
-                return hit
         return parse_with(text, rules, _ENGINE_READINGS)
 
 
 #: ``readings(counts, rules) -> list of Play`` of the active engine, registered by the
 #: chooser (:mod:`ddz.moves`); play.py imports no engine (DESIGN.md, "Decisions").
 _ENGINE_READINGS: Optional[Callable] = None
-_ENGINE_LOOKUP: Optional[Callable] = None
+_ENGINE_NOTATION: Optional[Callable] = None
+#: rules -> the engine's {canonical notation: Play} of that rule set (the dict lives on
+#: the rule set's table; this is only the way to it without a call)
+_BY_NOTATION: dict = {}
 
 
-def register_engine(readings: Callable, lookup: Optional[Callable] = None) -> None:
+def register_engine(readings: Callable, notation: Optional[Callable] = None) -> None:
     """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
     ``counts`` a validated 15-tuple, returning every reading as a list of Play; and
-    optionally ``lookup(text, rules)``, the play whose canonical notation is ``text`` under
-    ``rules`` or ``None`` (then ``text`` is parsed). Called once by :mod:`ddz.moves`."""
-    global _ENGINE_READINGS, _ENGINE_LOOKUP
-    _ENGINE_READINGS, _ENGINE_LOOKUP = readings, lookup
+    optionally ``notation(rules)``, a dict from canonical notation (``str(play)``) to every
+    play of ``rules`` (then canonical text is one lookup). Called once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS, _ENGINE_NOTATION
+    _ENGINE_READINGS, _ENGINE_NOTATION = readings, notation
+    _BY_NOTATION.clear()
 
 
 def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callable] = None) -> Play:
