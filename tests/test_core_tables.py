@@ -112,3 +112,5 @@ def test_batch_methods_refuse_none():
             t.legal_codes_batch(hands, tbs)
         with pytest.raises(ddz.HandError, match="not None"):
             t.count_legal_batch(hands, tbs)
+    with pytest.raises(ddz.HandError, match="hands must be a uint8.*not None"):
+        t.legal_codes_batch(None, np.zeros(0, np.int64))

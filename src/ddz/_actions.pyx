@@ -29,7 +29,7 @@ cimport numpy as cnp
 from ddz.errors import ActionIdError, HandError, ImpossibleHandError, InvalidPlayError
 
 from ddz._core cimport (NUM_RANKS, ROW_NO_PLAY, ROW_OVER_DECK, ROW_TOO_BIG, RuleTable, TableView,
-                       legal_codes, row_problem, view_index)
+                       hands_view, legal_codes, row_problem, view_index)
 
 cnp.import_array()
 
@@ -173,16 +173,11 @@ cdef int threads_arg(object threads) except? -1:
 
 
 cdef tuple views(object hands, object tbs):
-    cdef const uint8_t[:, ::1] h
+    """``(uint8[B, 15], int32[B])`` views of batch arguments, or a :class:`ddz.HandError`."""
     cdef const int32_t[::1] t
-    if hands is None or tbs is None:
-        raise HandError("hands (uint8[B, 15]) and to_beat_ids (int32[B]) are arrays, not None")
-    if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
-        raise HandError(f"hands must be a uint8[B, 15] array, got dtype {hands.dtype}")
-    try:
-        h = hands
-    except (ValueError, TypeError, BufferError) as exc:
-        raise HandError(f"hands must be a C-contiguous uint8[B, 15] array ({exc})") from None
+    if tbs is None:
+        raise HandError("to_beat_ids must be an int32[B] array, not None")
+    h = hands_view(hands)
     try:
         t = tbs
     except (ValueError, TypeError, BufferError) as exc:

@@ -128,6 +128,7 @@ cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_
 cdef int readings_codes(const Opts* o, const uint8_t* cards, int64_t* out) noexcept nogil
 cdef int beats_code(int64_t a, int64_t b) noexcept nogil
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil
+cdef const uint8_t[:, ::1] hands_view(object hands) except *
 
 
 cdef class RuleTable:

@@ -580,19 +580,28 @@ cdef inline bint hand_fits(const Opts* o, const uint8_t* h, int64_t code) noexce
     return True
 
 
-cdef tuple batch_views(object hands, object to_beat_codes):
-    """``(uint8[N, 15], int64[N])`` views of batch arguments, or a :class:`ddz.HandError`
-    saying what is wrong (wrong dtype, dimensions or layout)."""
+cdef const uint8_t[:, ::1] hands_view(object hands) except *:
+    """A ``uint8[N, 15]``-shaped view of a batch's hands (15 columns are checked by the
+    caller), or a :class:`ddz.HandError` saying what is wrong (None, dtype, layout)."""
     cdef const uint8_t[:, ::1] h
-    cdef const int64_t[::1] tb
-    if hands is None or to_beat_codes is None:
-        raise HandError("hands (uint8[N, 15]) and to_beat_codes (int64[N]) are arrays, not None")
+    if hands is None:
+        raise HandError("hands must be a uint8[N, 15] array, not None")
     if isinstance(hands, np.ndarray) and hands.dtype != np.uint8:
         raise HandError(f"hands must be a uint8[N, 15] array, got dtype {hands.dtype}")
     try:
         h = hands
     except (ValueError, TypeError, BufferError) as exc:
         raise HandError(f"hands must be a C-contiguous uint8[N, 15] array ({exc})") from None
+    return h
+
+
+cdef tuple batch_views(object hands, object to_beat_codes):
+    """``(uint8[N, 15], int64[N])`` views of batch arguments, or a :class:`ddz.HandError`
+    saying what is wrong (wrong dtype, dimensions or layout)."""
+    cdef const int64_t[::1] tb
+    if to_beat_codes is None:
+        raise HandError("to_beat_codes must be an int64[N] array, not None")
+    h = hands_view(hands)
     try:
         tb = to_beat_codes
     except (ValueError, TypeError, BufferError) as exc:
