@@ -717,3 +717,29 @@ def test_push_and_pop_undo_plays():
     g.step(g.legal_actions()[0])                        # a step ends the push history
     with pytest.raises(IllegalActionError):
         g.pop()
+
+
+def test_push_refuses_what_is_not_a_legal_play_and_a_failed_step_keeps_the_history():
+    g = Game(seed=7)
+    with pytest.raises(IllegalActionError, match="play phase"):
+        g.push(ddz.Play.parse("3"))                       # still bidding
+    _to_play_phase(g)
+    before = g.to_record()
+    hand = g.hand(g.current_player)
+    absent = next(p for p in ddz.all_plays() if any(c > h for c, h in zip(p.counts, hand)))
+    for bad in ("3", 1, None, ddz.PASS, absent):           # PASS: the player leads
+        with pytest.raises(IllegalActionError, match="legal_actions"):
+            g.push(bad)
+        assert g.to_record() == before
+    g.push(g.legal_actions()[0])
+    hand = g.hand(g.current_player)
+    absent = next(p for p in ddz.all_plays() if any(c > h for c, h in zip(p.counts, hand)))
+    for bad_step in (lambda: g.step(absent), lambda: g.step_id(-1), lambda: g.step_id(ddz.PlayType.BOMB)):
+        with pytest.raises(ddz.DdzError):
+            bad_step()
+    g.pop()                                                # the failed steps kept the history
+    assert g.to_record() == before
+    while g.result is None:
+        g.step(g.legal_actions()[0])
+    with pytest.raises(IllegalActionError):
+        g.push(ddz.PASS)

@@ -61,7 +61,7 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
     if isinstance(play, Play):
         if play.type is not PlayType.PASS and readings(play.counts, rules) != [play]:
             if play.type in rules.banned:
-                raise InvalidPlayError(f"{what} {str(play)!r} is a {play.type.name}, a banned play type under {rules!r}")
+                raise InvalidPlayError(f"{what} {str(play)!r} is a play of the banned type {play.type.name} under {rules!r}")
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
         return play
     if isinstance(play, str):

@@ -35,6 +35,7 @@ the small joker at 52 and the big joker at 53.
 
 from __future__ import annotations
 
+import enum
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -280,7 +281,7 @@ class ActionSpace:
         return self._t.codes[self._id_array(ids, "ids")]
 
     def _check_id(self, action_id: object, what: str = "action id") -> int:
-        if not is_integer(action_id):
+        if not is_integer(action_id) or isinstance(action_id, enum.Enum):  # a PlayType is no id
             raise ActionIdError(f"{what} must be an int, not {type(action_id).__name__}: {action_id!r}")
         i = int(action_id)
         if not 0 <= i < len(self._t.plays):

@@ -25,6 +25,13 @@ def _rules(args) -> Rules:
     return Rules(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)})
 
 
+class _Union(argparse.Action):
+    """Each use of the option adds its set to the sets given before (not replacing them)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, frozenset(getattr(namespace, self.dest) or ()) | values)
+
+
 def _play_types(text: str):
     """An argparse type: comma-separated play type names (``TRIO_PAIR,BOMB``)."""
     names = [t.strip().upper() for t in text.split(",") if t.strip()]
@@ -76,9 +83,11 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
         if "choices" in f.metadata:
             p.add_argument(flag, choices=f.metadata["choices"], default=f.default,
                            help=f"{f.metadata['help']}: {' or '.join(f.metadata['choices'])} (default {f.default})")
-        else:  # a set of play types
+        else:  # a set of play types: repeated options add up
             p.add_argument(flag, type=_play_types, default=f.default, metavar="TYPE[,TYPE]",
-                           help=f"{f.metadata['help']}, e.g. TRIO_PAIR,FOUR_TWO_SINGLES (default none)")
+                           action=_Union,
+                           help=f"{f.metadata['help']}, e.g. TRIO_PAIR,FOUR_TWO_SINGLES; may be "
+                                f"repeated (default none)")
 
 
 def cmd_moves(args) -> int:

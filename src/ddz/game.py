@@ -669,19 +669,19 @@ class Game:
         On any error the state is unchanged. Like :meth:`step`, it ends the undo history of
         :meth:`push`.
         """
-        if self._undo:
-            self._undo.clear()
         ids = self._legal_ids
         if ids is None:
             ids = self._compute_legal_ids()
         if type(action_id) is not int:
-            if not is_integer(action_id):
+            if not is_integer(action_id) or isinstance(action_id, enum.Enum):
                 from .errors import ActionIdError
                 raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
             action_id = int(action_id)
         k = int(ids.searchsorted(action_id))
         if k < len(ids) and ids[k] == action_id:
             self._apply_play(self._current, self.action_space._t.plays[action_id])
+            if self._undo:
+                self._undo.clear()
             return
         play = self.action_space.play(action_id)   # raises ActionIdError out of range
         self.step(play)                               # raises, naming why it is illegal
@@ -729,8 +729,6 @@ class Game:
 
         On any error the state is unchanged. A step ends the undo history of :meth:`push`.
         """
-        if self._undo:
-            self._undo.clear()
         phase = self._phase
         if phase is Phase.PLAYING:
             self._apply_play(self._current, self._play_arg(action))
@@ -740,6 +738,8 @@ class Game:
             self._apply_double(self._double_arg(action))
         else:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
+        if self._undo:
+            self._undo.clear()
 
     def _play_arg(self, action: Any) -> Play:
         legal = self._legal
@@ -775,7 +775,7 @@ class Game:
         if play.type is _T_PASS:
             raise IllegalActionError(f"seat {seat} leads and cannot pass")
         if play.type in self.rules.banned:
-            raise InvalidPlayError(f"{str(play)!r} is a {play.type.name}, a banned play type under {self.rules!r}")
+            raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {self.rules!r}")
         if play.type is not _T_PASS and moves.readings(play.counts, self._move_rules) != [play]:
             raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")
         if any(c > h for c, h in zip(play.counts, hand.tolist())):
@@ -962,12 +962,25 @@ class Game:
 
     # undo, for search (perft, bots, solvers): only the play phase
     def push(self, play: Play) -> None:
-        """Play a **legal** play of :meth:`legal_actions` without checking it (search code);
-        :meth:`pop` undoes it. Trusted: a play that is not legal corrupts the game, so use
-        :meth:`step` for anything that did not come from :meth:`legal_actions`.
+        """Play one of :meth:`legal_actions` (play phase) so that :meth:`pop` can undo it:
+        the search API (perft, bots, solvers). The play must be a legal one, found in the
+        position's legal moves (cached, so a search that lists them first pays nothing
+        more); anything else is refused and the game is unchanged.
 
-        :param play: one of ``legal_actions()`` in the play phase.
+        :param play: a :class:`ddz.Play` of ``legal_actions()``.
+        :raises IllegalActionError: not in the play phase, not a Play, or not legal here.
         """
+        if self._phase is not Phase.PLAYING:
+            raise IllegalActionError(f"push() plays in the play phase; the phase is {self._phase.value!r}")
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        if not isinstance(play, Play) or not (any(map(_is, legal, repeat(play))) or play in legal):
+            raise IllegalActionError(f"push() takes one of legal_actions(), not {play!r}")
+        self._push(play)
+
+    def _push(self, play: Play) -> None:
+        """:meth:`push` for a play known to be legal (perft's inner loop)."""
         self._undo.append((self._to_beat, self._to_beat_seat, self._passes, self._current,
                            self._hands[self._current]))
         self._apply_play(self._current, play)
@@ -1048,7 +1061,8 @@ class Game:
         """An independent copy (cheap: copies a few lists; cards and plays are immutable).
 
         The copy shares nothing mutable with the original and has the same seed
-        generator state, so it redeals identically.
+        generator state, so it redeals identically. It starts with no :meth:`push` history
+        (a pickled copy keeps it).
         """
         g = Game.__new__(Game)
         d = self.__dict__.copy()

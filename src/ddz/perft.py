@@ -42,7 +42,7 @@ def _perft(g: Game, depth: int) -> int:
     if depth == 1:
         return moves.count_legal_moves(hand, g._to_beat, rules)
     total = 0
-    push, pop = g.push, g._pop
+    push, pop = g._push, g._pop   # trusted: the plays come from legal_moves of this position
     for play in moves.legal_moves(hand, g._to_beat, rules):
         push(play)
         total += _perft(g, depth - 1)

@@ -339,7 +339,7 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
             hidden = readings(counts, rules.universe_rules)
             if hidden:
                 raise InvalidPlayError(
-                    f"{str(hidden[0])!r} is a {hidden[0].type.name}, a banned play type under {rules!r}")
+                    f"{str(hidden[0])!r} is a play of the banned type {hidden[0].type.name} under {rules!r}")
         raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
     raise InvalidPlayError(
         f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")

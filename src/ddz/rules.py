@@ -259,8 +259,10 @@ class Rules:
         if missing:
             raise DdzError(f"lack field(s) {missing}; a record gives every field of ddz.Rules: {names}")
         value = data.get("banned")
-        if value is not None and not isinstance(value, (list, tuple)):
-            raise DdzError(f"rules field 'banned' must be a list of play type names, got {quote(value)}")
+        if value is not None and (not isinstance(value, (list, tuple)) or len(set(map(repr, value))) != len(value)
+                                  or not all(isinstance(v, str) and v in PlayType.__members__ for v in value)):
+            raise DdzError(f"rules field 'banned' must be a list of distinct play type names "
+                           f"(e.g. [\"BOMB\", \"TRIO_PAIR\"]), got {quote(value)}")
         try:
             return cls(**data)
         except TypeError as exc:
