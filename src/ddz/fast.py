@@ -4,11 +4,11 @@ Same public functions, signatures, results, order and exceptions as
 :mod:`ddz.reference` (the oracle; ``tests/test_core_crosscheck.py`` holds them equal),
 plus :func:`legal_moves_array`, which returns move codes with no Python object per move.
 
-Arguments are checked by :mod:`ddz._args`, as in the reference. Two shortcuts skip
-that Python code for input it would accept unchanged, so errors are identical:
-a hand that is already a C-contiguous ``uint8[15]`` array of a possible hand, and a
-play to beat that is a :class:`~ddz.Play` of the rule set's universe whose cards fit
-in the deck beside the hand. Anything else goes through :mod:`ddz._args`.
+Arguments are validated once, in C, by the rule set's table (:class:`ddz._core.RuleTable`):
+a hand given as counts (a ``uint8[15]`` array or 15 ints) and a play to beat given as a
+:class:`~ddz.Play` go straight to the checked kernel. When the table refuses them, or for
+notation, the Python checks of :mod:`ddz._args` (the reference's) run, so errors are
+identical to the reference's: the table's refusal is only re-worded there.
 
 Moves come back as the interned :class:`~ddz.Play` objects of the rule set's universe
 (built once per :class:`~ddz.Rules`, on first use), so ``legal_moves()`` builds no
@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _args
 from .cards import CardsLike
-from .errors import ImpossibleHandError, InvalidPlayError
+from .errors import DdzError, ImpossibleHandError, InvalidPlayError
 from .play import Play
 from .rules import STANDARD, Rules
 from .tables import table as _table
@@ -145,6 +145,11 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     :raises InvalidPlayError: ``to_beat`` is not a play (or is the pass).
     """
     u = _tables(rules)
+    if to_beat is None or (type(to_beat) is Play and to_beat):
+        try:     # checked in C; a refusal is worded by the Python checks below
+            return u.moves(hand, 0 if to_beat is None else to_beat.code)
+        except DdzError:
+            pass
     h = _hand(hand, rules, u)
     return u.moves(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 
@@ -154,6 +159,11 @@ def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     """``len(legal_moves(hand, to_beat, rules))``, computed without building the moves;
     same arguments and errors."""
     u = _tables(rules)
+    if to_beat is None or (type(to_beat) is Play and to_beat):
+        try:
+            return u.count_legal(hand, 0 if to_beat is None else to_beat.code)
+        except DdzError:
+            pass
     h = _hand(hand, rules, u)
     return u.count_legal(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 
@@ -167,6 +177,11 @@ def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
     :raises: as :func:`legal_moves`.
     """
     u = _tables(rules)
+    if to_beat is None or (type(to_beat) is Play and to_beat):
+        try:
+            return u.legal_codes(hand, 0 if to_beat is None else to_beat.code)
+        except DdzError:
+            pass
     h = _hand(hand, rules, u)
     return u.legal_codes(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
 

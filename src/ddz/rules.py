@@ -154,24 +154,25 @@ class Rules:
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
             _banned_arg(self.banned)  # raises
-        # Rules are dictionary keys on every call path: hash once
-        object.__setattr__(self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self))))
+        # Rules are dictionary keys on every call path: the key and its hash, once
+        key = tuple(getattr(self, f.name) for f in fields(self))
+        object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if type(other) is not Rules and not isinstance(other, Rules):
+            return NotImplemented
+        return self._key == other._key
 
     def __reduce__(self):
         # rebuilt from the fields, so the cached hash is recomputed in the receiving
         # process (string hashes differ between processes)
         return (Rules, tuple(getattr(self, f.name) for f in fields(self)))
-
-    def __eq__(self, other):
-        if self is other:
-            return True
-        if not isinstance(other, Rules):
-            return NotImplemented
-        return self._hash == other._hash and all(
-            getattr(self, f.name) == getattr(other, f.name) for f in fields(self))
 
     def __repr__(self) -> str:
         parts = []
