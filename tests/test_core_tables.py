@@ -114,3 +114,13 @@ def test_batch_methods_refuse_none():
             t.count_legal_batch(hands, tbs)
     with pytest.raises(ddz.HandError, match="hands must be a uint8.*not None"):
         t.legal_codes_batch(None, np.zeros(0, np.int64))
+
+
+def test_tables_build_plays_identical_to_the_checked_constructor():
+    """Tables build their plays by a trusted decoder; it must agree with Play.from_code."""
+    for rules in (Rules(), Rules(kickers="repeat")):
+        for p in table(rules).plays:
+            q = Play.from_code(p.code)
+            assert (p.type, p.rank, p.length, p.kickers, p.width, p.counts, p.code, hash(p)) == \
+                (q.type, q.rank, q.length, q.kickers, q.width, q.counts, q.code, hash(q))
+            assert type(p.type) is PlayType

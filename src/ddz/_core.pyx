@@ -41,7 +41,7 @@ import threading
 import numpy as np
 
 from ddz.errors import HandError, ImpossibleHandError, InvalidPlayError
-from ddz.play import Play
+from ddz.play import PASS, Play
 from ddz.rules import Rules
 
 cnp.import_array()
@@ -688,7 +688,7 @@ cdef class RuleTable:
             raise RuntimeError("the universe changed between two generations")
         codes.setflags(write=False)
         self.codes = codes
-        self.plays = tuple([Play.from_code(c) for c in codes.tolist()])
+        self.plays = (PASS,) + tuple([Play._from_trusted_code(c) for c in codes.tolist()[1:]])
         counts = np.ascontiguousarray(
             np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS))
         self.view.counts = <const uint8_t*>cnp.PyArray_DATA(counts)

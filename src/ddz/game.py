@@ -50,7 +50,7 @@ from . import _args, moves
 from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, is_integer,
                     cards_to_counts, deck_counts, format_cards, full_deck, parse_cards,
                     parse_suited)
-from .errors import (DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
+from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
                      RecordError)
 from .play import PASS, Play, PlayType
 from .rules import STANDARD, Rules
@@ -674,7 +674,6 @@ class Game:
             ids = self._compute_legal_ids()
         if type(action_id) is not int:
             if not is_integer(action_id) or isinstance(action_id, enum.Enum):
-                from .errors import ActionIdError
                 raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
             action_id = int(action_id)
         k = int(ids.searchsorted(action_id))
