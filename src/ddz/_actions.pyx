@@ -251,6 +251,23 @@ def legal_ids_one(RuleTable table not None, hand, to_beat_id):
     return res
 
 
+def legal_mask_one(RuleTable table not None, hand, to_beat_id):
+    """``bool[len(table)]``: the legal-move mask of one position (arguments and checks as
+    :func:`legal_ids_one`), written in C into a zeroed array."""
+    cdef cnp.ndarray ids = legal_ids_one(table, hand, to_beat_id)
+    cdef cnp.npy_intp dims[1]
+    cdef const int32_t* src = <const int32_t*>cnp.PyArray_DATA(ids)
+    cdef Py_ssize_t i, n = cnp.PyArray_DIM(ids, 0)
+    cdef uint8_t* dst
+    dims[0] = table.view.n_ids
+    res = cnp.PyArray_ZEROS(1, dims, cnp.NPY_BOOL, 0)
+    dst = <uint8_t*>cnp.PyArray_DATA(res)
+    for i in range(n):
+        if 0 <= src[i] < dims[0]:
+            dst[src[i]] = 1
+    return res
+
+
 def legal_masks(RuleTable table not None, hands, tbs, mask_arr, threads):
     """Fill ``mask_arr`` (``bool[B, len(table)]``, C-contiguous, writeable) with the legal
     ids of each row of ``hands`` (``uint8[B, 15]``) against ``tbs`` (``int32[B]`` ids)."""

@@ -371,6 +371,12 @@ class ActionSpace:
         NotationError, ImpossibleHandError, InvalidPlayError, ActionIdError
             As in :meth:`legal_ids`.
         """
+        kern = self._kern
+        if out is None and kern is not None and type(hand) is np.ndarray and (to_beat is None or type(to_beat) is int):
+            try:     # checked in C; a refusal is worded by the checked path below
+                return kern.legal_mask_one(self._t, hand, 0 if to_beat is None else to_beat)
+            except DdzError:
+                pass
         ids = self.legal_ids(hand, to_beat)
         if out is None:
             mask = np.zeros(len(self), dtype=np.bool_)

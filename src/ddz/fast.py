@@ -22,7 +22,7 @@ from typing import List, Optional
 import numpy as np
 
 from . import _args
-from .cards import CardsLike
+from .cards import CardsLike, to_counts
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError
 from .play import Play
 from .rules import STANDARD, Rules
@@ -94,7 +94,8 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
         form no play (RULES.md §2).
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
-    return _tables(rules).readings(_args.cards_arg(cards, rules))
+    u = _tables(rules)
+    return u.readings(to_counts(cards, decks=rules.decks, what="cards"))
 
 
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
@@ -106,8 +107,11 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
     u = _tables(rules)
-    counts = _args.cards_arg(cards, rules)
-    return _args.the_reading(u.readings(counts), counts, rules, _readings)
+    counts = to_counts(cards, decks=rules.decks, what="cards")   # uint8[15]: read by memcpy
+    found = u.readings(counts)
+    if len(found) == 1:
+        return found[0]
+    return _args.the_reading(found, tuple(counts.tolist()), rules, _readings)
 
 
 def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
