@@ -129,15 +129,7 @@ class Play:
             | (rank << CODE_RANK_SHIFT)
         for k in kick:
             code += 1 << (CODE_KICKER_BITS * k)
-        s = object.__setattr__
-        s(self, "type", t)
-        s(self, "rank", rank)
-        s(self, "length", length)
-        s(self, "kickers", kick)
-        s(self, "width", w)
-        s(self, "counts", counts)
-        s(self, "code", code)
-        s(self, "_hash", hash(code))
+        _fill(self, t, rank, length, kick, w, counts, code)
 
     # -- value semantics --
     def __setattr__(self, name, value):
@@ -255,15 +247,7 @@ class Play:
             for r in range(rank - length + 1, rank + 1):
                 counts[r] += width
         p = object.__new__(cls)
-        s = object.__setattr__
-        s(p, "type", t)
-        s(p, "rank", rank)
-        s(p, "length", length)
-        s(p, "kickers", kick)
-        s(p, "width", width)
-        s(p, "counts", tuple(counts))
-        s(p, "code", code)
-        s(p, "_hash", hash(code))
+        _fill(p, t, rank, length, kick, width, tuple(counts), code)
         return p
 
     # -- notation --
@@ -403,6 +387,20 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
             raise InvalidPlayError(
                 f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
     return play
+
+
+def _fill(p: Play, t: PlayType, rank: int, length: int, kick: Tuple[int, ...], width: int,
+          counts: Tuple[int, ...], code: int) -> None:
+    """Set the slots of a new (frozen) Play."""
+    s = object.__setattr__
+    s(p, "type", t)
+    s(p, "rank", rank)
+    s(p, "length", length)
+    s(p, "kickers", kick)
+    s(p, "width", width)
+    s(p, "counts", counts)
+    s(p, "code", code)
+    s(p, "_hash", hash(code))
 
 
 def _integer(value, what: str) -> int:
