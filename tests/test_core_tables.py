@@ -124,3 +124,30 @@ def test_tables_build_plays_identical_to_the_checked_constructor():
             assert (p.type, p.rank, p.length, p.kickers, p.width, p.counts, p.code, hash(p)) == \
                 (q.type, q.rank, q.length, q.kickers, q.width, q.counts, q.code, hash(q))
             assert type(p.type) is PlayType
+
+
+def test_counts_of_text_agrees_with_parse_cards():
+    """The C counter of plain notation equals parse_cards wherever it answers, and leaves
+    everything else (10, 小王, BJ/RJ, other characters) to it."""
+    _core()
+    t = table(Rules())
+    rng = np.random.default_rng(4)
+    alphabet = list("3456789TJQKA2BRtjqkabr -+,")
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet, size=int(rng.integers(0, 25))))
+        got = t.counts_of_text(text)
+        try:
+            want = ddz.parse_cards(text, decks=2)
+        except ddz.NotationError:
+            assert got is None, text
+            continue
+        except ddz.ImpossibleHandError:     # beyond two decks: counted, the kernels refuse it
+            assert got is not None and sum(got.tolist()) == sum(ch not in " -+," for ch in text), text
+            continue
+        assert got is not None and got.tolist() == want.tolist(), text
+    for text in ("10", "小王", "3BJ", "rj", "x", "3 3\t3", "é"):
+        got = t.counts_of_text(text)
+        assert got is None or got.tolist() == ddz.parse_cards(text).tolist(), text
+    assert t.counts_of_text("3BJ") is None and t.counts_of_text("10") is None
+    with pytest.raises(TypeError):
+        t.counts_of_text(b"333")

@@ -523,6 +523,7 @@ def _campaign(seed, log_path):
             "threads": (1, threads_pool),
             "table": (t, table_pool),
             "codes": (t.codes[:50].copy(), [(lbl, v, None) for lbl, v in generic + cp]),
+            "text": ("333444+56", [(lbl, v, None) for lbl, v in generic]),
         }
 
     setups = {id(t): setup(t) for t in tables}

@@ -609,6 +609,17 @@ cdef tuple batch_views(object hands, object to_beat_codes):
     return h, tb
 
 
+# rank of each ASCII character of plain notation: -1 not plain, -2 an ignored separator
+cdef int TEXT_RANK[256]
+for _i in range(256):
+    TEXT_RANK[_i] = -1
+for _r, _ch in enumerate("3456789TJQKA2BR"):
+    TEXT_RANK[ord(_ch)] = _r
+    TEXT_RANK[ord(_ch.lower())] = _r
+for _ch in " \t\n-+,":
+    TEXT_RANK[ord(_ch)] = -2
+
+
 cdef enum:
     HASH_MIN_BITS = 10
 
@@ -812,6 +823,45 @@ cdef class RuleTable:
             for i in range(q.shape[0]):
                 o[i] = <int32_t>self.index(q[i])
         return out
+
+    def counts_of_text(self, text):
+        """``uint8[15]`` counts of plain card notation (one character per card from
+        ``3456789TJQKA2BR`` in any case; spaces, ``-``, ``+`` and ``,`` ignored), counted in
+        C, or ``None`` for anything else (``10``, 小王, ``BJ``..., other characters, more
+        than 255 of a rank), which :func:`ddz.parse_cards` then parses or refuses. Counts
+        are not checked against the deck here (the kernels do it).
+        :raises TypeError: ``text`` is not a str."""
+        cdef bytes raw
+        cdef const unsigned char* c
+        cdef Py_ssize_t i, n
+        cdef int r
+        cdef unsigned char ch
+        cdef unsigned int cnt[NUM_RANKS]
+        cdef cnp.ndarray res
+        if not isinstance(text, str):
+            raise TypeError("card notation must be a str")
+        if not (<str>text).isascii():
+            return None
+        raw = (<str>text).encode("ascii")
+        c = raw
+        n = len(raw)
+        memset(cnt, 0, sizeof(cnt))
+        for i in range(n):
+            ch = c[i]
+            r = TEXT_RANK[ch]
+            if r < 0:
+                if r == -2:       # ignored separator
+                    continue
+                return None
+            if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
+                return None
+            cnt[r] += 1
+        res = new_array(NUM_RANKS, cnp.NPY_UINT8)
+        for r in range(NUM_RANKS):
+            if cnt[r] > 255:
+                return None
+            (<uint8_t*>cnp.PyArray_DATA(res))[r] = <uint8_t>cnt[r]
+        return res
 
     # -- checked Python-callable twins of the kernels --
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1:

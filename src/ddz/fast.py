@@ -22,7 +22,7 @@ from typing import List, Optional
 import numpy as np
 
 from . import _args
-from .cards import CardsLike, to_counts
+from .cards import CardsLike, parse_cards, to_counts
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError
 from .play import Play
 from .rules import STANDARD, Rules
@@ -67,6 +67,33 @@ def _lookup(text, rules) -> Optional[Play]:
     return _notation(rules).get(text)
 
 
+def _fast_args(hand, to_beat, rules: Rules, u):
+    """``(hand, code)`` for the checked kernel without the Python checks, or ``None`` when
+    the arguments need them: notation is parsed (``parse_cards`` raises exactly what the
+    checked path would), canonical play notation is looked up, a Play is taken by code;
+    whatever else the table then refuses is worded by the checked path."""
+    if type(hand) is str:
+        counted = u.counts_of_text(hand)       # plain notation, counted in C
+        hand = parse_cards(hand, decks=rules.decks) if counted is None else counted
+    if to_beat is None:
+        return hand, 0
+    if type(to_beat) is str:
+        to_beat = _lookup(to_beat, rules)
+    if type(to_beat) is Play and to_beat:
+        return hand, to_beat.code
+    return None
+
+
+def _cards(cards, rules: Rules, u):
+    """Checked ``uint8[15]`` counts of any card multiset: plain notation within the deck
+    counted in C, anything else (and any refusal) through :func:`ddz.cards.to_counts`."""
+    if type(cards) is str:
+        counted = u.counts_of_text(cards)
+        if counted is not None and u.hand_ok(counted):   # within the deck (and one hand)
+            return counted
+    return to_counts(cards, decks=rules.decks, what="cards")
+
+
 def _hand(hand: CardsLike, rules: Rules, u):
     if u.hand_ok(hand):
         return hand
@@ -95,7 +122,7 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
     u = _tables(rules)
-    return u.readings(to_counts(cards, decks=rules.decks, what="cards"))
+    return u.readings(_cards(cards, rules, u))
 
 
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
@@ -107,7 +134,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
     """
     u = _tables(rules)
-    counts = to_counts(cards, decks=rules.decks, what="cards")   # uint8[15]: read by memcpy
+    counts = _cards(cards, rules, u)
     found = u.readings(counts)
     if len(found) == 1:
         return found[0]
@@ -149,9 +176,10 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     :raises InvalidPlayError: ``to_beat`` is not a play (or is the pass).
     """
     u = _tables(rules)
-    if to_beat is None or (type(to_beat) is Play and to_beat):
+    fast = _fast_args(hand, to_beat, rules, u)
+    if fast is not None:
         try:     # checked in C; a refusal is worded by the Python checks below
-            return u.moves(hand, 0 if to_beat is None else to_beat.code)
+            return u.moves(*fast)
         except DdzError:
             pass
     h = _hand(hand, rules, u)
@@ -163,9 +191,10 @@ def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     """``len(legal_moves(hand, to_beat, rules))``, computed without building the moves;
     same arguments and errors."""
     u = _tables(rules)
-    if to_beat is None or (type(to_beat) is Play and to_beat):
-        try:
-            return u.count_legal(hand, 0 if to_beat is None else to_beat.code)
+    fast = _fast_args(hand, to_beat, rules, u)
+    if fast is not None:
+        try:     # checked in C; a refusal is worded by the Python checks below
+            return u.count_legal(*fast)
         except DdzError:
             pass
     h = _hand(hand, rules, u)
@@ -181,9 +210,10 @@ def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
     :raises: as :func:`legal_moves`.
     """
     u = _tables(rules)
-    if to_beat is None or (type(to_beat) is Play and to_beat):
-        try:
-            return u.legal_codes(hand, 0 if to_beat is None else to_beat.code)
+    fast = _fast_args(hand, to_beat, rules, u)
+    if fast is not None:
+        try:     # checked in C; a refusal is worded by the Python checks below
+            return u.legal_codes(*fast)
         except DdzError:
             pass
     h = _hand(hand, rules, u)
