@@ -94,6 +94,23 @@ def _cards(cards, rules: Rules, u):
     return to_counts(cards, decks=rules.decks, what="cards")
 
 
+def _generate(method: str, hand, to_beat, rules):
+    """The table's checked generator ``method`` (``moves``, ``count_legal`` or
+    ``legal_codes``) on the position: straight to C when the arguments allow it; when they
+    do not, or the table refuses them, through the Python checks, which word the error
+    exactly as the reference does."""
+    u = _tables(rules)
+    kernel = getattr(u, method)
+    fast = _fast_args(hand, to_beat, rules, u)
+    if fast is not None:
+        try:
+            return kernel(*fast)
+        except DdzError:
+            pass
+    h = _hand(hand, rules, u)
+    return kernel(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
+
+
 def _hand(hand: CardsLike, rules: Rules, u):
     if u.hand_ok(hand):
         return hand
@@ -175,30 +192,14 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
         holds cards of the play to beat beyond the deck.
     :raises InvalidPlayError: ``to_beat`` is not a play (or is the pass).
     """
-    u = _tables(rules)
-    fast = _fast_args(hand, to_beat, rules, u)
-    if fast is not None:
-        try:     # checked in C; a refusal is worded by the Python checks below
-            return u.moves(*fast)
-        except DdzError:
-            pass
-    h = _hand(hand, rules, u)
-    return u.moves(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
+    return _generate("moves", hand, to_beat, rules)
 
 
 def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
                       rules: Rules = STANDARD) -> int:
     """``len(legal_moves(hand, to_beat, rules))``, computed without building the moves;
     same arguments and errors."""
-    u = _tables(rules)
-    fast = _fast_args(hand, to_beat, rules, u)
-    if fast is not None:
-        try:     # checked in C; a refusal is worded by the Python checks below
-            return u.count_legal(*fast)
-        except DdzError:
-            pass
-    h = _hand(hand, rules, u)
-    return u.count_legal(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
+    return _generate("count_legal", hand, to_beat, rules)
 
 
 def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
@@ -209,15 +210,7 @@ def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
         ``Play.from_code`` turns a code back into a :class:`~ddz.Play`.
     :raises: as :func:`legal_moves`.
     """
-    u = _tables(rules)
-    fast = _fast_args(hand, to_beat, rules, u)
-    if fast is not None:
-        try:     # checked in C; a refusal is worded by the Python checks below
-            return u.legal_codes(*fast)
-        except DdzError:
-            pass
-    h = _hand(hand, rules, u)
-    return u.legal_codes(h, 0 if to_beat is None else _beat_code(to_beat, rules, h, u))
+    return _generate("legal_codes", hand, to_beat, rules)
 
 
 def all_plays(rules: Rules = STANDARD) -> List[Play]:
