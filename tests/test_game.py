@@ -128,7 +128,7 @@ def test_bidding_order_and_highest_bidder():
     g.step(2)
     assert g.landlord == 0 and g.bid == 2 and g.phase is Phase.PLAYING
     assert g.current_player == 0
-    assert sum(g.hand(0)) == 20 and g.cards_left() == (20, 17, 17)
+    assert sum(g.hand(0)) == 20 and g.cards_left == (20, 17, 17)
     bottom = g.deal.bottom
     assert all(g.hand(0)[r] == g.deal.hands[0][r] + bottom[r] for r in range(15))
 
@@ -702,7 +702,7 @@ def test_push_and_pop_undo_plays():
     _to_play_phase(g)
     with pytest.raises(IllegalActionError, match="nothing to pop"):
         g.pop()
-    start = (g.observation(), g.legal_actions(), g.cards_left())
+    start = (g.observation(), g.legal_actions(), g.cards_left)
     played = []
     for _ in range(12):
         if g.result is not None:
@@ -712,7 +712,7 @@ def test_push_and_pop_undo_plays():
         played.append(move)
     for move in reversed(played):
         assert g.pop() == move
-    assert (g.observation(), g.legal_actions(), g.cards_left()) == start
+    assert (g.observation(), g.legal_actions(), g.cards_left) == start
     g.push(g.legal_actions()[0])
     g.step(g.legal_actions()[0])                        # a step ends the push history
     with pytest.raises(IllegalActionError):

@@ -31,7 +31,7 @@ def test_worked_game_trios():
     assert len(legal) > 10        # any play: singles, pairs, straights, ...
     g.step("4")
     assert g.to_beat == Play.parse("4") and g.current_player == 2
-    assert g.cards_left() == (20 - 8, 17 - 5, 17 - 4)
+    assert g.cards_left == (20 - 8, 17 - 5, 17 - 4)
     # the same game written with plain card notation (no '+') replays identically
     plain = [(s, a.replace("+", "")) for s, a in actions]
     assert Game.from_record(record(TRIOS_DEAL, plain)).plays == g.plays[:-1]

@@ -36,7 +36,7 @@ import numpy as np
 
 import ddz
 
-MODULES = ("ddz._core", "ddz._actions")
+MODULES = ("ddz._core", "ddz._actions", "ddz._game")
 REQUIRED = {"legal_codes", "moves", "readings", "beats", "legal_codes_batch", "count_legal_batch",
             "legal_ids_one", "legal_masks", "legal_ids_csr"}
 SEED = 20240611

@@ -346,7 +346,7 @@ def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = No
             say(_describe_action(game, seat, action))
             continue
         if game.phase is Phase.PLAYING:
-            left = game.cards_left()
+            left = game.cards_left
             say(f"your hand: {format_cards(game.hand(me))}   cards left: "
                 + ", ".join(f"seat {s_} {left[s_]}" for s_ in range(3)))
         while True:

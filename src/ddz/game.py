@@ -38,10 +38,8 @@ cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
 from __future__ import annotations
 
 import enum
-import operator
 import random
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -53,10 +51,11 @@ from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, 
 from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
                      RecordError)
 from .play import PASS, Play, PlayType
+from .playstate import copy_rng, new_rng, play_state, shuffle_deal
 from .rules import STANDARD, Rules
 from .tables import table
 
-__all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action",
+__all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMoves",
            "SEATS", "HAND_SIZE", "BOTTOM_SIZE", "RECORD_FORMAT", "RECORD_VERSION",
            "bottom_bonus_factor"]
 
@@ -70,10 +69,6 @@ Counts = Tuple[int, ...]
 Action = Union[Play, str, int, bool]
 
 _T_PASS = PlayType.PASS
-_T_BOMB = PlayType.BOMB
-_T_ROCKET = PlayType.ROCKET
-_is = operator.is_
-_U8 = np.uint8
 
 
 def _int_arg(value: Any, what: str) -> int:
@@ -86,24 +81,7 @@ def _int_arg(value: Any, what: str) -> int:
     raise DdzError(f"{what} must be an int, not {type(value).__name__}: {value!r}")
 
 
-def _frozen(counts: Any) -> np.ndarray:
-    """A read-only ``uint8[15]`` (hands are replaced, never modified, so copies share them)."""
-    arr = np.array(counts, dtype=_U8)
-    arr.flags.writeable = False
-    return arr
-
-
-_COUNTS_CACHE: Dict[Play, np.ndarray] = {}
 _new_tuple = tuple.__new__
-
-
-def _play_counts(play: Play) -> np.ndarray:
-    arr = _COUNTS_CACHE.get(play)
-    if arr is None:
-        if len(_COUNTS_CACHE) > 100_000:
-            _COUNTS_CACHE.clear()
-        arr = _COUNTS_CACHE[play] = _frozen(play.counts)
-    return arr
 
 
 class Phase(str, enum.Enum):
@@ -115,6 +93,9 @@ class Phase(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+_PLAYING = Phase.PLAYING
 
 
 # -- the deal --------------------------------------------------------------------
@@ -240,20 +221,8 @@ class Deal:
 
 
 _DECK = tuple(full_deck())
-_DECK_RANKS = tuple(c.rank for c in _DECK)
-
-
-def _deal_from_order(order: List[int]) -> Deal:
-    """The deal of a shuffled ``full_deck()`` given as positions (trusted)."""
-    cards, counts = [], []
-    for lo, hi in ((0, 17), (17, 34), (34, 51), (51, 54)):
-        pos = sorted(order[lo:hi])
-        cards.append(tuple(_DECK[i] for i in pos))
-        c = [0] * NUM_RANKS
-        for i in pos:
-            c[_DECK_RANKS[i]] += 1
-        counts.append(tuple(c))
-    return Deal(tuple(counts[:3]), counts[3], tuple(cards))
+_DECK_RANKS = bytes(c.rank for c in _DECK)
+_PARTS = (HAND_SIZE,) * SEATS + (BOTTOM_SIZE,)
 
 
 def _check_bonus_deal(deal: Deal) -> None:
@@ -462,7 +431,7 @@ class Game:
         self.rules = rules
         self._move_rules = rules.move_rules
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = new_rng(seed)
         self._dealt_from_seed = deal is None
         self._pending: List[Deal] = []
         if deal is None:
@@ -476,8 +445,9 @@ class Game:
         self._deals: List[Deal] = []
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
-        self._undo: list = []
+        self._npushed = 0            # plays made with push() since the last step: pop() undoes them
         self._space = None
+        self._table = table(self._move_rules)
         self._start_deal(first)
 
     # -- set-up --
@@ -485,13 +455,13 @@ class Game:
         # Shuffling the positions 0..53 of full_deck() draws exactly the permutation that
         # shuffling full_deck() itself would (shuffle depends only on the length); the
         # sorted positions give each part in card order without comparing Card objects.
-        order = list(range(len(_DECK)))
-        self._rng.shuffle(order)
-        return _deal_from_order(order)
+        positions, counts = shuffle_deal(self._rng, _DECK_RANKS, _PARTS)
+        cards = tuple([tuple(map(_DECK.__getitem__, pos)) for pos in positions])
+        return Deal(tuple(counts[:SEATS]), counts[SEATS], cards)
 
     def _start_deal(self, deal: Deal) -> None:
         self._deals.append(deal)
-        self._hands: List[np.ndarray] = [_frozen(h) for h in deal.hands]
+        self._hands: List[Counts] = list(deal.hands)   # until the play phase; then the play state holds them
         self._left = [HAND_SIZE] * SEATS
         self._phase = Phase.BIDDING
         self._current: Optional[int] = self.first_bidder
@@ -506,16 +476,10 @@ class Game:
         self._doubles: List[Optional[bool]] = [None, None, None]
         self._ndoubles = 0
         self._bonus = 1
-        self._history: List[Tuple[int, Play]] = []
-        self._to_beat: Optional[Play] = None
-        self._to_beat_seat = -1
-        self._passes = 0
-        self._nplays = [0, 0, 0]
-        self._bombs = 0
-        self._rockets = 0
+        self._ps: Any = None          # the play phase (ddz._game.PlayState), from its start
+        self._plays: List[Tuple[int, Play]] = []   # cache of `plays` (pop() truncates it)
         self.result: Optional[Result] = None
         self._legal: Optional[list] = None
-        self._legal_ids = None
 
     def _redeal(self) -> None:
         # shuffled deals have suits; recorded ones were checked by from_record
@@ -552,12 +516,20 @@ class Game:
     def actions(self) -> Tuple[Tuple[int, Any], ...]:
         """Every action so far, over all deals, as ``(seat, action)``: bids as ints,
         doubles as bools, plays as :class:`ddz.Play`."""
-        return tuple(self._actions)
+        return tuple(self._actions) + self.plays
 
     @property
     def plays(self) -> Tuple[Tuple[int, Play], ...]:
         """Every play of the play phase so far, passes included, as ``(seat, Play)``."""
-        return tuple(self._history)
+        ps = self._ps
+        if ps is None:
+            return ()
+        cache = self._plays   # (seat, Play) of the play state's history, extended as it grows
+        n = len(ps)
+        if len(cache) < n:
+            plays = self._table.plays
+            cache.extend([(seat, plays[i]) for seat, i in ps.history(len(cache))])
+        return tuple(cache)
 
     @property
     def bid(self) -> int:
@@ -566,16 +538,45 @@ class Game:
 
     @property
     def to_beat(self) -> Optional[Play]:
-        """The play to beat, or ``None`` when the player to act leads (or not playing)."""
-        return self._to_beat
+        """The play to beat, or ``None`` when the player to act leads (or not playing).
+        Once the hand is over: the last play."""
+        ps = self._ps
+        if ps is None:
+            return None
+        b = ps.to_beat
+        return self._table.plays[b] if b else None
+
+    @property
+    def to_beat_seat(self) -> Optional[int]:
+        """The seat that made :attr:`to_beat`, or ``None``."""
+        ps = self._ps
+        if ps is None or not ps.to_beat:
+            return None
+        return ps.to_beat_seat
 
     def hand(self, seat: int) -> Counts:
         """The cards of ``seat`` (15 counts). :raises DdzError: a seat not 0..2."""
-        return tuple(self._hands[self._seat_arg(seat)].tolist())
+        seat = self._seat_arg(seat)
+        ps = self._ps
+        if ps is not None:
+            return ps.hand(seat)
+        return self._hands[seat]
 
-    def cards_left(self) -> Tuple[int, int, int]:
-        """Cards left per seat (RULES.md §5: public)."""
+    @property
+    def cards_left(self) -> Tuple[int, ...]:
+        """Cards left per seat (RULES.md §5: public), a tuple of ints."""
+        ps = self._ps
+        if ps is not None:
+            return ps.cards_left
         return tuple(self._left)
+
+    @property
+    def legal_moves(self) -> "LegalMoves":
+        """A live view of the legal moves of :attr:`current_player` (python-chess style):
+        ``len()``/``count()``, ``bool()``, ``play in view`` (a fit check and one
+        comparison, nothing listed), iteration and indexing in the order of
+        :meth:`legal_actions`. It always shows the game's current position."""
+        return LegalMoves(self)
 
     @property
     def multiplier(self) -> int:
@@ -586,7 +587,9 @@ class Game:
         has chosen. What a player may see is :meth:`observation` ``.multiplier``."""
         if self.result is not None:
             return self.result.multiplier
-        return self._bonus << (self._robs + self._ndoubles + self._bombs + self._rockets)
+        ps = self._ps
+        played = 0 if ps is None else ps.bombs + ps.rockets
+        return self._bonus << (self._robs + self._ndoubles + played)
 
     @staticmethod
     def _seat_arg(seat: Any) -> int:
@@ -608,6 +611,8 @@ class Game:
             :class:`ddz.Play` values in the move order of :func:`ddz.legal_moves` (the
             pass first when responding); ``[]`` when the hand is over.
         """
+        if self._phase is Phase.PLAYING:
+            return self._ps.legal_plays()
         legal = self._legal
         if legal is None:
             legal = self._compute_legal()
@@ -616,8 +621,8 @@ class Game:
     def _compute_legal(self) -> list:
         phase = self._phase
         if phase is Phase.PLAYING:
-            legal = moves.legal_moves(self._hands[self._current], self._to_beat, self._move_rules)
-        elif phase is Phase.BIDDING:
+            return self._ps.legal_plays()
+        if phase is Phase.BIDDING:
             if self.rules.bidding == "points":
                 legal = [0] + list(range(self._bid + 1, 4))
             else:
@@ -629,33 +634,21 @@ class Game:
         self._legal = legal
         return legal
 
-    def legal_action_ids(self):
+    def legal_action_ids(self) -> np.ndarray:
         """The legal plays as action ids of ``ddz.actions.ActionSpace(rules)`` (play phase).
 
         Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
         order of :meth:`legal_actions`; :meth:`step_id` plays one, and ``space.play(i)``
-        turns an id back into the :class:`ddz.Play`. About one kernel call: the hand and
-        the play to beat (by id) go to the kernel as they are.
+        turns an id back into the :class:`ddz.Play`. One kernel call on the play state.
 
-        :returns: a numpy ``int32`` array (a fresh copy).
+        :returns: a new numpy ``int32`` array.
         :raises IllegalActionError: not in the play phase (bids and doubles have no ids).
         """
-        ids = self._legal_ids
-        if ids is None:
-            ids = self._compute_legal_ids()
-        return ids.copy()
+        if self._phase is _PLAYING:
+            return self._ps.legal_ids()
+        raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
 
-    def _compute_legal_ids(self):
-        if self._phase is not Phase.PLAYING:
-            raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
-        space = self.action_space
-        beat = self._to_beat
-        ids = space.legal_ids(self._hands[self._current],
-                              None if beat is None else space._t.index_of_play[beat])
-        self._legal_ids = ids
-        return ids
-
-    def step_id(self, action_id) -> None:
+    def step_id(self, action_id: int) -> None:
         """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
         same as ``step(action_space.play(action_id))``, without building or parsing a Play
         on the way in (RULES.md §5).
@@ -669,22 +662,42 @@ class Game:
         On any error the state is unchanged. Like :meth:`step`, it ends the undo history of
         :meth:`push`.
         """
-        ids = self._legal_ids
-        if ids is None:
-            ids = self._compute_legal_ids()
-        if type(action_id) is not int:
-            if not is_integer(action_id) or isinstance(action_id, enum.Enum):
-                raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
-            action_id = int(action_id)
-        k = int(ids.searchsorted(action_id))
-        if k < len(ids) and ids[k] == action_id:
-            self._apply_play(self._current, self.action_space._t.plays[action_id])
-            if self._undo:
-                self._undo.clear()
+        ps = self._ps
+        if ps is not None and type(action_id) is int:
+            # the hot path of RL loops: one call into the play state, which refuses
+            # anything illegal (and every id once the hand is over) without changing
+            try:
+                seat = ps.advance(action_id)
+            except OverflowError:
+                seat = -2
+            if seat >= 0:
+                self._current = seat
+                self._npushed = 0
+                return
+            if seat == -1:
+                self._npushed = 0
+                self._finish(ps.winner)
+                return
+        if self._phase is not Phase.PLAYING:
+            raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
+        if not is_integer(action_id) or isinstance(action_id, enum.Enum):
+            raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
+        action_id = int(action_id)
+        if 0 <= action_id < len(self._table.plays) and ps.step(action_id):
+            self._after_play(ps)
             return
         play = self.action_space.play(action_id)   # raises ActionIdError out of range
         self.step(play)                               # raises, naming why it is illegal
-        raise AssertionError("unreachable: step() accepted an id outside the legal ids")  # pragma: no cover
+        raise AssertionError("unreachable: step() accepted an id that the play state refused")  # pragma: no cover
+
+    def _after_play(self, ps: Any) -> None:
+        """Bookkeeping after the play state took a step (any step ends the push history)."""
+        self._npushed = 0
+        c = ps.current
+        if c >= 0:
+            self._current = c
+        else:
+            self._finish(ps.winner)
 
     @property
     def action_space(self):
@@ -707,11 +720,12 @@ class Game:
         if phase is Phase.DOUBLING:
             return False
         if phase is Phase.PLAYING:
-            if self._to_beat is not None:
+            ps = self._ps
+            if ps.to_beat:
                 return PASS
-            hand = self._hands[self._current]
+            hand = ps.hand(ps.current)
             low = next(r for r in range(NUM_RANKS) if hand[r])
-            return Play(PlayType.SINGLE, low, 1)
+            return self._table.plays[self._table.index_of_play[Play(PlayType.SINGLE, low, 1)]]
         raise IllegalActionError("the hand is over: nobody is to act")
 
     # -- acting --
@@ -730,23 +744,25 @@ class Game:
         """
         phase = self._phase
         if phase is Phase.PLAYING:
-            self._apply_play(self._current, self._play_arg(action))
-        elif phase is Phase.BIDDING:
+            ps = self._ps
+            pid = self._table.index_of_play.get(action) if isinstance(action, Play) else None
+            if pid is None or not ps.step(pid):
+                pid = self._play_arg(action)
+                ps.step(pid)
+            self._after_play(ps)
+            return
+        if phase is Phase.BIDDING:
             self._apply_bid(self._bid_arg(action))
         elif phase is Phase.DOUBLING:
             self._apply_double(self._double_arg(action))
         else:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
-        if self._undo:
-            self._undo.clear()
+        self._npushed = 0
 
-    def _play_arg(self, action: Any) -> Play:
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
+    def _play_arg(self, action: Any) -> int:
+        """The id of a legal play given as a :class:`ddz.Play` or notation; raises, naming
+        why, for anything else (the state is not touched)."""
         if isinstance(action, Play):
-            if any(map(_is, legal, repeat(action))):
-                return action
             play = action
         elif isinstance(action, str):
             try:
@@ -767,20 +783,22 @@ class Game:
             raise IllegalActionError(
                 f"in the play phase an action is a ddz.Play or play notation, not "
                 f"{type(action).__name__}: {action!r}")
-        if play in legal:
-            return play
+        ps = self._ps
+        pid = self._table.index_of_play.get(play)
+        if pid is not None and ps.legal(pid):
+            return pid
         seat = self._current
-        hand = self._hands[seat]
+        hand = ps.hand(seat)
         if play.type is _T_PASS:
             raise IllegalActionError(f"seat {seat} leads and cannot pass")
         if play.type in self.rules.banned:
             raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {self.rules!r}")
-        if play.type is not _T_PASS and moves.readings(play.counts, self._move_rules) != [play]:
+        if pid is None or moves.readings(play.counts, self._move_rules) != [play]:
             raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")
-        if any(c > h for c, h in zip(play.counts, hand.tolist())):
+        if any(c > h for c, h in zip(play.counts, hand)):
             raise NotInHandError(f"seat {seat} does not hold {str(play)!r}; its hand is {format_cards(hand)!r}")
-        raise IllegalActionError(f"{str(play)!r} does not beat {str(self._to_beat)!r} "
-                                 f"(played by seat {self._to_beat_seat})")
+        raise IllegalActionError(f"{str(play)!r} does not beat {str(self.to_beat)!r} "
+                                 f"(played by seat {ps.to_beat_seat})")
 
     def _bid_arg(self, action: Any) -> int:
         points = self.rules.bidding == "points"
@@ -835,7 +853,6 @@ class Game:
         self._actions.append((seat, value))
         self._bids.append((seat, value))
         self._legal = None
-        self._legal_ids = None
         if self.rules.bidding == "points":
             self._spoken += 1
             if value:
@@ -879,7 +896,7 @@ class Game:
         if self.rules.bidding == "rob":
             self._bid = 1
         deal = self._deals[-1]
-        self._hands[seat] = _frozen(self._hands[seat] + np.array(deal.bottom, dtype=_U8))
+        self._hands[seat] = tuple([h + b for h, b in zip(self._hands[seat], deal.bottom)])
         self._left[seat] += BOTTOM_SIZE
         if self.rules.bottom_bonus:
             self._bonus = bottom_bonus_factor(deal)
@@ -887,8 +904,13 @@ class Game:
             self._phase = Phase.DOUBLING
             self._current = (seat + 1) % SEATS
         else:
-            self._phase = Phase.PLAYING
-            self._current = seat
+            self._start_play()
+
+    def _start_play(self) -> None:
+        """The play phase begins: the landlord leads (RULES.md §5)."""
+        self._phase = Phase.PLAYING
+        self._current = self.landlord
+        self._ps = play_state(self._table, self._hands, self.landlord)
 
     def _apply_double(self, value: bool) -> None:
         seat = self._current
@@ -896,55 +918,26 @@ class Game:
         self._doubles[seat] = value
         self._ndoubles += value
         self._legal = None
-        self._legal_ids = None
         lord = self.landlord
         if seat == (lord + 1) % SEATS:
             self._current = (lord + 2) % SEATS
         elif seat != lord and any(self._doubles):
             self._current = lord
         else:
-            self._phase = Phase.PLAYING
-            self._current = lord
-
-    def _apply_play(self, seat: int, play: Play) -> None:
-        self._actions.append((seat, play))
-        self._history.append((seat, play))
-        self._legal = None
-        self._legal_ids = None
-        t = play.type
-        if t is _T_PASS:
-            self._passes += 1
-            if self._passes == 2:
-                self._to_beat = None
-                self._to_beat_seat = -1
-            self._current = (seat + 1) % SEATS
-            return
-        hand = self._hands[seat] - _play_counts(play)
-        hand.flags.writeable = False
-        self._hands[seat] = hand
-        left = self._left[seat] - play.num_cards
-        self._left[seat] = left
-        self._to_beat = play
-        self._to_beat_seat = seat
-        self._passes = 0
-        self._nplays[seat] += 1
-        if t is _T_BOMB:
-            self._bombs += 1
-        elif t is _T_ROCKET:
-            self._rockets += 1
-        if left:
-            self._current = (seat + 1) % SEATS
-        else:
-            self._finish(seat)
+            self._start_play()
 
     def _finish(self, seat: int) -> None:
+        """``seat`` played its last card: score the hand (RULES.md §6)."""
+        ps = self._ps
         lord = self.landlord
         lord_wins = seat == lord
         farmers = tuple(s for s in range(SEATS) if s != lord)
-        spring = lord_wins and not any(self._nplays[s] for s in farmers)
-        anti = (not lord_wins) and self._nplays[lord] == 1
+        nplays = ps.plays_made
+        spring = lord_wins and not any(nplays[s] for s in farmers)
+        anti = (not lord_wins) and nplays[lord] == 1
         doubles = self._ndoubles
-        n = self._bombs + self._rockets + spring + anti + doubles + self._robs
+        bombs, rockets = ps.bombs, ps.rockets
+        n = bombs + rockets + spring + anti + doubles + self._robs
         multiplier = self._bonus << n
         score = self._bid * multiplier
         sign = 1 if lord_wins else -1
@@ -952,8 +945,8 @@ class Game:
         scores[lord] = 2 * sign * score
         self.result = Result(
             landlord=lord, winner="landlord" if lord_wins else "farmers",
-            winners=(lord,) if lord_wins else farmers, base=self._bid, bombs=self._bombs,
-            rockets=self._rockets, spring=spring, anti_spring=anti, doubles=doubles,
+            winners=(lord,) if lord_wins else farmers, base=self._bid, bombs=bombs,
+            rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
             robs=self._robs, bottom_bonus=self._bonus, multiplier=multiplier, score=score,
             scores=tuple(scores))
         self._phase = Phase.OVER
@@ -962,27 +955,24 @@ class Game:
     # undo, for search (perft, bots, solvers): only the play phase
     def push(self, play: Play) -> None:
         """Play one of :meth:`legal_actions` (play phase) so that :meth:`pop` can undo it:
-        the search API (perft, bots, solvers). The play must be a legal one, found in the
-        position's legal moves (cached, so a search that lists them first pays nothing
-        more); anything else is refused and the game is unchanged.
+        the search API (perft, bots, solvers). Legality is a fit check and one comparison
+        in the play state; anything else is refused and the game is unchanged.
 
-        :param play: a :class:`ddz.Play` of ``legal_actions()``.
+        :param play: a :class:`ddz.Play` legal here.
         :raises IllegalActionError: not in the play phase, not a Play, or not legal here.
         """
         if self._phase is not Phase.PLAYING:
             raise IllegalActionError(f"push() plays in the play phase; the phase is {self._phase.value!r}")
-        legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
-        if not isinstance(play, Play) or not (any(map(_is, legal, repeat(play))) or play in legal):
+        pid = self._table.index_of_play.get(play) if isinstance(play, Play) else None
+        ps = self._ps
+        if pid is None or not ps.step(pid):
             raise IllegalActionError(f"push() takes one of legal_actions(), not {play!r}")
-        self._push(play)
-
-    def _push(self, play: Play) -> None:
-        """:meth:`push` for a play known to be legal (perft's inner loop)."""
-        self._undo.append((self._to_beat, self._to_beat_seat, self._passes, self._current,
-                           self._hands[self._current]))
-        self._apply_play(self._current, play)
+        self._npushed += 1
+        c = ps.current
+        if c >= 0:
+            self._current = c
+        else:
+            self._finish(ps.winner)
 
     def pop(self) -> Play:
         """Undo the last :meth:`push`; returns the play undone (:meth:`step` and
@@ -990,28 +980,17 @@ class Game:
 
         :raises IllegalActionError: nothing pushed to undo.
         """
-        if not self._undo:
+        if not self._npushed:
             raise IllegalActionError("nothing to pop: pop() undoes plays made with push()")
-        return self._pop()
-
-    def _pop(self) -> Play:
-        seat, play = self._history.pop()
-        self._actions.pop()
-        (self._to_beat, self._to_beat_seat, self._passes, self._current,
-         self._hands[seat]) = self._undo.pop()
-        self._legal = None
-        self._legal_ids = None
-        if play:
-            self._left[seat] += play.num_cards
-            self._nplays[seat] -= 1
-            if play.type is _T_BOMB:
-                self._bombs -= 1
-            elif play.type is _T_ROCKET:
-                self._rockets -= 1
+        self._npushed -= 1
+        ps = self._ps
+        pid = ps.pop()
+        del self._plays[len(ps):]
+        self._current = ps.current
         if self._phase is Phase.OVER:
             self._phase = Phase.PLAYING
             self.result = None
-        return play
+        return self._table.plays[pid]
 
     # -- observations, copies --
     def observation(self, seat: Optional[int] = None) -> Observation:
@@ -1041,14 +1020,31 @@ class Game:
             shown[seat] = doubles[seat]
             doubles = shown
             ndoubles = int(bool(shown[seat]))
-        to_beat = self._to_beat
+        ps = self._ps
+        if ps is None:
+            hand, left, plays, to_beat, beat_seat, played = (
+                self._hands[seat], tuple(self._left), (), None, None, 0)
+        else:
+            hand, left, plays, played = ps.hand(seat), ps.cards_left, self.plays, ps.bombs + ps.rockets
+            b = ps.to_beat
+            to_beat, beat_seat = (self._table.plays[b], ps.to_beat_seat) if b else (None, None)
         # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
         return _new_tuple(Observation, (
-            seat, self._phase, self._current, self.rules, tuple(self._hands[seat].tolist()),
+            seat, self._phase, self._current, self.rules, hand,
             lord, self._bid, tuple(self._bids), self._robs, tuple(doubles),
-            None if lord is None else self._deals[-1].bottom, tuple(self._history),
-            tuple(self._left), to_beat, None if to_beat is None else self._to_beat_seat,
-            self._bonus << (self._robs + ndoubles + self._bombs + self._rockets)))
+            None if lord is None else self._deals[-1].bottom, plays,
+            left, to_beat, beat_seat, self._bonus << (self._robs + ndoubles + played)))
+
+    def __getstate__(self) -> Dict[str, Any]:
+        # the shared table and action space are looked up again, not pickled
+        d = self.__dict__.copy()
+        d["_table"] = None
+        d["_space"] = None
+        return d
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._table = table(self._move_rules)
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -1065,14 +1061,14 @@ class Game:
         """
         g = Game.__new__(Game)
         d = self.__dict__.copy()
-        d["_rng"] = random.Random()
-        d["_rng"].setstate(self._rng.getstate())
-        for name in ("_pending", "_deals", "_actions", "_calls", "_hands", "_bids", "_doubles",
-                     "_history", "_nplays", "_left"):
+        d["_rng"] = copy_rng(self._rng)
+        for name in ("_pending", "_deals", "_actions", "_calls", "_hands", "_bids", "_doubles", "_left",
+                     "_plays"):
             d[name] = list(d[name])
         d["_legal"] = None
-        d["_legal_ids"] = None
-        d["_undo"] = []
+        d["_npushed"] = 0
+        if self._ps is not None:
+            d["_ps"] = self._ps.copy()
         g.__dict__ = d
         return g
 
@@ -1086,7 +1082,7 @@ class Game:
         """
         actions = []
         calls = set(self._calls)
-        for i, (seat, action) in enumerate(self._actions):
+        for i, (seat, action) in enumerate(self.actions):
             if isinstance(action, Play):
                 phase, text = "playing", str(action)
             elif isinstance(action, bool):
@@ -1191,6 +1187,60 @@ class Game:
         if want is not None and want != have:
             raise RecordError(f"the recorded result {want!r} differs from the replayed one {have!r}")
         return game
+
+
+class LegalMoves:
+    """The live view of :attr:`Game.legal_moves` (python-chess style): the legal actions
+    of the seat to act in the game's current position, whatever it is when asked.
+
+    ``len(view)`` and ``view.count()`` count them (in the play phase without listing
+    them); ``bool(view)`` is ``False`` only once the hand is over; ``action in view``
+    tests one action (in the play phase a :class:`ddz.Play` or notation, by a fit check
+    and one comparison); iteration and indexing follow :meth:`Game.legal_actions`.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: "Game") -> None:
+        self._game = game
+
+    def count(self) -> int:
+        """How many legal actions the seat to act has (0 once over)."""
+        g = self._game
+        if g._phase is Phase.PLAYING:
+            return g._ps.count()
+        return len(g.legal_actions())
+
+    __len__ = count
+
+    def __bool__(self) -> bool:
+        # every phase but the end has a legal action: a pass, a bid, or any single
+        return self._game._phase is not Phase.OVER
+
+    def __contains__(self, action: object) -> bool:
+        g = self._game
+        if g._phase is not Phase.PLAYING:
+            return any(type(a) is type(action) and a == action for a in g.legal_actions())
+        if isinstance(action, str):
+            try:
+                action = Play.parse(action, g._move_rules)
+            except DdzError:
+                return False
+        if not isinstance(action, Play):
+            return False
+        pid = g._table.index_of_play.get(action)
+        return pid is not None and g._ps.legal(pid)
+
+    def __iter__(self):
+        return iter(self._game.legal_actions())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._game.legal_actions()[index]
+
+    def __repr__(self) -> str:
+        acts = self._game.legal_actions()
+        shown = ", ".join(str(a) for a in acts[:10]) + (", ..." if len(acts) > 10 else "")
+        return f"<ddz.LegalMoves ({len(acts)}): {shown}>"
 
 
 #: per record version, the Rules fields added after it: a record of that version lacks

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from . import moves
 from .cards import is_integer
 from .errors import DdzError, IllegalActionError, quote
 from .game import Game, Phase
@@ -35,26 +34,16 @@ def _check(game: object, depth: object) -> int:
 
 
 def _perft(g: Game, depth: int) -> int:
-    if g._phase is not Phase.PLAYING:
+    if g.phase is not Phase.PLAYING:
         return 0
-    rules = g._move_rules
-    hand = g._hands[g._current]
-    if depth == 1:
-        return moves.count_legal_moves(hand, g._to_beat, rules)
-    total = 0
-    push, pop = g._push, g._pop   # trusted: the plays come from legal_moves of this position
-    for play in moves.legal_moves(hand, g._to_beat, rules):
-        push(play)
-        total += _perft(g, depth - 1)
-        pop()
-    return total
+    return g._ps.copy().perft(depth)   # counted on a copy: an interrupted count leaves the game as it was
 
 
 def perft(game: Game, depth: int) -> int:
     """Leaves of the legal-move tree of depth ``depth`` from ``game`` (play phase).
 
     :param game: a :class:`ddz.Game` in the play phase (or over: then 1 at depth 0, else 0);
-        it is not modified (a clone is searched).
+        it is not modified (a copy of its play state is searched).
     :param depth: plies, ``>= 0``.
     :returns: the node count.
     :raises DdzError: not a game, or a bad depth.
@@ -63,7 +52,7 @@ def perft(game: Game, depth: int) -> int:
     depth = _check(game, depth)
     if depth == 0:
         return 1
-    return _perft(game.clone(), depth)
+    return _perft(game, depth)
 
 
 def divide(game: Game, depth: int) -> List[Tuple[Play, int]]:
