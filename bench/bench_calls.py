@@ -113,6 +113,18 @@ def hand_plays(seed):
     return n
 
 
+def hand_floor(seed, _ids=np.arange(1, 30, dtype=np.int32)):
+    """The harness alone: the loop, the random draw and the id indexing of ``hand_ids``
+    with no game behind them, for 62 decisions (a typical random hand)."""
+    rng = random.Random(seed)
+    ids = _ids
+    n = 0
+    while n < 62:
+        int(ids[rng.randrange(len(ids))])
+        n += 1
+    return n
+
+
 def hand_openspiel(seed, _game=[]):
     import pyspiel
     if not _game:
@@ -133,7 +145,8 @@ def hand_openspiel(seed, _game=[]):
 
 def part2(runs, hands):
     loops = [("ddz legal_action_ids + step_id", hand_ids), ("ddz legal_actions + step(Play)", hand_plays),
-             ("OpenSpiel legal_actions + apply_action", hand_openspiel)]
+             ("OpenSpiel legal_actions + apply_action", hand_openspiel),
+             ("harness alone (draw + index, no game)", hand_floor)]
     res = {}
     for name, fn in loops:
         try:

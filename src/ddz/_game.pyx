@@ -27,7 +27,8 @@ cimport cython
 cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -51,6 +52,18 @@ cdef struct Entry:
     int8_t seat
     int8_t prev_beat_seat
     int8_t prev_passes
+
+
+cdef tuple int_tuple(const int* values, Py_ssize_t n):
+    """A tuple of ``n`` Python ints (built directly: a list comprehension costs twice)."""
+    cdef tuple t = PyTuple_New(n)
+    cdef Py_ssize_t i
+    cdef object v
+    for i in range(n):
+        v = PyLong_FromLong(values[i])
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(t, i, v)
+    return t
 
 
 cdef inline cnp.ndarray new_array(Py_ssize_t n, int typenum):
@@ -118,12 +131,22 @@ cdef class PlayState:
         memset(sums, 0, sizeof(sums))
         memset(self.hands, 0, sizeof(self.hands))
         for s in range(n):
-            h = np.asarray(hands[s]).reshape(-1)
-            if h.shape[0] != NUM_RANKS or h.dtype.kind not in "iub":
+            h = hands[s]
+            if isinstance(h, np.ndarray):
+                if h.dtype.kind not in "iu":
+                    raise ValueError(f"hand {s} is not 15 integer counts")
+                h = h.reshape(-1).tolist()
+            elif not isinstance(h, (tuple, list)):
+                raise ValueError(f"hand {s} is not 15 counts")
+            if len(h) != NUM_RANKS:
                 raise ValueError(f"hand {s} is not 15 counts")
             total = 0
             for r in range(NUM_RANKS):
-                c = int(h[r])
+                c = h[r]
+                if type(c) is not int:
+                    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+                        raise ValueError(f"hand {s}: {c!r} is not a count")
+                    c = int(c)
                 if c < 0 or c > table.opts.limit[r]:
                     raise ValueError(f"hand {s}: count {c} of rank {r} is beyond the deck")
                 self.hands[s][r] = <uint8_t>c
@@ -192,12 +215,12 @@ cdef class PlayState:
     @property
     def cards_left(self):
         """Cards left per seat (tuple of ints)."""
-        return tuple([self.left[s] for s in range(self.seats)])
+        return int_tuple(self.left, self.seats)
 
     @property
     def plays_made(self):
         """Plays (not passes) made per seat (tuple of ints)."""
-        return tuple([self.nplays[s] for s in range(self.seats)])
+        return int_tuple(self.nplays, self.seats)
 
     @property
     def bombs(self):
@@ -212,9 +235,13 @@ cdef class PlayState:
     def hand(self, int seat):
         """The 15 counts of ``seat`` (tuple of ints). :raises IndexError: not a seat."""
         self.ready()
+        cdef int c[NUM_RANKS]
+        cdef int r
         if not 0 <= seat < self.seats:
             raise IndexError(f"seat {seat} of {self.seats}")
-        return tuple([self.hands[seat][r] for r in range(NUM_RANKS)])
+        for r in range(NUM_RANKS):
+            c[r] = self.hands[seat][r]
+        return int_tuple(c, NUM_RANKS)
 
     def hand_array(self, int seat):
         """The 15 counts of ``seat`` as a new read-only ``uint8[15]`` array."""

@@ -13,7 +13,7 @@ from typing import Any, List, Optional, Sequence
 
 from . import moves
 from .cards import BIG_JOKER, R2, RA, SMALL_JOKER
-from .game import Game, Observation, Phase
+from .game import Game, Observation
 from .play import Play, PlayType
 
 try:  # Python 3.8+
@@ -93,13 +93,13 @@ class GreedyBot:
     def act(self, observation: Observation, legal: List[Any]) -> Any:
         """Choose an action from ``legal`` (see the class docstring)."""
         obs = observation
-        if obs.phase is Phase.BIDDING:
+        if obs.phase == "bidding":
             s = hand_strength(obs.hand)
             if obs.rules.bidding == "rob":
                 return 1 if s >= 7 and 1 in legal else 0
             want = 3 if s >= 11 else 2 if s >= 8 else 1 if s >= 6 else 0
             return want if want in legal else 0
-        if obs.phase is Phase.DOUBLING:
+        if obs.phase == "doubling":
             if obs.seat == obs.landlord:
                 return hand_strength(obs.hand) >= 11
             return hand_strength(obs.hand) >= 8

@@ -95,7 +95,8 @@ class Phase(str, enum.Enum):
         return self.value
 
 
-_PLAYING = Phase.PLAYING
+# enum members read through the class cost as much as a kernel call: read them once
+_BIDDING, _DOUBLING, _PLAYING, _OVER = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.OVER
 
 
 # -- the deal --------------------------------------------------------------------
@@ -463,7 +464,7 @@ class Game:
         self._deals.append(deal)
         self._hands: List[Counts] = list(deal.hands)   # until the play phase; then the play state holds them
         self._left = [HAND_SIZE] * SEATS
-        self._phase = Phase.BIDDING
+        self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
         self._spoken = 0
         self._bids: List[Tuple[int, int]] = []
@@ -611,7 +612,7 @@ class Game:
             :class:`ddz.Play` values in the move order of :func:`ddz.legal_moves` (the
             pass first when responding); ``[]`` when the hand is over.
         """
-        if self._phase is Phase.PLAYING:
+        if self._phase is _PLAYING:
             return self._ps.legal_plays()
         legal = self._legal
         if legal is None:
@@ -620,14 +621,14 @@ class Game:
 
     def _compute_legal(self) -> list:
         phase = self._phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             return self._ps.legal_plays()
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             if self.rules.bidding == "points":
                 legal = [0] + list(range(self._bid + 1, 4))
             else:
                 legal = [0, 1]
-        elif phase is Phase.DOUBLING:
+        elif phase is _DOUBLING:
             legal = [False, True]
         else:
             legal = []
@@ -678,7 +679,7 @@ class Game:
                 self._npushed = 0
                 self._finish(ps.winner)
                 return
-        if self._phase is not Phase.PLAYING:
+        if self._phase is not _PLAYING:
             raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
         if not is_integer(action_id) or isinstance(action_id, enum.Enum):
             raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
@@ -715,11 +716,11 @@ class Game:
         :raises IllegalActionError: the hand is over.
         """
         phase = self._phase
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             return 0
-        if phase is Phase.DOUBLING:
+        if phase is _DOUBLING:
             return False
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             ps = self._ps
             if ps.to_beat:
                 return PASS
@@ -743,7 +744,7 @@ class Game:
         On any error the state is unchanged. A step ends the undo history of :meth:`push`.
         """
         phase = self._phase
-        if phase is Phase.PLAYING:
+        if phase is _PLAYING:
             ps = self._ps
             pid = self._table.index_of_play.get(action) if isinstance(action, Play) else None
             if pid is None or not ps.step(pid):
@@ -751,9 +752,9 @@ class Game:
                 ps.step(pid)
             self._after_play(ps)
             return
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             self._apply_bid(self._bid_arg(action))
-        elif phase is Phase.DOUBLING:
+        elif phase is _DOUBLING:
             self._apply_double(self._double_arg(action))
         else:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
@@ -901,14 +902,14 @@ class Game:
         if self.rules.bottom_bonus:
             self._bonus = bottom_bonus_factor(deal)
         if self.rules.doubling:
-            self._phase = Phase.DOUBLING
+            self._phase = _DOUBLING
             self._current = (seat + 1) % SEATS
         else:
             self._start_play()
 
     def _start_play(self) -> None:
         """The play phase begins: the landlord leads (RULES.md §5)."""
-        self._phase = Phase.PLAYING
+        self._phase = _PLAYING
         self._current = self.landlord
         self._ps = play_state(self._table, self._hands, self.landlord)
 
@@ -949,7 +950,7 @@ class Game:
             rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
             robs=self._robs, bottom_bonus=self._bonus, multiplier=multiplier, score=score,
             scores=tuple(scores))
-        self._phase = Phase.OVER
+        self._phase = _OVER
         self._current = None
 
     # undo, for search (perft, bots, solvers): only the play phase
@@ -961,7 +962,7 @@ class Game:
         :param play: a :class:`ddz.Play` legal here.
         :raises IllegalActionError: not in the play phase, not a Play, or not legal here.
         """
-        if self._phase is not Phase.PLAYING:
+        if self._phase is not _PLAYING:
             raise IllegalActionError(f"push() plays in the play phase; the phase is {self._phase.value!r}")
         pid = self._table.index_of_play.get(play) if isinstance(play, Play) else None
         ps = self._ps
@@ -987,8 +988,8 @@ class Game:
         pid = ps.pop()
         del self._plays[len(ps):]
         self._current = ps.current
-        if self._phase is Phase.OVER:
-            self._phase = Phase.PLAYING
+        if self._phase is _OVER:
+            self._phase = _PLAYING
             self.result = None
         return self._table.plays[pid]
 
@@ -1013,7 +1014,7 @@ class Game:
         lord = self.landlord
         doubles = self._doubles
         ndoubles = self._ndoubles
-        if lord is not None and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
+        if self._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
             # RULES.md §4: the farmers' choices are revealed together, so until both have
             # chosen a seat sees only its own, in `doubles` and in the multiplier alike
             shown = [None, None, None]
@@ -1163,7 +1164,7 @@ class Game:
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise RecordError(f"action {i}: 'seat' must be an int (0, 1 or 2), not "
                                   f"{type(seat).__name__}: {seat!r}")
-            if game._phase is Phase.OVER:
+            if game._phase is _OVER:
                 raise RecordError(f"action {i} (seat {seat}): {action!r} comes after the hand is over")
             if seat != game._current:
                 raise RecordError(f"action {i}: recorded for seat {seat!r}, but seat {game._current} is to act")
@@ -1207,7 +1208,7 @@ class LegalMoves:
     def count(self) -> int:
         """How many legal actions the seat to act has (0 once over)."""
         g = self._game
-        if g._phase is Phase.PLAYING:
+        if g._phase is _PLAYING:
             return g._ps.count()
         return len(g.legal_actions())
 
@@ -1215,11 +1216,11 @@ class LegalMoves:
 
     def __bool__(self) -> bool:
         # every phase but the end has a legal action: a pass, a bid, or any single
-        return self._game._phase is not Phase.OVER
+        return self._game._phase is not _OVER
 
     def __contains__(self, action: object) -> bool:
         g = self._game
-        if g._phase is not Phase.PLAYING:
+        if g._phase is not _PLAYING:
             return any(type(a) is type(action) and a == action for a in g.legal_actions())
         if isinstance(action, str):
             try:
