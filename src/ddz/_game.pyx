@@ -40,20 +40,6 @@ import numpy as np
 
 cnp.import_array()
 
-cdef enum:
-    MAX_SEATS = 4
-    FIRST_CAP = 64        # legal-move buffer entries before the first growth
-    FIRST_HIST = 64       # history entries before the first growth
-
-
-cdef struct Entry:
-    int32_t id             # the play (0: the pass)
-    int32_t prev_beat      # the play to beat before it
-    int8_t seat
-    int8_t prev_beat_seat
-    int8_t prev_passes
-
-
 cdef tuple int_tuple(const int* values, Py_ssize_t n):
     """A tuple of ``n`` Python ints (built directly: a list comprehension costs twice)."""
     cdef tuple t = PyTuple_New(n)
@@ -72,7 +58,6 @@ cdef inline cnp.ndarray new_array(Py_ssize_t n, int typenum):
     return cnp.PyArray_EMPTY(1, dims, typenum, 0)
 
 
-@cython.final
 cdef class PlayState:
     """A play-phase position, stepped by action id (RULES.md §5).
 
@@ -86,24 +71,6 @@ cdef class PlayState:
         (alone or all hands together), a hand larger than the rule set allows, a seat out
         of range, or a play to beat that is no play of the table.
     """
-
-    cdef readonly RuleTable table
-    cdef const TableView* v
-    cdef readonly int seats
-    cdef int cur                     # the seat to act; -1 once over
-    cdef uint8_t hands[MAX_SEATS][NUM_RANKS]
-    cdef int left[MAX_SEATS]
-    cdef int nplays[MAX_SEATS]
-    cdef int32_t beat                # the play to beat (0: leading)
-    cdef int beat_seat               # who made it (-1: leading)
-    cdef int npass                   # passes since the last play
-    cdef int nbombs, nrockets
-    cdef int win                     # the seat that went out, -1 while playing
-    cdef Entry* hist
-    cdef Py_ssize_t nhist, hcap
-    cdef int64_t* codes              # legal moves of this position (cached)
-    cdef Py_ssize_t ncodes           # -1: not computed
-    cdef Py_ssize_t cap
 
     def __cinit__(self, *args, **kwargs):
         self.hist = NULL
@@ -535,12 +502,6 @@ def _rebuild(start, ids):
 
 # -- the deal: Python's Mersenne Twister in C ---------------------------------------
 
-cdef enum:
-    MT_N = 624
-    MT_M = 397
-
-
-@cython.final
 cdef class Twister:
     """The random generator of the deal: ``random.Random``'s MT19937 in C, bit for bit.
 
@@ -552,8 +513,6 @@ cdef class Twister:
     :meth:`getstate` / :meth:`setstate` use ``random.Random``'s state format.
     """
 
-    cdef uint32_t mt[MT_N]
-    cdef int mti
 
     def __init__(self, seed=0):
         cdef Py_ssize_t i, nkey
