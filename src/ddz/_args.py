@@ -60,7 +60,7 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
     """
     if isinstance(play, Play):
         if play.type is not PlayType.PASS and readings(play.counts, rules) != [play]:
-            if play.type in rules.banned:
+            if play.type in rules.excluded:
                 raise InvalidPlayError(f"{what} {str(play)!r} is a play of the banned type {play.type.name} under {rules!r}")
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
         return play

@@ -777,7 +777,7 @@ cdef class RuleTable:
         """Every play that may be played (banned types left out), in move order: a tuple."""
         self.built()
         if self._all_plays is None:
-            banned = self.rules.banned
+            banned = self.rules.excluded
             self._all_plays = tuple(p for p in self.plays[1:] if p.type not in banned)
         return self._all_plays
 

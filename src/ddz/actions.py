@@ -28,9 +28,15 @@ the plays of :mod:`ddz.reference` and is the oracle the tests compare against.
 
 Card encoding (``encode_cards``)
 --------------------------------
-54 ``uint8`` features, exactly DouZero's ``_cards2array``: for each rank 3..2
+One deck: 54 ``uint8`` features, exactly DouZero's ``_cards2array``: for each rank 3..2
 (index ``r`` = 0..12), four "at least k copies" bits at ``4*r + k - 1`` (k = 1..4), then
 the small joker at 52 and the big joker at 53.
+
+Two decks (the four-player game, RULES.md §7): the same layout with ``d = 2`` copies of
+every plane, 108 features: for rank ``r`` in 0..12, "at least k copies" at
+``8*r + k - 1`` (k = 1..8), then the small joker's "at least 1, 2" at 104, 105 and the big
+joker's at 106, 107. In general ``54 * d`` features (:func:`encoding_size`); a model made
+for DouZero's 54 planes needs its input layer widened for two decks.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from .rules import STANDARD, Rules
 from .tables import table as _table
 
 __all__ = ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions",
-           "IMPLEMENTATION", "ENCODING_SIZE"]
+           "IMPLEMENTATION", "ENCODING_SIZE", "encoding_size"]
 
 _kernel = compiled("_actions", "the compiled action kernels (ddz._actions)")
 
@@ -57,17 +63,23 @@ IMPLEMENTATION = "reference" if _kernel is None else "kernel"
 """Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
 
 ENCODING_SIZE = 54
-"""Length of one card encoding (:func:`encode_cards`)."""
+"""Length of one card encoding (:func:`encode_cards`) with one deck."""
+
+
+def encoding_size(rules: Rules = STANDARD) -> int:
+    """Length of one card encoding under ``rules``: ``54 * rules.decks`` (54, or 108 for
+    the four-player game)."""
+    return 54 * _args.rules_arg(rules).decks
 
 IdLike = Union[int, np.integer]
 ToBeat = Union[None, int, np.integer, Play, str]
 
 
 def _encoded(t) -> np.ndarray:
-    """``uint8[len(t), 54]``: the card encoding of every id of table ``t`` (built once)."""
+    """``uint8[len(t), 54 * decks]``: the card encoding of every id of table ``t`` (built once)."""
     enc = t.derived.get("encoded")
     if enc is None:
-        enc = encode_cards(t.counts)
+        enc = encode_cards(t.counts, rules=t.rules)
         enc.setflags(write=False)
         t.derived["encoded"] = enc
     return enc
@@ -106,8 +118,6 @@ class ActionSpace:
 
     def __init__(self, rules: Rules = STANDARD, *, implementation: Optional[str] = None) -> None:
         rules = _args.rules_arg(rules)
-        if rules.decks != 1:
-            raise DdzError(f"ActionSpace supports the one-deck game only, not {rules!r}")
         if implementation is None:
             implementation = IMPLEMENTATION
         if implementation == "kernel":
@@ -488,12 +498,13 @@ class ActionSpace:
         Parameters
         ----------
         ids : int array of any shape
-        out : uint8[*ids.shape, 54], optional
+        out : uint8[*ids.shape, E], optional
+            ``E`` is :attr:`encoding_size` (54, or 108 with two decks).
 
         Returns
         -------
         numpy.ndarray
-            ``uint8[*ids.shape, 54]``.
+            ``uint8[*ids.shape, E]``.
 
         Raises
         ------
@@ -506,7 +517,7 @@ class ActionSpace:
         table = _encoded(self._t)
         if out is None:
             return table[arr]
-        _check_out(out, arr.shape + (ENCODING_SIZE,), np.uint8)
+        _check_out(out, arr.shape + (table.shape[1],), np.uint8)
         return np.take(table, arr, axis=0, out=out)
 
     # -- helpers ------------------------------------------------------------------
@@ -576,9 +587,9 @@ class ActionSpace:
             raise ActionIdError(
                 f"to_beat_ids[{i}] = {int(tb[i])} is out of range 0..{len(self) - 1} of {self!r}")
         tb = np.ascontiguousarray(tb, dtype=np.int32)
-        if self.rules.banned:
+        if self.rules.forbidden:
             types = (t.codes[tb] >> CODE_TYPE_SHIFT) & 31
-            banned = np.flatnonzero(np.isin(types, [int(x) for x in self.rules.banned]))
+            banned = np.flatnonzero(np.isin(types, [int(x) for x in self.rules.forbidden]))
             if banned.size:
                 i = int(banned[0])
                 raise InvalidPlayError(
@@ -664,26 +675,28 @@ def _check_out(out: object, shape: Tuple[int, ...], dtype) -> np.ndarray:
 
 # -- encodings (DouZero's layout) ------------------------------------------------
 
-_THRESH = np.arange(1, 5, dtype=np.int64)
+def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray] = None,
+                 rules: Rules = STANDARD) -> np.ndarray:
+    """Encode card counts as 54 bits per deck, DouZero's ``_cards2array`` layout.
 
-
-def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray] = None) -> np.ndarray:
-    """Encode card counts as 54 bits, DouZero's ``_cards2array`` layout.
-
-    For rank index ``r`` in 0..12 (3..2), ``enc[4*r + k - 1] = counts[r] >= k`` for k = 1..4;
-    ``enc[52]`` is the small joker, ``enc[53]`` the big joker.
+    With ``d = rules.decks``: for rank index ``r`` in 0..12 (3..2),
+    ``enc[4*d*r + k - 1] = counts[r] >= k`` for k = 1..4d; then for the small joker
+    ``enc[52*d + k - 1]`` and the big joker ``enc[53*d + k - 1]``, k = 1..d. One deck:
+    ``enc[52]`` is the small joker, ``enc[53]`` the big joker (module docstring).
 
     Parameters
     ----------
     counts : str, int[15] or int[B, 15]
         Notation, one count vector, or a batch of them (any integer dtype).
-    out : uint8[54] or uint8[B, 54], optional
-        Buffer to fill and return.
+    out : uint8[E] or uint8[B, E], optional
+        Buffer to fill and return; ``E = 54 * d``.
+    rules : Rules, default ``ddz.STANDARD``
+        Only ``rules.decks`` matters (1, or 2 for the four-player game).
 
     Returns
     -------
     numpy.ndarray
-        ``uint8[54]`` or ``uint8[B, 54]`` of 0/1.
+        ``uint8[E]`` or ``uint8[B, E]`` of 0/1.
 
     Raises
     ------
@@ -693,11 +706,15 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
         Wrong shape (last axis not 15, or more than 2 axes), non-integer dtype, negative
         counts, or ``out`` of the wrong shape or dtype.
     ImpossibleHandError
-        More than 4 copies of a rank or 1 of a joker (one deck, RULES.md §1): the encoding
-        cannot hold them. The message names the row.
+        More copies of a rank than the decks hold (4 per deck, 1 per deck of each joker,
+        RULES.md §1): the encoding cannot hold them. The message names the row.
+    DdzError
+        ``rules`` is not a :class:`ddz.Rules`.
     """
+    rules = _args.rules_arg(rules)
+    d = rules.decks
     if isinstance(counts, str):
-        arr = _args.cards_arg(counts, STANDARD)
+        arr = _args.cards_arg(counts, rules)
         arr = np.asarray(arr, dtype=np.int64)
     else:
         try:
@@ -708,7 +725,7 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
             raise HandError(f"counts must have shape (15,) or (B, 15), got {arr.shape}")
         if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
             raise HandError(f"counts must be integers, got dtype {arr.dtype}")
-        limit = deck_counts(1)
+        limit = deck_counts(d)
         rows = arr.reshape(-1, NUM_RANKS)
         # checked in the input dtype, before any cast: a huge uint64 must not wrap negative
         neg = (np.flatnonzero((rows < 0).any(axis=1)) if np.issubdtype(arr.dtype, np.signedinteger)
@@ -722,17 +739,18 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
             r = int(np.flatnonzero(rows[i] > limit)[0])
             raise ImpossibleHandError(
                 f"counts{'' if arr.ndim == 1 else f'[{i}]'} holds {int(rows[i, r])} copies of "
-                f"{RANK_NAMES[r]!r}, more than one deck's {int(limit[r])} (the encoding has 4 bits "
-                f"per rank, 1 per joker)")
+                f"{RANK_NAMES[r]!r}, more than {'one deck' if d == 1 else f'{d} decks'}'s {int(limit[r])} "
+                f"(the encoding has {4 * d} bits per rank, {d} per joker)")
         arr = arr.astype(np.int64, copy=False)
-    shape = arr.shape[:-1] + (ENCODING_SIZE,)
+    shape = arr.shape[:-1] + (54 * d,)
     if out is None:
         out = np.empty(shape, dtype=np.uint8)
     else:
         _check_out(out, shape, np.uint8)
-    planes = arr[..., :13, None] >= _THRESH
-    out[..., :52] = planes.reshape(arr.shape[:-1] + (52,))
-    out[..., 52:] = arr[..., 13:] > 0
+    planes = arr[..., :13, None] >= np.arange(1, 4 * d + 1)
+    out[..., :52 * d] = planes.reshape(arr.shape[:-1] + (52 * d,))
+    jokers = arr[..., 13:, None] >= np.arange(1, d + 1)
+    out[..., 52 * d:] = jokers.reshape(arr.shape[:-1] + (2 * d,))
     return out
 
 
@@ -745,12 +763,13 @@ def encode_actions(ids: Union[np.ndarray, Sequence[int]], rules: Union[Rules, Ac
     ids : int array of any shape (e.g. ``int32[M]`` from :meth:`ActionSpace.legal_ids`)
     rules : Rules or ActionSpace, default ``ddz.STANDARD``
         Whose ids these are.
-    out : uint8[*ids.shape, 54], optional
+    out : uint8[*ids.shape, E], optional
+        ``E = 54 * decks`` (:func:`encoding_size`).
 
     Returns
     -------
     numpy.ndarray
-        ``uint8[*ids.shape, 54]``.
+        ``uint8[*ids.shape, E]``.
 
     Raises
     ------

@@ -122,7 +122,7 @@ def _beat_code(to_beat, rules: Rules, hand, u) -> int:
         return 0
     if isinstance(to_beat, Play):
         i = u.index_of_play.get(to_beat)
-        if i and to_beat.type not in rules.banned and u.fits(hand, to_beat.code):
+        if i and to_beat.type not in rules.excluded and u.fits(hand, to_beat.code):
             return to_beat.code
     if isinstance(hand, np.ndarray):
         hand = tuple(int(c) for c in hand)

@@ -792,7 +792,7 @@ class Game:
         hand = ps.hand(seat)
         if play.type is _T_PASS:
             raise IllegalActionError(f"seat {seat} leads and cannot pass")
-        if play.type in self.rules.banned:
+        if play.type in self.rules.excluded:
             raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {self.rules!r}")
         if pid is None or moves.readings(play.counts, self._move_rules) != [play]:
             raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")

@@ -348,7 +348,7 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
     from .cards import format_cards
 
     if not found:
-        if readings is not None and rules.banned:
+        if readings is not None and rules.forbidden:
             hidden = readings(counts, rules.universe_rules)
             if hidden:
                 raise InvalidPlayError(

@@ -65,7 +65,7 @@ class PyPlayState:
         self._left = [sum(h) for h in hands]
         self._nplays = [0] * n
         if to_beat:
-            if not 0 < to_beat < len(self._plays) or self._plays[to_beat].type in rules.banned:
+            if not 0 < to_beat < len(self._plays) or self._plays[to_beat].type in rules.excluded:
                 raise ValueError(f"to_beat {to_beat} is no play of the table")
             if not 0 <= beat_seat < n or beat_seat == to_move:
                 raise ValueError(f"beat_seat {beat_seat} is not another seat of {n}")
@@ -145,7 +145,7 @@ class PyPlayState:
         if pid == 0:
             return self._beat != 0
         play = self._plays[pid]
-        if play.type in self._rules.banned:
+        if play.type in self._rules.excluded:
             return False
         if any(c > h for c, h in zip(play.counts, self._hands[self._cur])):
             return False

@@ -72,10 +72,21 @@ TYPES: Dict[PlayType, Shape] = {
 }
 
 
+def bomb_widths(rules: Rules) -> range:
+    """The sizes a BOMB may have: 4 with one deck; 4 to 8 with two (RULES.md §7)."""
+    return range(4, 4 * rules.decks + 1)
+
+
+def pair_top(rules: Rules) -> int:
+    """The highest rank of a PAIR: the 2 with one deck; with two, ``BB`` and ``RR`` are
+    pairs too, ``RR`` the highest (RULES.md §7)."""
+    return R2 if rules.decks == 1 else BIG_JOKER
+
+
 def kicker_sets(t: PlayType, lo: int, hi: int, rules: Rules) -> Iterator[Tuple[int, ...]]:
     """Every kicker multiset a main part of type ``t`` on ranks ``lo..hi`` may carry under
     ``rules``, as ascending rank tuples (one entry per card) in lexicographic order,
-    generated from the rules of RULES.md §2.1 one by one."""
+    generated from the rules of RULES.md §2.1 (and §7 for two decks) one by one."""
     shape = TYPES[t]
     units = shape.kickers * (hi - lo + 1)
     if units == 0:
@@ -83,8 +94,10 @@ def kicker_sets(t: PlayType, lo: int, hi: int, rules: Rules) -> Iterator[Tuple[i
         return
     allowed = [r for r in range(NUM_RANKS) if not lo <= r <= hi]          # rule 1
     if shape.kicker_size == 2:
-        pair_ranks = [r for r in allowed if r <= R2]                       # rule 3
+        pair_ranks = [r for r in allowed if r <= pair_top(rules)]          # rule 3; §7: BB, RR
         for ranks in itertools.combinations(pair_ranks, units):            # rule 5
+            if SMALL_JOKER in ranks and BIG_JOKER in ranks:                # §7: never all four jokers
+                continue
             yield tuple(r for r in ranks for _ in range(2))
         return
     if rules.kickers == "distinct":                                        # §2.1 "distinct"
@@ -109,19 +122,22 @@ def _universe(rules: Rules) -> Tuple[Play, ...]:
     """Every play of ``rules`` (a ``move_rules`` value), in move order."""
     plays: List[Play] = []
     for t, shape in TYPES.items():
-        if t in rules.banned:
+        if t in rules.excluded:
             continue
         per_rank = shape.width + shape.kickers * shape.kicker_size
         if shape.chain:   # the longest chain one hand can hold (RULES.md §2: derived, not fixed)
             lengths = range(shape.min_length, min(CHAIN_RANKS, rules.max_hand // per_rank) + 1)
         else:
             lengths = range(1, 2)
-        for length in lengths:
-            for hi in range(length - 1, shape.top + 1):
-                for kick in kicker_sets(t, hi - length + 1, hi, rules):
-                    plays.append(Play(t, hi, length, kick))
-    if T.ROCKET not in rules.banned:
-        plays.append(Play(T.ROCKET, BIG_JOKER, 1))
+        top = pair_top(rules) if t is T.PAIR else shape.top
+        widths = bomb_widths(rules) if t is T.BOMB else (shape.width,)
+        for width in widths:
+            for length in lengths:
+                for hi in range(length - 1, top + 1):
+                    for kick in kicker_sets(t, hi - length + 1, hi, rules):
+                        plays.append(Play(t, hi, length, kick, width))
+    if T.ROCKET not in rules.excluded:    # both jokers: every copy of each (BR, or BBRR)
+        plays.append(Play(T.ROCKET, BIG_JOKER, 1, (), rules.decks))
     plays.sort()
     return tuple(plays)
 

@@ -51,6 +51,11 @@ class PlayType(enum.IntEnum):
 
 _KICKERS = ("distinct", "repeat")
 _BIDDING = ("points", "rob")
+_PLAYERS = (3, 4)
+_DOUBLING_BOMBS = ("all", "beating", "six_plus")
+#: play types the four-player game does not have (RULES.md §7: no single kickers, no four-with-two)
+FOUR_PLAYER_EXCLUDED = frozenset({PlayType.TRIO_SINGLE, PlayType.AIRPLANE_SINGLES,
+                                  PlayType.FOUR_TWO_SINGLES, PlayType.FOUR_TWO_PAIRS})
 
 #: values of the ``decides`` metadata of a field
 DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
@@ -124,10 +129,20 @@ class Rules:
         the auction (加倍, RULES.md §4); default ``False``.
     :param bottom_bonus: ``True`` for the bottom-card bonus (底牌翻倍, RULES.md §6): the
         bottom cards multiply the score by 2, 3 or 4; default ``False``.
-    :raises DdzError: an unknown option value, or an option of the wrong type.
+    :param players: ``3`` (**default**, one deck) or ``4`` (四人斗地主, RULES.md §7: two
+        decks, hands up to 33 cards, bombs of 4..8 cards, the rocket ``BBRR``, joker pairs,
+        no single kickers and no four-with-two). Decides plays. :meth:`four_player` is the
+        preset.
+    :param straights: ``True`` (**default**) or ``False``: whether STRAIGHT may be played
+        (RULES.md §7 option; any game). Like ``banned``, it decides legality, not ids.
+    :param doubling_bombs: which played bombs double the score (RULES.md §6): ``"all"``
+        (**default**), ``"beating"`` (有效炸弹: only a BOMB or ROCKET played on another
+        play) or ``"six_plus"`` (only the ROCKET and bombs of six or more cards).
+    :raises DdzError: an unknown option value, an option of the wrong type, or a
+        three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``) with
+        ``players=4``.
 
-    Options of RULES.md §7 (the four-player game) become fields here as they are
-    implemented. ``bidding``, ``doubling`` and ``bottom_bonus`` only matter to
+    ``bidding``, ``doubling``, ``bottom_bonus`` and ``doubling_bombs`` only matter to
     :class:`ddz.Game`; the move functions ignore them.
     """
 
@@ -140,16 +155,51 @@ class Rules:
     bidding: Literal["points", "rob"] = field(default="points", metadata={"choices": _BIDDING})
     doubling: bool = False
     bottom_bonus: bool = False
+    players: Literal[3, 4] = field(
+        default=3, metadata={"decides": DECIDES_PLAYS, "choices": _PLAYERS,
+                             "help": "3 (one deck) or 4 (two decks, RULES.md §7)"})
+    straights: bool = field(
+        default=True, metadata={"decides": DECIDES_LEGALITY,
+                                "help": "whether STRAIGHT may be played (RULES.md §7)"})
+    doubling_bombs: Literal["all", "beating", "six_plus"] = field(
+        default="all", metadata={"choices": _DOUBLING_BOMBS})
+
+    @classmethod
+    def four_player(cls, **options: Any) -> "Rules":
+        """The four-player two-deck game (四人斗地主, RULES.md §7): ``Rules(players=4,
+        **options)``.
+
+        :param options: any other field (``straights``, ``doubling_bombs``, ``banned``,
+            ``kickers``...). ``players`` is fixed at 4.
+        :raises DdzError: a three-player option (``doubling=True``, ``bottom_bonus=True``,
+            ``bidding="rob"``), ``players`` given, or any bad value.
+        """
+        if "players" in options:
+            raise DdzError("Rules.four_player() fixes players=4; do not pass players")
+        try:
+            return cls(players=4, **options)
+        except TypeError as exc:
+            raise DdzError(f"Rules.four_player: {exc}") from None
 
     def __post_init__(self) -> None:
         if self.kickers not in _KICKERS:
             raise DdzError(f"Rules.kickers must be one of {_KICKERS}, got {quote(self.kickers)}")
         if self.bidding not in _BIDDING:
             raise DdzError(f"Rules.bidding must be one of {_BIDDING}, got {quote(self.bidding)}")
-        for name in ("doubling", "bottom_bonus"):
+        for name in ("doubling", "bottom_bonus", "straights"):
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise DdzError(f"Rules.{name} must be True or False, got {quote(value)}")
+        if isinstance(self.players, bool) or self.players not in _PLAYERS:
+            raise DdzError(f"Rules.players must be 3 or 4, got {quote(self.players)}")
+        if self.doubling_bombs not in _DOUBLING_BOMBS:
+            raise DdzError(f"Rules.doubling_bombs must be one of {_DOUBLING_BOMBS}, got {quote(self.doubling_bombs)}")
+        if self.players == 4:
+            wrong = [f"{n}={getattr(self, n)!r}" for n, off in (("doubling", False), ("bottom_bonus", False),
+                                                              ("bidding", "points")) if getattr(self, n) != off]
+            if wrong:
+                raise DdzError(f"{', '.join(wrong)}: a three-player option (RULES.md §7: the four-player "
+                               "game has no doubling, no bottom bonus and bids 1-3)")
         if not (isinstance(self.banned, frozenset) and all(type(t) is PlayType for t in self.banned)):
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
@@ -189,13 +239,48 @@ class Rules:
     # -- derived -------------------------------------------------------------------
     @property
     def decks(self) -> int:
-        """Decks in play (1 for the three-player game)."""
-        return 1
+        """Decks in play: 1 for the three-player game, 2 for the four-player game."""
+        return 1 if self.players == 3 else 2
+
+    @property
+    def seats(self) -> int:
+        """Players at the table (``players``): 3 or 4."""
+        return self.players
 
     @property
     def max_hand(self) -> int:
-        """The most cards one player can hold: 20 (17 + 3 bottom cards) with one deck."""
-        return 20
+        """The most cards one player can hold: 20 (17 + 3 bottom cards) with one deck, 33
+        (25 + 8) with two."""
+        return 20 if self.players == 3 else 33
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat: 17, or 25 in the four-player game."""
+        return 17 if self.players == 3 else 25
+
+    @property
+    def bottom_size(self) -> int:
+        """Bottom cards (底牌): 3, or 8 in the four-player game."""
+        return 3 if self.players == 3 else 8
+
+    @property
+    def forbidden(self) -> FrozenSet[PlayType]:
+        """The play types that options of legality take away (``banned``, and STRAIGHT
+        without ``straights``): they keep their action ids but are never legal."""
+        if self.straights:
+            return self.banned
+        return self.banned | {PlayType.STRAIGHT}
+
+    @property
+    def excluded(self) -> FrozenSet[PlayType]:
+        """Every play type that may not be played: ``banned``, STRAIGHT without
+        ``straights``, and the types the four-player game does not have."""
+        out = set(self.banned)
+        if not self.straights:
+            out.add(PlayType.STRAIGHT)
+        if self.players == 4:
+            out |= FOUR_PLAYER_EXCLUDED
+        return frozenset(out)
 
     @property
     def repeat_kickers(self) -> bool:
@@ -207,10 +292,10 @@ class Rules:
         """The engines' view of the move-deciding options (see :class:`MoveOptions`):
         the one place where they are derived from the fields."""
         allowed = _ALL_TYPES
-        for t in self.banned:
+        for t in self.excluded:
             allowed &= ~(1 << t)
         return MoveOptions(decks=self.decks, max_hand=self.max_hand, kickers_repeat=int(self.repeat_kickers),
-                           allowed=allowed, bomb_min=4, bomb_max=4, rocket_width=self.decks,
+                           allowed=allowed, bomb_min=4, bomb_max=4 * self.decks, rocket_width=self.decks,
                            joker_pairs=int(self.decks > 1))
 
     @property
@@ -229,8 +314,9 @@ class Rules:
         return _shared(self, (DECIDES_PLAYS,))
 
     def is_banned(self, play_type: PlayType) -> bool:
-        """Whether plays of ``play_type`` may not be played under these rules."""
-        return play_type in self.banned
+        """Whether plays of ``play_type`` may not be played under these rules (see
+        :attr:`excluded`)."""
+        return play_type in self.excluded
 
     # -- JSON (records) ------------------------------------------------------------
     def to_json(self) -> Dict[str, Any]:

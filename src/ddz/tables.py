@@ -59,7 +59,7 @@ class PyTable:
             for name in ("plays", "codes", "counts", "notation", "index_of_play", "max_moves"):
                 setattr(self, name, getattr(base, name))
         self._codes_index = {c: i for i, c in enumerate(self.codes.tolist())}
-        self.all_plays = tuple(p for p in self.plays[1:] if p.type not in rules.banned)
+        self.all_plays = tuple(p for p in self.plays[1:] if p.type not in rules.excluded)
 
     def __len__(self) -> int:
         return len(self.plays)
