@@ -51,6 +51,7 @@ class PlayType(enum.IntEnum):
 
 _KICKERS = ("distinct", "repeat")
 _BIDDING = ("points", "rob")
+_ALL_PASS = ("redeal", "void")
 
 #: values of the ``decides`` metadata of a field
 DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
@@ -124,11 +125,19 @@ class Rules:
         the auction (加倍, RULES.md §4); default ``False``.
     :param bottom_bonus: ``True`` for the bottom-card bonus (底牌翻倍, RULES.md §6): the
         bottom cards multiply the score by 2, 3 or 4; default ``False``.
+    :param all_pass: what happens when everybody passes the auction (RULES.md §3, this
+        project's option): ``"redeal"`` (**default**, the rule texts' 荒牌: the cards are
+        shuffled and dealt again, up to ``max_redeals`` times in a row) or ``"void"`` (the
+        hand ends at once with zero scores, as OpenSpiel does).
+    :param max_redeals: with ``all_pass="redeal"``, how many times in a row a hand may be
+        redealt (an ``int`` >= 0, default 10): when everybody passes once more, the hand
+        ends void with zero scores and a stated reason (:attr:`ddz.Result.void`), so a
+        game of players who always pass still ends. Ignored with ``all_pass="void"``.
     :raises DdzError: an unknown option value, or an option of the wrong type.
 
     Options of RULES.md §7 (the four-player game) become fields here as they are
-    implemented. ``bidding``, ``doubling`` and ``bottom_bonus`` only matter to
-    :class:`ddz.Game`; the move functions ignore them.
+    implemented. ``bidding``, ``doubling``, ``bottom_bonus``, ``all_pass`` and
+    ``max_redeals`` only matter to :class:`ddz.Game`; the move functions ignore them.
     """
 
     kickers: Literal["distinct", "repeat"] = field(
@@ -140,6 +149,8 @@ class Rules:
     bidding: Literal["points", "rob"] = field(default="points", metadata={"choices": _BIDDING})
     doubling: bool = False
     bottom_bonus: bool = False
+    all_pass: Literal["redeal", "void"] = field(default="redeal", metadata={"choices": _ALL_PASS})
+    max_redeals: int = 10
 
     def __post_init__(self) -> None:
         if self.kickers not in _KICKERS:
@@ -150,6 +161,16 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise DdzError(f"Rules.{name} must be True or False, got {quote(value)}")
+        if self.all_pass not in _ALL_PASS:
+            raise DdzError(f"Rules.all_pass must be one of {_ALL_PASS}, got {quote(self.all_pass)}")
+        limit = self.max_redeals
+        if type(limit) is not int:
+            if isinstance(limit, bool) or not hasattr(limit, "__index__"):
+                raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(limit)}")
+            limit = operator.index(limit)          # numpy integers
+            object.__setattr__(self, "max_redeals", limit)
+        if limit < 0:
+            raise DdzError(f"Rules.max_redeals must be an int >= 0, got {limit!r}")
         if not (isinstance(self.banned, frozenset) and all(type(t) is PlayType for t in self.banned)):
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
