@@ -461,7 +461,7 @@ def cmd_replay(args) -> int:
 def cmd_perft(args) -> int:
     """`ddz perft`: leaves of the play-phase legal-move tree of a deal. Returns the exit status."""
     from .game import Game
-    from .perft import divide, perft
+    from .movetree import divide, perft
     rules = _rules(args)
     deal = tuple(args.deal) if args.deal else None
     game = Game(rules, seed=args.seed if args.seed is not None else 0, deal=deal,
