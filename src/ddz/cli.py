@@ -73,7 +73,14 @@ def _out_file(text: str) -> str:
     """An argparse type: a file name to write, or ``-`` (never empty: an empty name
     used to be ignored silently)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("--out needs a file name ('-' for standard output), got ''")
+        raise argparse.ArgumentTypeError(f"a file name is needed ('-' for standard output), got {text!r}")
+    return text
+
+
+def _save_file(text: str) -> str:
+    """An argparse type: a file name to append records to (not empty)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a file name is needed, got {text!r}")
     return text
 
 
@@ -481,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auto-pass", action=argparse.BooleanOptionalAction, default=True,
                    help="pass for you when nothing in your hand beats the play to beat "
                         "(default on; --no-auto-pass asks anyway)")
-    p.add_argument("--save", metavar="FILE", type=_out_file, default=None,
+    p.add_argument("--save", metavar="FILE", type=_save_file, default=None,
                    help="append every finished hand's record to FILE (JSON lines, for ddz replay)")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
