@@ -6,7 +6,6 @@ selects) is the oracle; the compiled kernels are compared with it and with
 """
 
 import hashlib
-import os
 
 import numpy as np
 import pytest

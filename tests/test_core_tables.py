@@ -1,7 +1,6 @@
 """One table per move rule set, the core's play-type tables against the reference's, and
 the play code layout (issue "Rules as data in the core")."""
 
-import os
 import pathlib
 import re
 

@@ -6,7 +6,6 @@ import json
 import numpy as np
 import pytest
 
-import ddz
 from ddz import DdzError, Game, IllegalActionError, Phase, RecordError, Result, Rules
 from ddz.bots import RandomBot, play_hand
 
