@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     import glob
 
     import ddz
-    from ddz.perft import divide, perft
+    from ddz.movetree import divide, perft
     from test_game_perft import load_perft_file
 
     print(f"ddz perft ({ddz.IMPLEMENTATION}), budget {budget:,} nodes, median of {args.runs} runs")

@@ -31,7 +31,7 @@ import ddz
 from ddz import REPEAT_KICKERS, STANDARD, reference
 from ddz.cards import RANK_CHARS, deck_counts, parse_cards
 
-NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
+from ddz._compiled import NO_EXTENSIONS  # noqa: E402 (the one reading of the switch)
 IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
 
 #: files that test the compiled modules themselves: not collected in the pure-Python leg

@@ -6,7 +6,6 @@ selects) is the oracle; the compiled kernels are compared with it and with
 """
 
 import hashlib
-import os
 
 import numpy as np
 import pytest
@@ -326,7 +325,7 @@ def test_encode_actions(kickers):
 def test_exports_and_env_switch():
     assert ddz.ActionSpace is ActionSpace
     assert ddz.encode_cards is encode_cards and ddz.encode_actions is encode_actions
-    if os.environ.get("DDZ_NO_EXTENSIONS"):
+    if ddz._compiled.NO_EXTENSIONS:
         assert actions.IMPLEMENTATION == "reference"
         with pytest.raises(ddz.DdzError, match="kernels"):
             ActionSpace(implementation="kernel")

@@ -293,7 +293,7 @@ def test_same_names_and_signatures():
 
 
 def test_chooser_uses_core():
-    assert ddz.IMPLEMENTATION == "core" or os.environ.get("DDZ_NO_EXTENSIONS")
+    assert ddz.IMPLEMENTATION == "core" or ddz._compiled.NO_EXTENSIONS
     if ddz.IMPLEMENTATION == "core":
         assert ddz.legal_moves is fast.legal_moves
         assert ddz.legal_moves_array is fast.legal_moves_array

@@ -1,7 +1,6 @@
 """One table per move rule set, the core's play-type tables against the reference's, and
 the play code layout (issue "Rules as data in the core")."""
 
-import os
 import pathlib
 import re
 
@@ -18,7 +17,7 @@ SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"   # the checko
 
 
 def _core():
-    if os.environ.get("DDZ_NO_EXTENSIONS"):
+    if ddz._compiled.NO_EXTENSIONS:
         pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled core is not built")
     from ddz import _core
     return _core

@@ -121,3 +121,14 @@ def test_perft_accepts_numpy_integer_depths():
     _, game, _ = CASES[0]
     assert perft(game, np.int64(2)) == perft(game, 2)
     assert sum(n for _, n in divide(game, np.uint8(2))) == perft(game, 2)
+
+
+def test_perft_is_the_function_and_movetree_the_module():
+    """``ddz.perft`` used to be both a module and the function that shadowed it."""
+    import importlib
+
+    import ddz.movetree
+    assert callable(ddz.perft) and ddz.perft is ddz.movetree.perft
+    assert ddz.divide is ddz.movetree.divide
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("ddz.perft")

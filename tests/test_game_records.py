@@ -97,9 +97,10 @@ def test_record_round_trip(rules):
 def test_record_format_fields():
     g = play_out(Rules(bidding="rob", doubling=True), 5)
     rec = g.to_record()
-    assert rec["format"] == "ddz-record" and rec["version"] == 2
+    assert rec["format"] == "ddz-record" and rec["version"] == 3
     assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
-                            "bottom_bonus": False}
+                            "bottom_bonus": False, "players": 3, "straights": True, "doubling_bombs": "all",
+                            "all_pass": "redeal", "max_redeals": 10}
     assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
     deal = rec["deals"][0]
     assert len(deal["hands"]) == 3 and len(deal["bottom"].split()) == 3
@@ -171,7 +172,7 @@ def test_replay_names_the_first_bad_action():
 
 @pytest.mark.parametrize("mutate, match", [
     (lambda r: r.update(format="other"), "not a ddz-record"),
-    (lambda r: r.update(version=3), "version"),
+    (lambda r: r.update(version=4), "version"),
     (lambda r: r.update(version=0), "version"),
     (lambda r: r.pop("deals"), "lacks"),
     (lambda r: r.update(rules={"kickers": "many"}), "rules"),
@@ -297,7 +298,7 @@ def test_record_with_unsuited_redeal_and_bottom_bonus_is_rejected_up_front():
 ])
 def test_version_2_records_hold_banned(rules, match):
     rec = _header_record()
-    assert rec["version"] == 2
+    rec["version"] = 2
     rec["rules"] = rules
     with pytest.raises(RecordError, match=match):
         Game.from_record(rec)
@@ -305,7 +306,9 @@ def test_version_2_records_hold_banned(rules, match):
 
 def test_version_1_records_still_replay_and_banned_round_trips():
     rec = play_out(Rules(), 3).to_record()
-    old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items() if k != "banned"})
+    old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items()
+                                      if k not in ddz.game._RULES_ADDED[1]},
+               result={k: v for k, v in rec["result"].items() if k != "void"})
     assert Game.from_record(old).result == Game.from_record(rec).result
     banned = Rules(banned={"TRIO_PAIR", "FOUR_TWO_SINGLES"})
     g = play_out(banned, 4)
@@ -316,7 +319,8 @@ def test_version_1_records_still_replay_and_banned_round_trips():
 
 def test_version_1_record_with_banned_and_a_null_seed_are_refused():
     rec = play_out(Rules(), 2).to_record()
-    old = dict(rec, version=1)                     # still holds "banned": []
+    old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items()
+                                      if k not in ddz.game._RULES_ADDED[2]})  # still holds "banned": []
     with pytest.raises(RecordError, match=r"version 1 record has no field\(s\) \['banned'\]"):
         Game.from_record(old)
     with pytest.raises(RecordError, match="seed must be an integer"):

@@ -209,3 +209,12 @@ def test_legal_moves_equal_rlcards_judger():
         ours = [ddz.format_cards(p.counts) if p else "pass" for p in ddz.legal_moves(hand, beat, REPEAT)]
         theirs = get_gt_cards(RLCardPlayer(text), RLCardPlayer(played=ddz.format_cards(beat.counts)))
         assert sorted(ours) == sorted(theirs), (text, str(beat))
+
+
+def test_openspiel_helpers_default_to_repeat_kickers():
+    """OpenSpiel's single kickers may share a rank: its helpers default to its rules."""
+    a = interop.to_openspiel("333444+55")            # a play only with kickers="repeat"
+    assert interop.openspiel_play(a) == ddz.Play.parse("333444+55", REPEAT)
+    assert interop.to_openspiel("333444+55") == interop.to_openspiel("333444+55", REPEAT)
+    with pytest.raises(ddz.InvalidPlayError):
+        interop.to_openspiel("333444+55", ddz.STANDARD)

@@ -29,7 +29,9 @@ import textwrap
 
 import pytest
 
-if os.environ.get("DDZ_NO_EXTENSIONS"):
+import ddz._compiled  # noqa: E402
+
+if ddz._compiled.NO_EXTENSIONS:
     pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled modules are absent", allow_module_level=True)
 
 import numpy as np

@@ -163,3 +163,33 @@ def test_every_play_round_trips(rules):
 def test_bad_codes(code):
     with pytest.raises(InvalidPlayError):
         Play.from_code(code)
+
+
+# -- classify reads notation as Play.parse does (issue 16) -------------------------------
+
+def _answer(f, arg, rules):
+    try:
+        return repr(f(arg, rules))
+    except ddz.DdzError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+@pytest.mark.parametrize("text", ["", "   ", ",", "-", "pass", "P", "不出", "333+", "333+4",
+                                  "3+334", "333444+", "+", "33344456", "4444+55"])
+@pytest.mark.parametrize("rules", [ddz.STANDARD, REPEAT], ids=["distinct", "repeat"])
+def test_classify_of_notation_answers_what_parse_answers(impl, text, rules):
+    assert _answer(impl.classify, text, rules) == _answer(Play.parse, text, rules)
+
+
+def test_classify_empty_text_and_plus_without_kickers_are_errors(impl):
+    with pytest.raises(NotationError, match="empty play notation"):
+        impl.classify("")
+    with pytest.raises(NotationError, match="no kickers after"):
+        impl.classify("333+")
+    assert impl.classify("pass") == PASS
+
+
+def test_classify_of_no_counts_is_the_pass(impl):
+    """Counts are a multiset, not notation: no cards played is the pass (documented)."""
+    assert impl.classify(np.zeros(15, np.uint8)) == PASS
+    assert impl.classify([0] * 15) == PASS

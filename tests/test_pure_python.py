@@ -7,7 +7,10 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import ddz
+from ddz._compiled import env_flag
 
 SCRIPT = r"""
 import json, sys
@@ -61,7 +64,7 @@ def test_both_legs_answer_alike():
     # this process (either leg) agrees with the pure-Python subprocess
     assert pure["classify"] == str(ddz.classify("33344456"))
     assert pure["count"] == ddz.count_legal_moves("33344455", rules=ddz.REPEAT_KICKERS)
-    if os.environ.get("DDZ_NO_EXTENSIONS"):
+    if ddz._compiled.NO_EXTENSIONS:
         return  # no compiled leg to compare with here
     core = _run(False)
     assert core["implementation"] == "core" and core["actions"] == "kernel" and core["blocked"] == []
@@ -69,3 +72,48 @@ def test_both_legs_answer_alike():
     for key in ("classify", "moves", "count", "zero_sum"):
         assert core[key] == pure[key], key
     assert core["space"][0] == pure["space"][0] and core["space"][2] == pure["space"][2]
+
+
+# -- DDZ_NO_EXTENSIONS is a boolean (issue 16) -------------------------------------------
+
+@pytest.mark.parametrize("value, on", [
+    (None, False), ("", False), ("0", False), ("false", False), ("False", False), ("no", False),
+    (" off ", False), ("1", True), ("true", True), ("TRUE", True), ("yes", True), ("on", True),
+])
+def test_env_flag_reads_booleans(value, on):
+    assert env_flag("DDZ_NO_EXTENSIONS", value) is on
+
+
+@pytest.mark.parametrize("value", ["2", "maybe", "y", "enable", "1.0", "-1"])
+def test_env_flag_refuses_anything_else(value):
+    with pytest.raises(ddz.DdzError, match=r"DDZ_NO_EXTENSIONS=.* is not a boolean"):
+        env_flag("DDZ_NO_EXTENSIONS", value)
+
+
+def _import_with(value):
+    src = os.path.dirname(os.path.dirname(ddz.__file__))
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("DDZ_NO_EXTENSIONS", None)
+    if value is not None:
+        env["DDZ_NO_EXTENSIONS"] = value
+    return subprocess.run([sys.executable, "-c", "import ddz; print(ddz.IMPLEMENTATION)"], env=env,
+                          capture_output=True, text=True, cwd=os.path.dirname(src), timeout=300)
+
+
+def test_zero_and_false_mean_off():
+    """The reported surprise: ``DDZ_NO_EXTENSIONS=0`` used to select the reference. Off
+    values choose what an unset variable chooses (the compiled core when it is built)."""
+    unset = _import_with(None)
+    assert unset.returncode == 0, unset.stderr
+    for value in ("0", "false", ""):
+        res = _import_with(value)
+        assert res.returncode == 0, res.stderr
+        assert res.stdout == unset.stdout, value
+    on = _import_with("yes")
+    assert on.returncode == 0 and on.stdout.strip() == "reference"
+
+
+def test_a_bad_value_is_an_error_at_import():
+    res = _import_with("maybe")
+    assert res.returncode != 0 and res.stdout == ""
+    assert "DDZ_NO_EXTENSIONS='maybe' is not a boolean" in res.stderr

@@ -68,7 +68,14 @@ def test_kicker_rules_never_plays(impl, cards, rules):
 
 
 def test_333_plus_3_is_the_bomb(impl):
-    assert impl.classify("333+3", DISTINCT) == Play(T.BOMB, 0, 1)
+    """RULES.md §2.1 rule 1: the cards are the bomb 3333, not a trio-single. Written with a
+    ``+`` that splits them elsewhere, classify answers as Play.parse does (issue 16): an
+    error that names the bomb."""
+    assert impl.classify("3333", DISTINCT) == Play(T.BOMB, 0, 1)
+    with pytest.raises(InvalidPlayError, match="splits its cards differently from the play they form, '3333'"):
+        impl.classify("333+3", DISTINCT)
+    with pytest.raises(InvalidPlayError, match="'3333'"):
+        Play.parse("333+3", DISTINCT)
 
 
 @pytest.mark.parametrize("rules", BOTH, ids=["distinct", "repeat"])

@@ -15,7 +15,7 @@ from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_move
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
 from .game import Deal, Game, Observation, Phase, Result
-from .perft import divide, perft
+from .movetree import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 

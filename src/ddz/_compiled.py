@@ -7,11 +7,44 @@ import importlib
 import importlib.abc
 import os
 import sys
+from typing import Optional
 
-__all__ = ["NO_EXTENSIONS", "COMPILED_MODULES", "compiled"]
+from .errors import DdzError
 
-NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
-"""``DDZ_NO_EXTENSIONS=1`` was set (read once, here, for every module)."""
+__all__ = ["NO_EXTENSIONS", "COMPILED_MODULES", "compiled", "env_flag", "engine_note"]
+
+_ON = ("1", "true", "yes", "on")
+_OFF = ("", "0", "false", "no", "off")
+
+
+def env_flag(name: str, value: Optional[str]) -> bool:
+    """A boolean environment variable: ``1``/``true``/``yes``/``on`` are on,
+    ``0``/``false``/``no``/``off``, empty or unset (``None``) are off (case and
+    surrounding spaces ignored).
+
+    :raises DdzError: any other value (a typo must not silently pick a path).
+    """
+    if value is None:
+        return False
+    word = value.strip().lower()
+    if word in _ON:
+        return True
+    if word in _OFF:
+        return False
+    raise DdzError(f"{name}={value!r} is not a boolean: use 1, true or yes for on, and 0, false, "
+                   f"no or an empty value for off")
+
+
+NO_EXTENSIONS = env_flag("DDZ_NO_EXTENSIONS", os.environ.get("DDZ_NO_EXTENSIONS"))
+"""``DDZ_NO_EXTENSIONS`` is on (read once, here, for every module; see :func:`env_flag`)."""
+
+
+def engine_note() -> str:
+    """One line for summaries saying which path runs: the compiled core, or the
+    pure-Python reference (much slower) because ``DDZ_NO_EXTENSIONS`` is on."""
+    if NO_EXTENSIONS:
+        return "pure-Python reference (DDZ_NO_EXTENSIONS is on; the compiled core is far faster)"
+    return "compiled core"
 
 COMPILED_MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz.fast")
 """The modules that exist only with the compiled extensions (``ddz.fast`` wraps ``_core``)."""

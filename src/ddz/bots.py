@@ -12,7 +12,7 @@ import random
 from typing import Any, List, Optional, Sequence
 
 from . import moves
-from .cards import BIG_JOKER, R2, RA, SMALL_JOKER
+from .cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer
 from .game import Game, Observation
 from .play import Play, PlayType
 
@@ -42,11 +42,17 @@ class Bot(Protocol):
 class RandomBot:
     """Picks a legal action uniformly at random.
 
-    :param seed: seeds its own ``random.Random`` (``None``: from the operating system).
+    :param seed: an int >= 0 seeding its own ``random.Random`` (``None``: from the
+        operating system).
+    :raises DdzError: a seed that is not an int, or negative (``random.Random`` would play
+        the same for ``-s`` and ``s``: refused as :class:`ddz.Game` refuses it).
     """
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        self._rng = random.Random(seed)
+        if seed is not None and (not is_integer(seed) or seed < 0):
+            from .errors import DdzError
+            raise DdzError(f"a RandomBot seed is an int >= 0 or None, got {seed!r}")
+        self._rng = random.Random(None if seed is None else int(seed))
         self._below = self._rng.randrange
 
     def act(self, observation: Observation, legal: List[Any]) -> Any:
@@ -167,7 +173,9 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
 
     :param game: a :class:`ddz.Game` (played in place).
     :param bots: three bots, one per seat.
-    :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`).
+    :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`; a hand that
+        everybody passed until ``Rules.all_pass``/``Rules.max_redeals`` voided it is over
+        too, with ``result.void`` set and zero scores, so this always returns).
     :raises DdzError: ``game`` not a Game; fewer or more than three bots, or one without
         a callable ``act``; a bot's illegal action propagates.
     """

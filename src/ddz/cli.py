@@ -49,13 +49,42 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="farmers may double, the landlord redouble (RULES.md §4)")
     p.add_argument("--bottom-bonus", action="store_true",
                    help="the bottom cards multiply the score (RULES.md §6)")
+    p.add_argument("--doubling-bombs", choices=("all", "beating", "six_plus"), default="all",
+                   help="which played bombs double the score: all (default), beating (only one "
+                        "played on another play) or six_plus (the rocket and bombs of 6+ cards) (RULES.md §6)")
+    p.add_argument("--all-pass", choices=("redeal", "void"), default="redeal",
+                   help="when everybody passes the auction: redeal (default, up to "
+                        "--max-redeals times in a row, then the hand is void) or void at once "
+                        "(RULES.md §3)")
+    p.add_argument("--max-redeals", type=_int_at_least(0, "an integer >= 0"), default=10, metavar="N",
+                   help="redeals in a row before a hand everybody passes is void (default 10)")
 
 
 def _seed(text: str) -> int:
+    """An argparse type: a seed, an integer >= 0 (as ``ddz.Game`` takes: a negative seed
+    would deal what its opposite deals)."""
     try:
-        return int(text)
+        seed = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}")
+    return seed
+
+
+def _out_file(text: str) -> str:
+    """An argparse type: a file name to write, or ``-`` (never empty: an empty name
+    used to be ignored silently)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a file name is needed ('-' for standard output), got {text!r}")
+    return text
+
+
+def _save_file(text: str) -> str:
+    """An argparse type: a file name to append records to (not empty)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"a file name is needed, got {text!r}")
+    return text
 
 
 def _int_at_least(low: int, name: str):
@@ -81,8 +110,12 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
     for f in Rules.move_fields():
         flag = "--" + f.name.replace("_", "-")
         if "choices" in f.metadata:
-            p.add_argument(flag, choices=f.metadata["choices"], default=f.default,
-                           help=f"{f.metadata['help']}: {' or '.join(f.metadata['choices'])} (default {f.default})")
+            choices = f.metadata["choices"]
+            p.add_argument(flag, choices=choices, default=f.default, type=type(choices[0]),
+                           help=f"{f.metadata['help']}: {' or '.join(map(str, choices))} (default {f.default})")
+        elif f.default is True:   # an option that is on unless turned off
+            p.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name, action="store_false",
+                           help=f"{f.metadata['help']}: turn it off (default on)")
         else:  # a set of play types: repeated options add up
             p.add_argument(flag, type=_play_types, default=f.default, metavar="TYPE[,TYPE]",
                            action=_Union,
@@ -158,45 +191,13 @@ def _isatty(stream) -> bool:
         return False
 
 
-class _Progress:
-    """A one-line progress bar on stderr (redrawn at most 10 times a second). Enabled
-    only on a terminal: in a log, ``\\r`` redraws are noise."""
-
-    def __init__(self, total: int, stream: TextIO, enabled: bool) -> None:
-        self.total, self.stream, self.enabled = total, stream, enabled
-        self.start = self.last = time.perf_counter()
-        self.open = False  # a line is drawn and not yet ended
-
-    def close(self) -> None:
-        """End the progress line (after an error too), so the next output starts a line."""
-        if self.open:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.open = False
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if now - self.last < 0.1 and done < self.total:
-            return
-        self.last = now
-        width = 30
-        filled = width * done // self.total
-        rate = done / max(now - self.start, 1e-9)
-        self.stream.write(f"\rselfplay [{'#' * filled}{'.' * (width - filled)}] "
-                          f"{done}/{self.total} hands, {rate:,.0f}/s")
-        self.open = True
-        if done >= self.total:
-            self.stream.write("\n")
-            self.open = False
-        self.stream.flush()
-
-
 def cmd_selfplay(args) -> int:
-    """`ddz selfplay`: bots play N hands; print a summary. Returns the exit status."""
+    """`ddz selfplay`: bots play N hands; print a summary. Returns the exit status (130
+    after Ctrl-C, with the hands finished so far written and summarised)."""
+    from ._compiled import engine_note
     from .bots import make_bot, play_hand
     from .game import Game
+    from .terminal import progress_bar
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     master = random.Random(seed)
@@ -205,21 +206,30 @@ def cmd_selfplay(args) -> int:
     to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr
     if to_stdout:
         out = sys.stdout
-    elif args.out:
+    elif args.out is not None:
         try:
             out = open(args.out, "w", encoding="utf-8")
         except OSError as exc:
             raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     n = args.games
-    wins = redeals = bombs = rockets = springs = antis = 0
+    done = wins = voids = redeals = bombs = rockets = springs = antis = 0
     totals = [0, 0, 0]
-    progress = _Progress(n, sys.stderr, not args.quiet and _isatty(sys.stderr))
+    interrupted = False
+    progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
     try:
-        for i in range(n):
+        for _ in range(n):
             game = play_hand(Game(rules, seed=master.getrandbits(63)), bots)
+            if out is not None:
+                line = json.dumps(game.to_record(), separators=(",", ":")) + "\n"
+                try:
+                    out.write(line)     # one write per record: Ctrl-C never splits a line
+                except OSError as exc:
+                    raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
+            done += 1                   # right after the write: the file holds `done` records
             r = game.result
             wins += r.winner == "landlord"
+            voids += bool(r.void)
             redeals += game.redeals
             bombs += r.bombs
             rockets += r.rockets
@@ -227,12 +237,9 @@ def cmd_selfplay(args) -> int:
             antis += r.anti_spring
             for s_, v in enumerate(r.scores):
                 totals[s_] += v
-            if out is not None:
-                try:
-                    out.write(json.dumps(game.to_record(), separators=(",", ":")) + "\n")
-                except OSError as exc:
-                    raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
-            progress.update(i + 1)
+            progress.advance()
+    except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
+        interrupted = True
     finally:
         progress.close()
         if out is not None and not to_stdout:
@@ -241,148 +248,48 @@ def cmd_selfplay(args) -> int:
             except OSError as exc:
                 raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
+    per = max(done, 1)
     rows = [
-        ("hands", f"{n}"),
+        ("hands", f"{done}" + (f" of {n} (interrupted)" if interrupted else "")),
         ("seed", f"{seed}"),
         ("rules", " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}"
                            for k, v in rules.to_json().items() if k != "banned" or v)),
-        ("landlord win rate", f"{wins / n:.1%}"),
+        ("engine", engine_note()),
+        ("landlord win rate", f"{wins / per:.1%}"),
     ]
     for s_ in range(3):
-        rows.append((f"mean score seat {s_} ({args.bots[s_]})", f"{totals[s_] / n:+.3f}"))
+        rows.append((f"mean score seat {s_} ({args.bots[s_]})", f"{totals[s_] / per:+.3f}"))
     rows += [
-        ("bombs per hand", f"{bombs / n:.3f}"),
-        ("rockets per hand", f"{rockets / n:.3f}"),
-        ("springs per hand", f"{springs / n:.3f}"),
-        ("anti-springs per hand", f"{antis / n:.3f}"),
-        ("redeals per hand", f"{redeals / n:.3f}"),
-        ("hands per second", f"{n / elapsed:,.0f}"),
+        ("bombs per hand", f"{bombs / per:.3f}"),
+        ("rockets per hand", f"{rockets / per:.3f}"),
+        ("springs per hand", f"{springs / per:.3f}"),
+        ("anti-springs per hand", f"{antis / per:.3f}"),
+        ("redeals per hand", f"{redeals / per:.3f}"),
+        ("void hands", f"{voids}"),
+        ("hands per second", f"{done / max(elapsed, 1e-9):,.0f}"),
     ]
-    if args.out:
-        rows.append(("records written to", "standard output" if to_stdout else args.out))
+    if out is not None:
+        rows.append(("records written to", ("standard output" if to_stdout else args.out)
+                     + (f" ({done} finished hands)" if interrupted else "")))
     width = max(len(k) for k, _ in rows)
+    summary = sys.stderr if to_stdout else sys.stdout
     for k, v in rows:
-        print(f"{k:<{width}}  {v}", file=sys.stderr if to_stdout else sys.stdout)
+        print(f"{k:<{width}}  {v}", file=summary)
+    if interrupted:
+        summary.flush()
+        print(f"ddz: interrupted after {done} of {n} hands", file=sys.stderr)
+        return 130
     return 0
-
-
-def _describe_action(game, seat: int, action) -> str:
-    from .play import Play
-    if isinstance(action, Play):
-        return f"seat {seat} plays {action}" if action else f"seat {seat} passes"
-    if isinstance(action, bool):
-        return f"seat {seat} {'doubles' if action else 'does not double'}"
-    if not action:
-        return f"seat {seat} passes"
-    if game.rules.bidding == "rob":
-        word = game.to_record()["actions"][-1]["action"]   # "call" or "rob"
-        return f"seat {seat} {'calls' if word == 'call' else 'robs'} the landlord"
-    return f"seat {seat} bids {action}"
-
-
-def _action_words(game, legal) -> List[str]:
-    """How a person types each legal action (the words ``ddz play`` accepts)."""
-    from .game import Phase
-    if game.phase is Phase.BIDDING:
-        if game.rules.bidding == "points":
-            return ["pass" if b == 0 else str(b) for b in legal]
-        yes = "rob" if game.bid else "call"
-        return [yes if b else "pass" for b in legal]
-    if game.phase is Phase.DOUBLING:
-        return ["double" if d else "pass" for d in legal]
-    return [str(a) for a in legal]
-
-
-def _prompt(game) -> str:
-    from .game import Phase
-    if game.phase is Phase.BIDDING:
-        words = ", ".join(_action_words(game, game.legal_actions()))
-        if game.rules.bidding == "points":
-            return f"your bid ({words}): "
-        return f"call/rob the landlord? ({words}): " if game.bid else f"call the landlord? ({words}): "
-    if game.phase is Phase.DOUBLING:
-        return f"double? ({', '.join(_action_words(game, game.legal_actions()))}): "
-    if game.to_beat is None:
-        return "you lead: your play (e.g. 33, 555+7; ? lists moves): "
-    return f"to beat {game.to_beat}: your play or pass (? lists moves): "
 
 
 def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
-    """`ddz play`: a person against two bots, in the terminal. Returns the exit status."""
-    from .bots import make_bot
-    from .cards import format_cards
-    from .game import Game, Phase
-    stdin = stdin or sys.stdin
-    stdout = stdout or sys.stdout
-
-    def say(text: str = "") -> None:
-        print(text, file=stdout)
-
-    rules = _rules(args)
-    me = args.seat
+    """`ddz play`: a person against two bots at a table in the terminal
+    (:class:`ddz.terminal.PlaySession`). Returns the exit status."""
+    from .terminal import PlaySession
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    game = Game(rules, seed=seed)
-    master = random.Random(seed)
-    bots = {s_: make_bot(args.bot, master.getrandbits(63)) for s_ in range(3) if s_ != me}
-    say(f"ddz: you are seat {me}; seats {', '.join(map(str, sorted(bots)))} are {args.bot} bots "
-        f"(seed {seed}). Type plays in notation (333+4, 34567, BR), 'pass', '?' for your "
-        f"legal moves, 'quit' to stop.")
-    deals_seen = 0
-    shown_landlord = False
-    while game.phase is not Phase.OVER:
-        if len(game.deals) != deals_seen:
-            if deals_seen:
-                say("everybody passed: the hand is redealt")
-            deals_seen = len(game.deals)
-            say(f"your hand: {format_cards(game.hand(me))}")
-        if game.landlord is not None and not shown_landlord:
-            shown_landlord = True
-            bottom = " ".join(str(c) for c in game.deal.cards[3]) if game.deal.cards else format_cards(game.deal.bottom)
-            say(f"seat {game.landlord} is the landlord (base {game.bid}); bottom cards: {bottom}")
-        seat = game.current_player
-        if seat != me:
-            action = bots[seat].act(game.observation(seat), game.legal_actions())
-            game.step(action)
-            say(_describe_action(game, seat, action))
-            continue
-        if game.phase is Phase.PLAYING:
-            left = game.cards_left
-            say(f"your hand: {format_cards(game.hand(me))}   cards left: "
-                + ", ".join(f"seat {s_} {left[s_]}" for s_ in range(3)))
-        while True:
-            stdout.write(_prompt(game))
-            stdout.flush()
-            line = stdin.readline()
-            if not line:
-                say()
-                print("ddz: error: input ended before the hand was over", file=sys.stderr)
-                return 2
-            text = line.strip()
-            if text.lower() in ("quit", "exit"):   # not "q": Q is the queen
-                say("bye")
-                return 0
-            if text in ("?", "help", "h"):
-                legal = game.legal_actions()
-                shown = ", ".join(_action_words(game, legal[:60]))
-                say(f"legal: {shown}{' ...' if len(legal) > 60 else ''} ({len(legal)} in all)")
-                continue
-            if not text:
-                continue
-            try:
-                game.step(text)
-            except DdzError as exc:
-                say(f"not allowed: {exc}. Try again.")
-                continue
-            break
-    r = game.result
-    who = "you win" if me in r.winners else "you lose"
-    say(f"seat {r.winners[0] if r.winner == 'landlord' else ' and '.join(map(str, r.winners))} "
-        f"won ({r.winner}): {who}.")
-    factors = ", ".join(f"{k} x{v}" if k != "bid" else f"bid {v}" for k, v in r.breakdown.items()
-                        if k == "bid" or v != 1)
-    say(f"score S = {r.score} ({factors}); scores: "
-        + ", ".join(f"seat {s_} {v:+d}" for s_, v in enumerate(r.scores)))
-    return 0
+    session = PlaySession(_rules(args), args.seat, args.bot, seed, stdin or sys.stdin, stdout or sys.stdout,
+                          auto_pass=args.auto_pass, save=args.save)
+    return session.run()
 
 
 def _load_records(path: str) -> list:
@@ -429,39 +336,73 @@ def _json(text: str):
 
 
 def cmd_replay(args) -> int:
-    """`ddz replay`: check and print game records. Returns the exit status."""
+    """`ddz replay`: check game records and summarise them (``-v``: a line per hand;
+    ``-vv``: also its deal and actions). Returns the exit status."""
+    from ._compiled import engine_note
     from .errors import RecordError
     from .game import Game
+    from .terminal import progress_bar
     records = _load_records(args.file)
-    for i, rec in enumerate(records, 1):
-        try:
-            game = Game.from_record(rec)
-        except RecordError as exc:
-            raise RecordError(f"hand {i} of {args.file!r}: {exc}") from None
-        r = game.result
-        head = f"hand {i}: seed {game.seed}"
-        if game.redeals:
-            head += f", {game.redeals} redeal{'s' if game.redeals > 1 else ''}"
-        if r is None:
-            print(head + f": not finished ({len(game.actions)} actions, phase {game.phase})")
-        else:
-            print(head + f": landlord seat {r.landlord} (base {r.base}), {r.winner} win, "
-                  f"S = {r.score}, scores {' '.join(f'{v:+d}' for v in r.scores)}")
-        if args.brief:
-            continue
-        d = game.deal.to_json()
-        for s_ in range(3):
-            print(f"  seat {s_}: {d['hands'][s_]}")
-        print(f"  bottom: {d['bottom']}")
-        print("  " + ", ".join(f"{a['seat']}:{a['action']}" for a in game.to_record()["actions"]))
-    print(f"{len(records)} hand{'s' if len(records) != 1 else ''} replayed and checked")
+    verbose = args.verbose
+    n = len(records)
+    finished = voids = unfinished = redeals = lord_wins = 0
+    totals = [0, 0, 0]
+    progress = progress_bar(n, "replay", sys.stderr, not verbose and _isatty(sys.stderr))
+    try:
+        for i, rec in enumerate(records, 1):
+            try:
+                game = Game.from_record(rec)
+            except RecordError as exc:
+                raise RecordError(f"hand {i} of {args.file!r}: {exc}") from None
+            progress.advance()
+            r = game.result
+            redeals += game.redeals
+            if r is None:
+                unfinished += 1
+            elif r.void:
+                voids += 1
+            else:
+                finished += 1
+                lord_wins += r.winner == "landlord"
+                for s_, v in enumerate(r.scores):
+                    totals[s_] += v
+            if not verbose:
+                continue
+            head = f"hand {i}: seed {game.seed}"
+            if game.redeals:
+                head += f", {game.redeals} redeal{'s' if game.redeals > 1 else ''}"
+            if r is None:
+                print(head + f": not finished ({len(game.actions)} actions, phase {game.phase})")
+            elif r.void:
+                print(head + f": void ({r.void}), scores +0 +0 +0")
+            else:
+                print(head + f": landlord seat {r.landlord} (base {r.base}), {r.winner} win, "
+                      f"S = {r.score}, scores {' '.join(f'{v:+d}' for v in r.scores)}")
+            if verbose < 2:
+                continue
+            d = game.deal.to_json()
+            for s_ in range(3):
+                print(f"  seat {s_}: {d['hands'][s_]}")
+            print(f"  bottom: {d['bottom']}")
+            print("  " + ", ".join(f"{a['seat']}:{a['action']}" for a in game.to_record()["actions"]))
+    finally:
+        progress.close()
+    rows = [("hands", f"{n} ({finished} played out, {voids} void, {unfinished} unfinished)"),
+            ("redeals", f"{redeals}"),
+            ("landlord wins", f"{lord_wins} of {finished}"),
+            ("score totals", " ".join(f"seat {s_} {v:+d}" for s_, v in enumerate(totals))),
+            ("engine", engine_note())]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+    print(f"{n} hand{'s' if n != 1 else ''} replayed and checked")
     return 0
 
 
 def cmd_perft(args) -> int:
     """`ddz perft`: leaves of the play-phase legal-move tree of a deal. Returns the exit status."""
     from .game import Game
-    from .perft import divide, perft
+    from .movetree import divide, perft
     rules = _rules(args)
     deal = tuple(args.deal) if args.deal else None
     game = Game(rules, seed=args.seed if args.seed is not None else 0, deal=deal,
@@ -532,31 +473,43 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=_bot_names, default=["greedy", "random", "random"],
                    metavar="A,B,C", help="bots of seats 0,1,2: greedy or random "
                                          "(default greedy,random,random)")
-    p.add_argument("--out", metavar="FILE", default=None,
+    p.add_argument("--out", metavar="FILE", default=None, type=_out_file,
                    help="write every hand's record to FILE as JSON lines (see docs/records.md); "
                         "'-' for standard output (the summary then goes to standard error)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
     _add_game_options(p)
     p.set_defaults(func=cmd_selfplay)
 
-    p = sub.add_parser("play", help="play a hand in the terminal against two bots",
-                       description="Play one hand against two bots: your hand is shown "
-                                   "sorted; type bids and plays in notation (333+4, BR, pass); "
-                                   "'?' lists your legal moves; illegal input is explained "
-                                   "and asked again.")
+    p = sub.add_parser("play", help="play hands in the terminal against two bots",
+                       description="Play hands against two bots at a table that shows every "
+                                   "seat's role and cards left, the bid and the multiplier; "
+                                   "your hand is grouped by rank. Type bids and plays in "
+                                   "notation (333+4, BR, pass); '?' lists every legal move; "
+                                   "illegal input is explained and asked again. After each "
+                                   "hand: every hand left is shown, and you may save the "
+                                   "record or play again.")
     p.add_argument("--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy",
                    help="the opponents' bot (default greedy)")
+    p.add_argument("--auto-pass", action=argparse.BooleanOptionalAction, default=True,
+                   help="pass for you when nothing in your hand beats the play to beat "
+                        "(default on; --no-auto-pass asks anyway)")
+    p.add_argument("--save", metavar="FILE", type=_save_file, default=None,
+                   help="append every finished hand's record to FILE (JSON lines, for ddz replay)")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("replay", help="check and print game records",
+    p = sub.add_parser("replay", help="check game records and summarise them",
                        description="Replay every record of FILE (one JSON record, a JSON list "
                                    "of records, or JSON lines), checking every action, and "
-                                   "print each hand. Exit status 2 names the first bad action.")
+                                   "print a summary: hands, void and unfinished ones, score "
+                                   "totals (a progress bar on a terminal). Exit status 2 "
+                                   "names the first bad action.")
     p.add_argument("file", metavar="FILE", help="a JSON or JSON-lines file of records; - for standard input")
-    p.add_argument("--brief", action="store_true", help="one line per hand")
+    p.add_argument("-v", "--verbose", action="count", default=0,
+                   help="a line per hand; twice (-vv): also its deal and actions")
+    p.add_argument("--brief", action="store_true", help=argparse.SUPPRESS)  # the default now
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("perft", help="count the nodes of the legal-move tree",

@@ -24,7 +24,7 @@ import numpy as np
 from . import _args
 from .cards import CardsLike, parse_cards, to_counts
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError
-from .play import Play
+from .play import Play, needs_play_grammar, parse_with
 from .rules import STANDARD, Rules
 from .tables import table as _table
 
@@ -145,16 +145,24 @@ def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """The play a card multiset forms (RULES.md §2).
 
-    :param cards: notation or 15 counts; no cards gives the pass.
+    :param cards: 15 counts (all zero: the pass) or notation. Notation is read as
+        :meth:`~ddz.Play.parse` reads it: ``'pass'`` is the pass, ``''`` is an error,
+        and a ``+`` must split the body from the kickers (``'333+'`` is an error).
     :returns: the :class:`~ddz.Play`.
-    :raises InvalidPlayError: the cards form no play, or more than one.
-    :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
+    :raises InvalidPlayError: the cards form no play, or more than one, or ``+`` splits
+        them elsewhere.
+    :raises NotationError, HandError, ImpossibleHandError: bad ``cards`` (empty notation
+        included).
     """
     u = _tables(rules)
+    if isinstance(cards, str) and needs_play_grammar(cards):
+        return parse_with(cards, rules, _readings)
     counts = _cards(cards, rules, u)
     found = u.readings(counts)
     if len(found) == 1:
-        return found[0]
+        if found[0] or not isinstance(cards, str):
+            return found[0]
+        return parse_with(cards, rules, _readings)   # notation with no card: Play.parse's error
     return _args.the_reading(found, tuple(counts.tolist()), rules, _readings)
 
 

@@ -25,8 +25,17 @@ every platform and Python version 3.9+), gives cards 0–16 to seat 0, 17–33 t
 the first bidder with ``randrange(3)`` from the same generator (drawn even when given,
 so that redeals do not depend on it). Without a seed a fresh
 one is drawn from the operating system and kept in :attr:`Game.seed`, so every game can
-be replayed. When all players pass (RULES.md §3) the hand is void: the same generator
-shuffles the deck again, the first bidder stays the same, and the new deal is recorded.
+be replayed. A seed is an int >= 0: ``random.Random`` seeds with the absolute value, so
+a negative seed would deal the same cards as its opposite while records keep them apart;
+:class:`ddz.DdzError` refuses it.
+
+When all players pass the auction (RULES.md §3) the deal is void. With
+``Rules.all_pass="redeal"`` (the default) the same generator shuffles the deck again, the
+first bidder stays the same, and the new deal is recorded; after ``Rules.max_redeals``
+redeals in a row, one more round of passes ends the hand void. With
+``Rules.all_pass="void"`` the first round of passes ends it. A void hand is over with a
+:class:`Result` whose ``void`` states the reason and whose scores are all 0, so a table
+of players who always pass (or time out) still finishes.
 
 A given ``deal`` is three hands and the bottom cards, either all in suited notation
 (``"3S 3H TD B"``, see :func:`ddz.cards.parse_suited`) or all in rank notation
@@ -63,7 +72,7 @@ SEATS = 3
 HAND_SIZE = 17
 BOTTOM_SIZE = 3
 RECORD_FORMAT = "ddz-record"
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 
 Counts = Tuple[int, ...]
 Action = Union[Play, str, int, bool]
@@ -273,12 +282,13 @@ def bottom_bonus_factor(deal: Deal) -> int:
 
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a finished hand (RULES.md §5, §6).
+    """The outcome of a finished hand (RULES.md §5, §6), or of a void one (§3).
 
-    :ivar landlord: the landlord's seat.
-    :ivar winner: ``"landlord"`` or ``"farmers"``.
-    :ivar winners: the winning seats.
-    :ivar base: the base score (the winning bid; 1 with ``bidding="rob"``).
+    :ivar landlord: the landlord's seat (``None`` for a void hand).
+    :ivar winner: ``"landlord"`` or ``"farmers"`` (``None`` for a void hand).
+    :ivar winners: the winning seats (``()`` for a void hand).
+    :ivar base: the base score (the winning bid; 1 with ``bidding="rob"``; 0 for a void
+        hand).
     :ivar bombs: bombs played (each ×2). :ivar rockets: rockets played (each ×2).
     :ivar spring: 春天 (×2). :ivar anti_spring: 反春天 (×2).
     :ivar doubles: doubles and redoubles (each ×2). :ivar robs: robs (each ×2).
@@ -286,10 +296,14 @@ class Result:
     :ivar multiplier: the product of every factor above.
     :ivar score: S = base × multiplier.
     :ivar scores: settlement per seat (zero-sum): the landlord ±2S, each farmer ∓S.
+    :ivar void: ``None`` for a hand that was played out; for a void hand (everybody
+        passed the auction and ``Rules.all_pass`` or ``Rules.max_redeals`` ended it, RULES.md
+        §3) the reason, a sentence. A void hand has no landlord, no winner, score 0 and
+        scores ``(0, 0, 0)``; test it with ``if result.void:``.
     """
 
-    landlord: int
-    winner: str
+    landlord: Optional[int]
+    winner: Optional[str]
     winners: Tuple[int, ...]
     base: int
     bombs: int
@@ -302,6 +316,17 @@ class Result:
     multiplier: int
     score: int
     scores: Tuple[int, int, int]
+    void: Optional[str] = None
+
+    @classmethod
+    def voided(cls, reason: str) -> "Result":
+        """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
+
+        :param reason: why the hand is void (kept in :attr:`void`).
+        """
+        return cls(landlord=None, winner=None, winners=(), base=0, bombs=0, rockets=0,
+                   spring=False, anti_spring=False, doubles=0, robs=0, bottom_bonus=1,
+                   multiplier=1, score=0, scores=(0, 0, 0), void=reason)
 
     @property
     def breakdown(self) -> Dict[str, int]:
@@ -313,12 +338,13 @@ class Result:
                 "bottom_bonus": self.bottom_bonus}
 
     def to_json(self) -> Dict[str, Any]:
-        """A JSON-serializable dict of every field."""
+        """A JSON-serializable dict of every field (``void``: ``null`` or the reason)."""
         return {"landlord": self.landlord, "winner": self.winner, "winners": list(self.winners),
                 "base": self.base, "bombs": self.bombs, "rockets": self.rockets,
                 "spring": self.spring, "anti_spring": self.anti_spring, "doubles": self.doubles,
                 "robs": self.robs, "bottom_bonus": self.bottom_bonus,
-                "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores)}
+                "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores),
+                "void": self.void}
 
 
 class Observation(NamedTuple):
@@ -403,13 +429,13 @@ class Game:
     """One hand of three-player Dou Dizhu (RULES.md §3–§6).
 
     :param rules: the :class:`ddz.Rules` (kickers, bidding, doubling, bottom bonus).
-    :param seed: an ``int`` seeding ``random.Random`` for the deal, redeals and the first
-        bidder; ``None`` draws one from the operating system (kept in :attr:`seed`).
+    :param seed: an ``int`` >= 0 seeding ``random.Random`` for the deal, redeals and the
+        first bidder; ``None`` draws one from the operating system (kept in :attr:`seed`).
     :param deal: a deal to use instead of shuffling (see :meth:`Deal.parse`).
     :param first_bidder: seat 0, 1 or 2 to speak first; drawn from the generator if
         ``None``.
-    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int,
-        ``first_bidder`` is not 0..2 (ints and numpy integers are accepted; bools and
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int or is
+        negative (``random.Random`` would deal the same cards as its opposite), ``first_bidder`` is not 0..2 (ints and numpy integers are accepted; bools and
         floats are not).
     :raises DealError: a bad ``deal``, or an unsuited deal with ``bottom_bonus``.
 
@@ -425,6 +451,9 @@ class Game:
             seed = random.SystemRandom().randrange(2 ** 63)
         else:
             seed = _int_arg(seed, "seed (or None)")
+            if seed < 0:
+                raise DdzError(f"a seed is an int >= 0, got {seed!r} (random.Random would deal "
+                               f"the same cards for {seed!r} and {-seed!r})")
         if first_bidder is not None:
             first_bidder = _int_arg(first_bidder, "first_bidder (0, 1, 2 or None)")
             if first_bidder not in (0, 1, 2):
@@ -486,6 +515,25 @@ class Game:
         # shuffled deals have suits; recorded ones were checked by from_record
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
+
+    def _all_passed(self) -> None:
+        """Everybody passed the auction (RULES.md §3): redeal, or end the hand void
+        (``Rules.all_pass``, ``Rules.max_redeals``)."""
+        rules = self.rules
+        if rules.all_pass == "void":
+            self._void("everybody passed the auction (Rules.all_pass='void')")
+        elif len(self._deals) > rules.max_redeals:
+            self._void(f"everybody passed the auction of {len(self._deals)} deals in a row "
+                       f"(Rules.max_redeals={rules.max_redeals})")
+        else:
+            self._redeal()
+
+    def _void(self, reason: str) -> None:
+        """End the hand void: no landlord, no winner, every score 0."""
+        self.result = Result.voided(reason)
+        self._phase = _OVER
+        self._current = None
+        self._legal = None
 
     # -- read-only views --
     @property
@@ -860,7 +908,7 @@ class Game:
                 self._bid, self._bidder = value, seat
             if value == 3 or self._spoken == SEATS:
                 if self._bidder is None:
-                    self._redeal()
+                    self._all_passed()
                 else:
                     self._set_landlord(self._bidder)
             else:
@@ -885,7 +933,7 @@ class Game:
         if self._spoken < SEATS:
             self._current = (seat + 1) % SEATS
         elif self._caller is None:
-            self._redeal()
+            self._all_passed()
         elif self._robs:
             self._final_rob = True
             self._current = self._caller
@@ -1154,6 +1202,8 @@ class Game:
                     except DealError as exc:
                         raise RecordError(f"deal {k}: {exc}") from None
             game._pending = parsed[1:]
+        else:
+            game._check_seeded_deal(deals, 0)
         actions = record["actions"]
         if not isinstance(actions, list):
             raise RecordError("the record's actions must be a list")
@@ -1175,19 +1225,37 @@ class Game:
             if isinstance(action, bool) or not isinstance(action, (str, int)):
                 raise RecordError(f"action {i} (seat {seat}): 'action' must be action text such as "
                                   f"'pass', '3' or '333+4', not {type(action).__name__}: {action!r}")
+            dealt = len(game._deals)
             try:
                 game.step(action)
             except DdzError as exc:
                 raise RecordError(f"action {i} (seat {seat}, {game._phase.value}) {action!r} is illegal: {exc}") from None
-        if len(game._deals) > len(parsed) or (seeded and [d.to_json() for d in game._deals] != deals[:len(game._deals)]):
-            raise RecordError(f"the recorded deals differ from what seed {game.seed} deals")
+            if len(game._deals) != dealt:        # a redeal
+                if len(game._deals) > len(parsed):
+                    raise RecordError(f"action {i} (seat {seat}): everybody passed, so the hand is "
+                                      f"redealt, but the record has only {len(parsed)} deal(s)")
+                if seeded:
+                    game._check_seeded_deal(deals, dealt)
         if len(game._deals) != len(parsed):
             raise RecordError(f"the record has {len(parsed)} deals but its actions use {len(game._deals)}")
         want = record.get("result")
         have = None if game.result is None else game.result.to_json()
+        if version < 3 and isinstance(want, Mapping) and "void" not in want and have is not None:
+            have.pop("void")                       # results gained "void" in version 3
         if want is not None and want != have:
             raise RecordError(f"the recorded result {want!r} differs from the replayed one {have!r}")
         return game
+
+    def _check_seeded_deal(self, deals: List[Any], k: int) -> None:
+        """Deal ``k`` of a seeded record must be what the seed dealt.
+
+        :raises RecordError: it is not (a wrong seed, or an edited deal): said before any
+            action is replayed on it, so a wrong seed is not reported as an illegal action.
+        """
+        if self._deals[k].to_json() != deals[k]:
+            which = "the first deal" if k == 0 else f"deal {k} (after {k} redeal{'s' if k > 1 else ''})"
+            raise RecordError(f"{which} of the record is not what seed {self.seed} deals: the seed "
+                              f"or the deal was changed (dealt_from_seed is true)")
 
 
 class LegalMoves:
@@ -1245,8 +1313,10 @@ class LegalMoves:
 
 
 #: per record version, the Rules fields added after it: a record of that version lacks
-#: them, and they take their defaults (version 2 added ``banned``)
-_RULES_ADDED = {1: ("banned",), 2: ()}
+#: them, and they take their defaults (version 2 added ``banned``, version 3 ``all_pass``,
+#: ``max_redeals``, ``players``, ``straights`` and ``doubling_bombs``)
+_RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs"),
+                2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs"), 3: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:

@@ -17,6 +17,8 @@ OpenSpiel (``pyspiel.load_game("dou_dizhu")``)
     OpenSpiel has no four-with-two, and its airplane-with-singles wings may be a trio next
     to the chain (``333444555-666``), which is not a play here (RULES.md §2.1): those
     convert in one direction only and raise :class:`NotExpressibleError` in the other.
+    OpenSpiel's single kickers may share a rank (``333444-55``), so its helpers here
+    default to ``kickers="repeat"`` rules, like the DouZero and RLCard ones.
 """
 
 from __future__ import annotations
@@ -320,14 +322,15 @@ def _trio_wing(p: Play) -> bool:
     return any(p.kickers.count(r) == 3 for r in (lo - 1, p.rank + 1) if 0 <= r < CHAIN_RANKS)
 
 
-def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
+def to_openspiel(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> int:
     """OpenSpiel ``dou_dizhu``'s action id of a play (the pass is 0).
 
     Parameters
     ----------
     play : Play or notation
     rules : Rules
-        Used to parse notation and to check a Play.
+        Used to parse notation and to check a Play; default ``REPEAT_KICKERS``
+        (OpenSpiel's kicker rule).
 
     Raises
     ------
@@ -348,7 +351,7 @@ def to_openspiel(play: Union[Play, str], rules: Rules = STANDARD) -> int:
             f"four-with-two)") from None
 
 
-def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
+def openspiel_play(action: int, rules: Rules = REPEAT_KICKERS) -> Play:
     """The :class:`Play` of an OpenSpiel ``dou_dizhu`` play-phase action id.
 
     Parameters
@@ -356,7 +359,8 @@ def openspiel_play(action: int, rules: Rules = STANDARD) -> Play:
     action : int
         0 (pass) or 4..26056.
     rules : Rules
-        The play must be a play under these rules.
+        The play must be a play under these rules; default ``REPEAT_KICKERS``
+        (OpenSpiel's kicker rule).
 
     Raises
     ------

@@ -358,6 +358,19 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
         f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
 
 
+#: the spellings of the pass in play notation (RULES.md §1), lower case
+PASS_WORDS = frozenset(("pass", "p", "-", "不出", "过"))
+
+
+def needs_play_grammar(text: str) -> bool:
+    """Whether card notation ``text`` must be read as play notation by :func:`classify`
+    (``+`` splits it, it names the pass, or it holds no card character at all): then
+    classify answers exactly what :meth:`Play.parse` answers, the pass or an error, and
+    never reads ``''`` as the pass or ignores a ``+`` with nothing after it."""
+    t = text.strip()
+    return "+" in t or not t or t.lower() in PASS_WORDS
+
+
 def parse_with(text: str, rules, readings: Callable) -> Play:
     """:meth:`Play.parse` with a given classifier (each engine parses with its own).
 
@@ -370,7 +383,7 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
     if not isinstance(text, str):
         raise NotationError(f"play notation must be a str, not {type(text).__name__}: {quote(text)}")
     t = text.strip()
-    if t.lower() in ("pass", "p", "-", "不出", "过"):
+    if t.lower() in PASS_WORDS:
         return PASS
     if not t:
         raise NotationError("empty play notation (write 'pass' for the pass)")

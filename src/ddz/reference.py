@@ -34,7 +34,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 from . import _args
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RA, SMALL_JOKER, CardsLike
 from .errors import InvalidPlayError
-from .play import PASS, Play, PlayType, parse_with
+from .play import PASS, Play, PlayType, needs_play_grammar, parse_with
 from .rules import STANDARD, Rules
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
@@ -181,14 +181,22 @@ def parse_play(text: str, rules: Rules = STANDARD) -> Play:
 def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     """The play a card multiset forms (RULES.md §2).
 
-    :param cards: notation or 15 counts; no cards gives the pass.
+    :param cards: 15 counts (all zero: the pass) or notation. Notation is read as
+        :meth:`Play.parse` reads it: ``'pass'`` is the pass, ``''`` is an error, and a
+        ``+`` must split the body from the kickers (``'333+'`` is an error).
     :returns: the :class:`Play`.
     :raises InvalidPlayError: the cards form no play (the message says so, quoting them),
-        or more than one (impossible under the rule sets of RULES.md §2.1).
-    :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
+        or more than one (impossible under the rule sets of RULES.md §2.1), or ``+``
+        splits them elsewhere.
+    :raises NotationError, HandError, ImpossibleHandError: bad ``cards`` (empty notation
+        included).
     """
     rules = _args.rules_arg(rules)
+    if isinstance(cards, str) and needs_play_grammar(cards):
+        return parse_with(cards, rules, _readings)
     counts = _args.cards_arg(cards, rules)
+    if isinstance(cards, str) and not any(counts):
+        return parse_with(cards, rules, _readings)   # notation with no card: Play.parse's error
     return _args.the_reading(_readings(counts, rules), counts, rules, _readings)
 
 

@@ -56,6 +56,7 @@ _DOUBLING_BOMBS = ("all", "beating", "six_plus")
 #: play types the four-player game does not have (RULES.md §7: no single kickers, no four-with-two)
 FOUR_PLAYER_EXCLUDED = frozenset({PlayType.TRIO_SINGLE, PlayType.AIRPLANE_SINGLES,
                                   PlayType.FOUR_TWO_SINGLES, PlayType.FOUR_TWO_PAIRS})
+_ALL_PASS = ("redeal", "void")
 
 #: values of the ``decides`` metadata of a field
 DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
@@ -138,12 +139,20 @@ class Rules:
     :param doubling_bombs: which played bombs double the score (RULES.md §6): ``"all"``
         (**default**), ``"beating"`` (有效炸弹: only a BOMB or ROCKET played on another
         play) or ``"six_plus"`` (only the ROCKET and bombs of six or more cards).
+    :param all_pass: what happens when everybody passes the auction (RULES.md §3, this
+        project's option): ``"redeal"`` (**default**, the rule texts' 荒牌: the cards are
+        shuffled and dealt again, up to ``max_redeals`` times in a row) or ``"void"`` (the
+        hand ends at once with zero scores, as OpenSpiel does).
+    :param max_redeals: with ``all_pass="redeal"``, how many times in a row a hand may be
+        redealt (an ``int`` >= 0, default 10): when everybody passes once more, the hand
+        ends void with zero scores and a stated reason (:attr:`ddz.Result.void`), so a
+        game of players who always pass still ends. Ignored with ``all_pass="void"``.
     :raises DdzError: an unknown option value, an option of the wrong type, or a
         three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``) with
         ``players=4``.
 
-    ``bidding``, ``doubling``, ``bottom_bonus`` and ``doubling_bombs`` only matter to
-    :class:`ddz.Game`; the move functions ignore them.
+    ``bidding``, ``doubling``, ``bottom_bonus``, ``doubling_bombs``, ``all_pass`` and
+    ``max_redeals`` only matter to :class:`ddz.Game`; the move functions ignore them.
     """
 
     kickers: Literal["distinct", "repeat"] = field(
@@ -163,6 +172,9 @@ class Rules:
                                 "help": "whether STRAIGHT may be played (RULES.md §7)"})
     doubling_bombs: Literal["all", "beating", "six_plus"] = field(
         default="all", metadata={"choices": _DOUBLING_BOMBS})
+
+    all_pass: Literal["redeal", "void"] = field(default="redeal", metadata={"choices": _ALL_PASS})
+    max_redeals: int = 10
 
     @classmethod
     def four_player(cls, **options: Any) -> "Rules":
@@ -200,6 +212,16 @@ class Rules:
             if wrong:
                 raise DdzError(f"{', '.join(wrong)}: a three-player option (RULES.md §7: the four-player "
                                "game has no doubling, no bottom bonus and bids 1-3)")
+        if self.all_pass not in _ALL_PASS:
+            raise DdzError(f"Rules.all_pass must be one of {_ALL_PASS}, got {quote(self.all_pass)}")
+        limit = self.max_redeals
+        if type(limit) is not int:
+            if isinstance(limit, bool) or not hasattr(limit, "__index__"):
+                raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(limit)}")
+            limit = operator.index(limit)          # numpy integers
+            object.__setattr__(self, "max_redeals", limit)
+        if limit < 0:
+            raise DdzError(f"Rules.max_redeals must be an int >= 0, got {limit!r}")
         if not (isinstance(self.banned, frozenset) and all(type(t) is PlayType for t in self.banned)):
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:

@@ -18,7 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def line_for(rules, deal, landlord, plays, budget, max_depth):
     import ddz
-    from ddz.perft import perft
+    from ddz.movetree import perft
     g = ddz.Game(rules, deal=deal, first_bidder=landlord)
     g.step(3)
     for p in plays:

@@ -1,4 +1,7 @@
-"""Perft: count the leaves of the play-phase legal-move tree (DESIGN.md, "Perft").
+"""The legal-move tree: perft and divide (DESIGN.md, "Perft").
+
+The functions are ``ddz.perft`` and ``ddz.divide``; this module is ``ddz.movetree`` (it
+was ``ddz.perft``, a name that the function shadowed on the package).
 
 As in chess engines, ``perft(game, d)`` is the number of move sequences of exactly ``d``
 plays (passes count as plays) from the game's position, following RULES.md §2.3 and §5
