@@ -36,7 +36,8 @@ cdef class PlayState:
     cdef int32_t beat                # the play to beat (0: leading)
     cdef int beat_seat               # who made it (-1: leading)
     cdef int npass                   # passes since the last play
-    cdef int nbombs, nrockets
+    cdef int nbombs, nrockets         # those that double the score under bombs_rule
+    cdef int bombs_rule               # Rules.doubling_bombs: 0 all, 1 beating, 2 six_plus
     cdef int win                     # the seat that went out, -1 while playing
     cdef Entry* hist
     cdef Py_ssize_t nhist, hcap

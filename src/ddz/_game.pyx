@@ -33,12 +33,26 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from ddz._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, RuleTable, TableView,
+from ddz._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, CODE_WIDTH_SHIFT, RuleTable, TableView,
                         beats_code, count_legal, legal_codes, view_index)
 
 import numpy as np
 
 cnp.import_array()
+
+_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
+_BOMBS_NAMES = {v: k for k, v in _BOMBS_RULES.items()}
+
+
+cdef inline bint doubles_score(int rule, int64_t code, int32_t beat) noexcept:
+    """Whether a BOMB or ROCKET of ``code`` played on ``beat`` (0: leading) doubles the
+    score under ``Rules.doubling_bombs`` (RULES.md §6)."""
+    if rule == 0:
+        return True
+    if rule == 1:
+        return beat != 0
+    return ((code >> CODE_TYPE_SHIFT) & 31) == T_ROCKET or ((code >> CODE_WIDTH_SHIFT) & 15) >= 6
+
 
 cdef tuple int_tuple(const int* values, Py_ssize_t n):
     """A tuple of ``n`` Python ints (built directly: a list comprehension costs twice)."""
@@ -67,6 +81,9 @@ cdef class PlayState:
     :param to_beat: the id of the play to beat (0: the seat to act leads).
     :param beat_seat: the seat that made it (required with ``to_beat``).
     :param passes: passes since it was made (``0 .. seats - 2``).
+    :param doubling_bombs: which bombs :attr:`bombs` and :attr:`rockets` count
+        (``Rules.doubling_bombs``, RULES.md §6): ``"all"``, ``"beating"`` (played on
+        another play) or ``"six_plus"`` (the rocket and bombs of 6+ cards).
     :raises ValueError: fewer than 2 or more than 4 hands, a count beyond the table's deck
         (alone or all hands together), a hand larger than the rule set allows, a seat out
         of range, or a play to beat that is no play of the table.
@@ -83,7 +100,7 @@ cdef class PlayState:
         free(self.codes)
 
     def __init__(self, RuleTable table not None, hands, int to_move, int to_beat=0, int beat_seat=-1,
-                 int passes=0):
+                 int passes=0, doubling_bombs="all"):
         cdef int s, r, n, total
         cdef int sums[NUM_RANKS]
         table.built()
@@ -128,6 +145,9 @@ cdef class PlayState:
                 raise ValueError(f"the hands together hold {sums[r]} cards of rank {r}, more than the deck")
         if not 0 <= to_move < n:
             raise ValueError(f"to_move {to_move} is not a seat of {n}")
+        if doubling_bombs not in _BOMBS_RULES:
+            raise ValueError(f"doubling_bombs must be one of {tuple(_BOMBS_RULES)}, got {doubling_bombs!r}")
+        self.bombs_rule = _BOMBS_RULES[doubling_bombs]
         if to_beat:
             if not 0 < to_beat < table.view.n_ids or not table.allowed_code(table.view.codes[to_beat]):
                 raise ValueError(f"to_beat {to_beat} is no play of the table")
@@ -191,13 +211,18 @@ cdef class PlayState:
 
     @property
     def bombs(self):
-        """Bombs played."""
+        """Bombs played that double the score (all of them with ``doubling_bombs="all"``)."""
         return self.nbombs
 
     @property
     def rockets(self):
-        """Rockets played."""
+        """Rockets played that double the score."""
         return self.nrockets
+
+    @property
+    def doubling_bombs(self):
+        """The ``doubling_bombs`` rule the counters follow."""
+        return _BOMBS_NAMES[self.bombs_rule]
 
     def hand(self, int seat):
         """The 15 counts of ``seat`` (tuple of ints). :raises IndexError: not a seat."""
@@ -350,10 +375,11 @@ cdef class PlayState:
             self.left[seat] -= p[r]
         self.nplays[seat] += 1
         t = <int>((self.v.codes[pid] >> CODE_TYPE_SHIFT) & 31)
-        if t == T_BOMB:
-            self.nbombs += 1
-        elif t == T_ROCKET:
-            self.nrockets += 1
+        if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[pid], self.beat):
+            if t == T_BOMB:
+                self.nbombs += 1
+            else:
+                self.nrockets += 1
         self.beat, self.beat_seat, self.npass = pid, seat, 0
         if self.left[seat] == 0:
             self.win = seat
@@ -400,10 +426,11 @@ cdef class PlayState:
                 self.left[seat] += p[r]
             self.nplays[seat] -= 1
             t = <int>((self.v.codes[e.id] >> CODE_TYPE_SHIFT) & 31)
-            if t == T_BOMB:
-                self.nbombs -= 1
-            elif t == T_ROCKET:
-                self.nrockets -= 1
+            if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[e.id], e.prev_beat):
+                if t == T_BOMB:
+                    self.nbombs -= 1
+                else:
+                    self.nrockets -= 1
         self.beat, self.beat_seat, self.npass = e.prev_beat, e.prev_beat_seat, e.prev_passes
         self.cur = seat
         self.win = -1
@@ -457,6 +484,7 @@ cdef class PlayState:
         memcpy(c.nplays, self.nplays, sizeof(self.nplays))
         c.beat, c.beat_seat, c.npass = self.beat, self.beat_seat, self.npass
         c.nbombs, c.nrockets, c.win = self.nbombs, self.nrockets, self.win
+        c.bombs_rule = self.bombs_rule
         if self.nhist:
             c.hist = <Entry*>malloc(self.nhist * sizeof(Entry))
             if c.hist == NULL:
@@ -477,7 +505,7 @@ cdef class PlayState:
         while c.nhist:
             c.pop()
         start = (c.table.rules, [c.hand(s) for s in range(c.seats)], c.cur, c.beat, c.beat_seat,
-                 c.npass, c.nbombs, c.nrockets, c.plays_made)
+                 c.npass, c.nbombs, c.nrockets, c.plays_made, c.doubling_bombs)
         return (_rebuild, (start, [self.hist[i].id for i in range(self.nhist)]))
 
     def __repr__(self):
@@ -489,8 +517,8 @@ def _rebuild(start, ids):
     cdef PlayState s
     cdef int i
     from ddz.tables import table
-    rules, hands, cur, beat, beat_seat, passes, nbombs, nrockets, nplays = start
-    s = PlayState(table(rules), hands, cur, beat, beat_seat, passes)
+    rules, hands, cur, beat, beat_seat, passes, nbombs, nrockets, nplays, bombs_rule = start
+    s = PlayState(table(rules), hands, cur, beat, beat_seat, passes, bombs_rule)
     s.nbombs, s.nrockets = nbombs, nrockets
     for i in range(s.seats):
         s.nplays[i] = nplays[i]

@@ -85,7 +85,7 @@ class GreedyBot:
       *s* ≥ 8, 1 if *s* ≥ 6 (when that is above the highest bid; else passes). In the rob
       variant it calls or robs when *s* ≥ 7.
     * **Doubling** (§4): a farmer doubles when *s* ≥ 8 (counted on its 17 cards), the
-      landlord redoubles when *s* ≥ 11.
+      landlord redoubles when *s* ≥ 11. It never plays open (§7).
     * **Leading** (§5): a play that empties its hand if there is one; otherwise the play
       with the most cards that is not a bomb or rocket, lowest main rank first (long plays
       shed the most cards); bombs only when nothing else is left.
@@ -104,11 +104,13 @@ class GreedyBot:
             if obs.rules.bidding == "rob":
                 return 1 if s >= 7 and 1 in legal else 0
             want = 3 if s >= 11 else 2 if s >= 8 else 1 if s >= 6 else 0
-            return want if want in legal else 0
+            return want if want in legal else legal[0]   # the pass, or the lowest forced bid
         if obs.phase == "doubling":
             if obs.seat == obs.landlord:
                 return hand_strength(obs.hand) >= 11
             return hand_strength(obs.hand) >= 8
+        if obs.phase == "opening":
+            return False          # open play (×3) shows the hand: the greedy player never does
         return self._play(obs, legal)
 
     def _play(self, obs: Observation, legal: List[Play]) -> Play:
@@ -122,8 +124,8 @@ class GreedyBot:
                 return min(legal, key=lambda p: (p.type is PlayType.ROCKET, p.rank))
             return max(plain, key=lambda p: (p.num_cards, -p.rank, -sum(p.kickers)))
         # responding
-        if obs.partner is not None and obs.to_beat_seat == obs.partner:
-            return legal[0]       # the pass: let the partner's play stand
+        if obs.to_beat_seat in obs.partners:
+            return legal[0]       # the pass: let a partner's play stand
         plain = [p for p in legal[1:] if p.type not in _BOMBS]
         if plain:
             return min(plain, key=lambda p: (p.num_cards, p.rank, sum(p.kickers)))
@@ -172,12 +174,12 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     """Let ``bots[seat]`` act for each seat until the hand is over.
 
     :param game: a :class:`ddz.Game` (played in place).
-    :param bots: three bots, one per seat.
+    :param bots: one bot per seat (3, or 4 in the four-player game).
     :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`; a hand that
         everybody passed until ``Rules.all_pass``/``Rules.max_redeals`` voided it is over
         too, with ``result.void`` set and zero scores, so this always returns).
-    :raises DdzError: ``game`` not a Game; fewer or more than three bots, or one without
-        a callable ``act``; a bot's illegal action propagates.
+    :raises DdzError: ``game`` not a Game; not one bot per seat, or one without a
+        callable ``act``; a bot's illegal action propagates.
     """
     from .errors import DdzError
     if not isinstance(game, Game):
@@ -185,9 +187,9 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     try:
         bots = list(bots)
     except TypeError:
-        raise DdzError(f"play_hand needs a sequence of 3 bots, not {type(bots).__name__}: {bots!r}") from None
-    if len(bots) != 3:
-        raise DdzError(f"play_hand needs 3 bots, got {len(bots)}")
+        raise DdzError(f"play_hand needs a sequence of {game.seats} bots, not {type(bots).__name__}: {bots!r}") from None
+    if len(bots) != game.seats:
+        raise DdzError(f"play_hand needs {game.seats} bots (one per seat), got {len(bots)}")
     for seat, bot in enumerate(bots):
         if not callable(getattr(bot, "act", None)):
             raise DdzError(f"bots[{seat}] is not a bot (it needs a callable act(observation, legal)): "

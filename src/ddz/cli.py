@@ -178,9 +178,10 @@ def cmd_beats(args) -> int:
 def _bot_names(text: str) -> List[str]:
     from .bots import BOTS
     names = [t.strip().lower() for t in text.split(",")]
-    if len(names) != 3 or any(n not in BOTS for n in names):
+    if len(names) not in (3, 4) or any(n not in BOTS for n in names):
         raise argparse.ArgumentTypeError(
-            f"--bots takes three names from {', '.join(BOTS)} separated by commas, got {text!r}")
+            f"--bots takes one name per seat (3, or 4 with --players 4) from {', '.join(BOTS)} "
+            f"separated by commas, got {text!r}")
     return names
 
 
@@ -201,7 +202,11 @@ def cmd_selfplay(args) -> int:
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     master = random.Random(seed)
-    bots = [make_bot(name, master.getrandbits(63)) for name in args.bots]
+    names = args.bots or ["greedy"] + ["random"] * (rules.seats - 1)
+    if len(names) != rules.seats:
+        raise DdzError(f"--bots names {len(names)} bots, but {rules.seats} players play (--players {rules.seats})")
+    args.bots = names
+    bots = [make_bot(name, master.getrandbits(63)) for name in names]
     out = None
     to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr
     if to_stdout:
@@ -213,7 +218,7 @@ def cmd_selfplay(args) -> int:
             raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     n = args.games
     done = wins = voids = redeals = bombs = rockets = springs = antis = 0
-    totals = [0, 0, 0]
+    totals = [0] * rules.seats
     interrupted = False
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
@@ -257,7 +262,7 @@ def cmd_selfplay(args) -> int:
         ("engine", engine_note()),
         ("landlord win rate", f"{wins / per:.1%}"),
     ]
-    for s_ in range(3):
+    for s_ in range(rules.seats):
         rows.append((f"mean score seat {s_} ({args.bots[s_]})", f"{totals[s_] / per:+.3f}"))
     rows += [
         ("bombs per hand", f"{bombs / per:.3f}"),
@@ -283,11 +288,14 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
-    """`ddz play`: a person against two bots at a table in the terminal
-    (:class:`ddz.terminal.PlaySession`). Returns the exit status."""
+    """`ddz play`: a person against bots (two, or three with ``--players 4``) at a table in
+    the terminal (:class:`ddz.terminal.PlaySession`). Returns the exit status."""
     from .terminal import PlaySession
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    session = PlaySession(_rules(args), args.seat, args.bot, seed, stdin or sys.stdin, stdout or sys.stdout,
+    rules = _rules(args)
+    if args.seat >= rules.seats:
+        raise DdzError(f"--seat {args.seat} is no seat of a {rules.seats}-player game (0..{rules.seats - 1})")
+    session = PlaySession(rules, args.seat, args.bot, seed, stdin or sys.stdin, stdout or sys.stdout,
                           auto_pass=args.auto_pass, save=args.save)
     return session.run()
 
@@ -346,7 +354,7 @@ def cmd_replay(args) -> int:
     verbose = args.verbose
     n = len(records)
     finished = voids = unfinished = redeals = lord_wins = 0
-    totals = [0, 0, 0]
+    totals: list = []                  # per seat; four-player records add a fourth
     progress = progress_bar(n, "replay", sys.stderr, not verbose and _isatty(sys.stderr))
     try:
         for i, rec in enumerate(records, 1):
@@ -364,6 +372,7 @@ def cmd_replay(args) -> int:
             else:
                 finished += 1
                 lord_wins += r.winner == "landlord"
+                totals += [0] * (len(r.scores) - len(totals))
                 for s_, v in enumerate(r.scores):
                     totals[s_] += v
             if not verbose:
@@ -374,15 +383,15 @@ def cmd_replay(args) -> int:
             if r is None:
                 print(head + f": not finished ({len(game.actions)} actions, phase {game.phase})")
             elif r.void:
-                print(head + f": void ({r.void}), scores +0 +0 +0")
+                print(head + f": void ({r.void}), scores {' '.join('+0' for _ in r.scores)}")
             else:
                 print(head + f": landlord seat {r.landlord} (base {r.base}), {r.winner} win, "
                       f"S = {r.score}, scores {' '.join(f'{v:+d}' for v in r.scores)}")
             if verbose < 2:
                 continue
             d = game.deal.to_json()
-            for s_ in range(3):
-                print(f"  seat {s_}: {d['hands'][s_]}")
+            for s_, hand in enumerate(d["hands"]):
+                print(f"  seat {s_}: {hand}")
             print(f"  bottom: {d['bottom']}")
             print("  " + ", ".join(f"{a['seat']}:{a['action']}" for a in game.to_record()["actions"]))
     finally:
@@ -405,10 +414,12 @@ def cmd_perft(args) -> int:
     from .movetree import divide, perft
     rules = _rules(args)
     deal = tuple(args.deal) if args.deal else None
+    if deal is not None and len(deal) != rules.seats + 1:
+        raise DdzError(f"--deal takes {rules.seats} hands and the bottom ({rules.seats + 1} parts), got {len(deal)}")
     game = Game(rules, seed=args.seed if args.seed is not None else 0, deal=deal,
                 first_bidder=args.landlord)
     game.step(3)
-    while game.phase.value == "doubling":
+    while game.phase.value in ("doubling", "opening"):
         game.step(False)
     d = game.deal.to_json()
     print(f"landlord seat {args.landlord}; hands: {' / '.join(d['hands'])}; bottom {d['bottom']}")
@@ -470,9 +481,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="number of hands (default 1000)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="seed for the deals and the bots (default: random, printed)")
-    p.add_argument("--bots", type=_bot_names, default=["greedy", "random", "random"],
-                   metavar="A,B,C", help="bots of seats 0,1,2: greedy or random "
-                                         "(default greedy,random,random)")
+    p.add_argument("--bots", type=_bot_names, default=None,
+                   metavar="A,B,C[,D]", help="bots of seats 0,1,2 (and 3 with --players 4): greedy or "
+                                             "random (default greedy, then random)")
     p.add_argument("--out", metavar="FILE", default=None, type=_out_file,
                    help="write every hand's record to FILE as JSON lines (see docs/records.md); "
                         "'-' for standard output (the summary then goes to standard error)")
@@ -488,7 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "illegal input is explained and asked again. After each "
                                    "hand: every hand left is shown, and you may save the "
                                    "record or play again.")
-    p.add_argument("--seat", type=int, choices=(0, 1, 2), default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=int, choices=(0, 1, 2, 3), default=0,
+                   help="your seat (default 0; 3 only with --players 4)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")
     p.add_argument("--bot", choices=("greedy", "random"), default="greedy",
                    help="the opponents' bot (default greedy)")
@@ -520,9 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", type=_non_negative, default=2, metavar="D", help="plies (default 2)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="deal from this seed (default 0)")
-    p.add_argument("--deal", nargs=4, metavar=("HAND0", "HAND1", "HAND2", "BOTTOM"),
-                   help="the deal instead of a seed (rank or suited notation)")
-    p.add_argument("--landlord", type=int, choices=(0, 1, 2), default=0,
+    p.add_argument("--deal", nargs="+", metavar="PART",
+                   help="the deal instead of a seed: each hand, then the bottom (rank or suited notation)")
+    p.add_argument("--landlord", type=int, choices=(0, 1, 2, 3), default=0,
                    help="the landlord's seat (default 0)")
     p.add_argument("--divide", action="store_true", help="print each first move's count")
     _add_rules_options(p)

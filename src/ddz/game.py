@@ -54,13 +54,12 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 import numpy as np
 
 from . import _args, moves
-from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, is_integer,
-                    cards_to_counts, deck_counts, format_cards, full_deck, parse_cards,
-                    parse_suited)
+from .cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, format_cards, is_integer
+from .deal import Deal, bottom_bonus_factor, check_bonus_deal, shuffled_deal
 from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
                      RecordError)
 from .play import PASS, Play, PlayType
-from .playstate import copy_rng, new_rng, play_state, shuffle_deal
+from .playstate import copy_rng, new_rng, play_state
 from .rules import STANDARD, Rules
 from .tables import table
 
@@ -68,7 +67,7 @@ __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMov
            "SEATS", "HAND_SIZE", "BOTTOM_SIZE", "RECORD_FORMAT", "RECORD_VERSION",
            "bottom_bonus_factor"]
 
-SEATS = 3
+SEATS = 3          # the three-player game's sizes; Rules.seats, hand_size, bottom_size give each game's
 HAND_SIZE = 17
 BOTTOM_SIZE = 3
 RECORD_FORMAT = "ddz-record"
@@ -97,6 +96,7 @@ class Phase(str, enum.Enum):
     """The phases of a hand, in order (a ``str``, so ``game.phase == "playing"`` works)."""
     BIDDING = "bidding"
     DOUBLING = "doubling"
+    OPENING = "opening"
     PLAYING = "playing"
     OVER = "over"
 
@@ -105,177 +105,8 @@ class Phase(str, enum.Enum):
 
 
 # enum members read through the class cost as much as a kernel call: read them once
-_BIDDING, _DOUBLING, _PLAYING, _OVER = Phase.BIDDING, Phase.DOUBLING, Phase.PLAYING, Phase.OVER
-
-
-# -- the deal --------------------------------------------------------------------
-
-def _format_suited(cards: Sequence[Card]) -> str:
-    return " ".join(str(c) for c in sorted(cards))
-
-
-def _parse_part(part: Any, what: str) -> Tuple[Counts, Optional[Tuple[Card, ...]]]:
-    """(counts, suited cards or None) of one hand or the bottom."""
-    if isinstance(part, str):
-        if any(ch in "SHCDshcd" for ch in part):
-            cards = parse_suited(part)
-            return tuple(int(c) for c in cards_to_counts(cards)), tuple(sorted(cards))
-        try:
-            counts = parse_cards(part)
-        except DdzError as exc:
-            raise DealError(f"{what}: {exc}") from None
-        return tuple(int(c) for c in counts), None
-    if isinstance(part, (list, tuple)) and all(isinstance(c, Card) for c in part):
-        cards = tuple(sorted(part))
-        return tuple(int(c) for c in cards_to_counts(cards)), cards
-    raise DealError(f"{what} must be card notation or a list of ddz.Card, not "
-                    f"{type(part).__name__}: {part!r}")
-
-
-@dataclass(frozen=True)
-class Deal:
-    """One deal (RULES.md §3): three hands of 17 cards and 3 bottom cards.
-
-    :param hands: three 15-count tuples.
-    :param bottom: a 15-count tuple.
-    :param cards: the suited cards of the three hands and the bottom (four sorted
-        tuples of :class:`ddz.Card`), or ``None`` for a deal given in rank notation.
-
-    Build one with :meth:`Deal.parse` (validated) or :meth:`Deal.from_shuffle`.
-    """
-
-    hands: Tuple[Counts, Counts, Counts]
-    bottom: Counts
-    cards: Optional[Tuple[Tuple[Card, ...], ...]] = None
-
-    @property
-    def suited(self) -> bool:
-        """``True`` when the deal has suits (needed by ``Rules.bottom_bonus``)."""
-        return self.cards is not None
-
-    @classmethod
-    def from_shuffle(cls, deck: Sequence[Card]) -> "Deal":
-        """Seat 0 gets ``deck[0:17]``, seat 1 ``deck[17:34]``, seat 2 ``deck[34:51]``,
-        the bottom ``deck[51:54]`` (a trusted, shuffled :func:`ddz.cards.full_deck`)."""
-        parts = [tuple(sorted(deck[i * HAND_SIZE:(i + 1) * HAND_SIZE])) for i in range(SEATS)]
-        parts.append(tuple(sorted(deck[SEATS * HAND_SIZE:])))
-        counts = [tuple(int(c) for c in cards_to_counts(p)) for p in parts]
-        return cls(tuple(counts[:3]), counts[3], tuple(parts))
-
-    @classmethod
-    def parse(cls, deal: Any) -> "Deal":
-        """Validate a deal.
-
-        :param deal: a :class:`Deal`; a mapping ``{"hands": [h0, h1, h2], "bottom": b}``;
-            or a sequence ``(h0, h1, h2, bottom)``. Each part is rank notation
-            (``"33345..."``), suited notation (``"3S 3H 4D ... B R"``) or a list of
-            :class:`ddz.Card`; either every part has suits or none has.
-        :returns: the :class:`Deal`.
-        :raises DealError: wrong structure, a hand of other than 17 cards or a bottom of
-            other than 3, cards missing or repeated (together the parts must be exactly
-            one deck), or suits on some parts only.
-        :raises NotationError: a suited token that is no card.
-        """
-        if isinstance(deal, Deal):
-            return deal
-        if isinstance(deal, Mapping):
-            if set(deal) != {"hands", "bottom"}:
-                raise DealError(f"a deal mapping has exactly the keys 'hands' and 'bottom', got {sorted(deal)!r}")
-            hands = deal["hands"]
-            if not isinstance(hands, (list, tuple)) or len(hands) != SEATS:
-                raise DealError(f"a deal has {SEATS} hands, got {hands!r}")
-            parts = list(hands) + [deal["bottom"]]
-        elif isinstance(deal, (list, tuple)) and len(deal) == SEATS + 1:
-            parts = list(deal)
-        else:
-            raise DealError(f"a deal is (hand0, hand1, hand2, bottom) or "
-                            f"{{'hands': [...], 'bottom': ...}}, got {deal!r}")
-        names = ["hand of seat 0", "hand of seat 1", "hand of seat 2", "bottom"]
-        parsed = [_parse_part(p, n) for p, n in zip(parts, names)]
-        for (counts, _), name, want in zip(parsed, names, [HAND_SIZE] * 3 + [BOTTOM_SIZE]):
-            if sum(counts) != want:
-                raise DealError(f"the {name} has {sum(counts)} cards, not {want}: {format_cards(counts)!r}")
-        suited = [c is not None for _, c in parsed]
-        if any(suited) and not all(suited):
-            raise DealError("give suits for every hand and the bottom, or for none "
-                            f"(suited: {dict(zip(names, suited))})")
-        total = [sum(col) for col in zip(*(c for c, _ in parsed))]
-        deck = [int(c) for c in deck_counts(1)]
-        if total != deck:
-            extra = [RANK_CHARS[r] * (t - d) for r, (t, d) in enumerate(zip(total, deck)) if t > d]
-            missing = [RANK_CHARS[r] * (d - t) for r, (t, d) in enumerate(zip(total, deck)) if t < d]
-            raise DealError(f"a deal holds every card of one deck once; extra {''.join(extra)!r}, "
-                            f"missing {''.join(missing)!r}")
-        cards = None
-        if all(suited):
-            cards = tuple(c for _, c in parsed)
-            every = [card for part in cards for card in part]
-            if len(set(every)) != len(every):
-                seen, dup = set(), []
-                for card in every:
-                    if card in seen:
-                        dup.append(str(card))
-                    seen.add(card)
-                raise DealError(f"cards dealt twice: {' '.join(dup)}")
-        counts = [c for c, _ in parsed]
-        return cls(tuple(counts[:3]), counts[3], cards)
-
-    def to_json(self) -> Dict[str, Any]:
-        """``{"hands": [three strings], "bottom": string}``: suited notation
-        (``"3S 3H ... B"``) when the deal has suits, rank notation otherwise."""
-        if self.cards is not None:
-            parts = [_format_suited(p) for p in self.cards]
-        else:
-            parts = [format_cards(c) for c in (*self.hands, self.bottom)]
-        return {"hands": parts[:3], "bottom": parts[3]}
-
-
-_DECK = tuple(full_deck())
-_DECK_RANKS = bytes(c.rank for c in _DECK)
-_PARTS = (HAND_SIZE,) * SEATS + (BOTTOM_SIZE,)
-
-
-def _check_bonus_deal(deal: Deal) -> None:
-    """A deal that ``Rules(bottom_bonus=True)`` can score: it must have suits.
-
-    :raises DealError: a deal given in rank notation (no suits, so no flush can be told,
-        even when a joker in the bottom happens to rule the flush out).
-    """
-    if deal.cards is None:
-        raise DealError("Rules(bottom_bonus=True) needs the suits of the deal (a flush in the bottom "
-                        "doubles the score): give every hand and the bottom in suited "
-                        "notation, e.g. '3S 4S 5S'")
-
-
-def bottom_bonus_factor(deal: Deal) -> int:
-    """The bottom-card bonus of RULES.md §6 (底牌翻倍): 4 for a trio or a straight flush,
-    3 for both jokers or three consecutive ranks within 3..A, 2 for a pair, one suit, or
-    the big joker; 1 otherwise. Only the highest factor applies; a joker has no suit.
-
-    :param deal: a suited :class:`Deal` (an unsuited one can only be judged when the
-        bottom holds a joker; otherwise the flush is unknown).
-    :returns: 1, 2, 3 or 4.
-    :raises DealError: the deal has no suits and the bottom holds no joker.
-    """
-    counts = deal.bottom
-    ranks = sorted(r for r in range(NUM_RANKS) for _ in range(counts[r]))
-    consecutive = (ranks[2] < CHAIN_RANKS and ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1)
-    has_joker = counts[SMALL_JOKER] or counts[BIG_JOKER]
-    if deal.cards is None:
-        if not has_joker:
-            raise DealError("the bottom-card bonus needs suits (a flush doubles the score); "
-                            "give the deal in suited notation, e.g. '3S 4S 5S'")
-        flush = False
-    else:
-        suits = {c.suit for c in deal.cards[3]}
-        flush = not has_joker and len(suits) == 1
-    if max(counts) == 3 or (consecutive and flush):
-        return 4
-    if (counts[SMALL_JOKER] and counts[BIG_JOKER]) or consecutive:
-        return 3
-    if max(counts) == 2 or flush or counts[BIG_JOKER]:
-        return 2
-    return 1
+_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER = (Phase.BIDDING, Phase.DOUBLING, Phase.OPENING, Phase.PLAYING,
+                                                   Phase.OVER)
 
 
 # -- results and observations ------------------------------------------------------
@@ -293,13 +124,18 @@ class Result:
     :ivar spring: 春天 (×2). :ivar anti_spring: 反春天 (×2).
     :ivar doubles: doubles and redoubles (each ×2). :ivar robs: robs (each ×2).
     :ivar bottom_bonus: the bottom-card factor (1 when the option is off).
-    :ivar multiplier: the product of every factor above.
+    :ivar multiplier: the product of every factor above (and ×3 for open play).
     :ivar score: S = base × multiplier.
-    :ivar scores: settlement per seat (zero-sum): the landlord ±2S, each farmer ∓S.
+    :ivar scores: settlement per seat (zero-sum): the landlord ±2S, each farmer ∓S; in the
+        four-player game the landlord ±3S (RULES.md §7).
     :ivar void: ``None`` for a hand that was played out; for a void hand (everybody
         passed the auction and ``Rules.all_pass`` or ``Rules.max_redeals`` ended it, RULES.md
         §3) the reason, a sentence. A void hand has no landlord, no winner, score 0 and
-        scores ``(0, 0, 0)``; test it with ``if result.void:``.
+        scores all 0; test it with ``if result.void:``.
+    :ivar open_play: the four-player landlord played open (亮牌, ×3, RULES.md §7).
+
+    ``bombs`` and ``rockets`` count those that doubled the score under
+    ``Rules.doubling_bombs`` (RULES.md §6): every one played with ``"all"``.
     """
 
     landlord: Optional[int]
@@ -315,18 +151,20 @@ class Result:
     bottom_bonus: int
     multiplier: int
     score: int
-    scores: Tuple[int, int, int]
+    scores: Tuple[int, ...]
     void: Optional[str] = None
+    open_play: bool = False
 
     @classmethod
-    def voided(cls, reason: str) -> "Result":
+    def voided(cls, reason: str, seats: int = SEATS) -> "Result":
         """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
 
         :param reason: why the hand is void (kept in :attr:`void`).
+        :param seats: players at the table (3 or 4).
         """
         return cls(landlord=None, winner=None, winners=(), base=0, bombs=0, rockets=0,
                    spring=False, anti_spring=False, doubles=0, robs=0, bottom_bonus=1,
-                   multiplier=1, score=0, scores=(0, 0, 0), void=reason)
+                   multiplier=1, score=0, scores=(0,) * seats, void=reason)
 
     @property
     def breakdown(self) -> Dict[str, int]:
@@ -335,7 +173,7 @@ class Result:
         return {"bid": self.base, "bombs": 2 ** self.bombs, "rocket": 2 ** self.rockets,
                 "spring": 2 if self.spring else 1, "anti_spring": 2 if self.anti_spring else 1,
                 "doubles": 2 ** self.doubles, "robs": 2 ** self.robs,
-                "bottom_bonus": self.bottom_bonus}
+                "bottom_bonus": self.bottom_bonus, "open_play": 3 if self.open_play else 1}
 
     def to_json(self) -> Dict[str, Any]:
         """A JSON-serializable dict of every field (``void``: ``null`` or the reason)."""
@@ -344,7 +182,7 @@ class Result:
                 "spring": self.spring, "anti_spring": self.anti_spring, "doubles": self.doubles,
                 "robs": self.robs, "bottom_bonus": self.bottom_bonus,
                 "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores),
-                "void": self.void}
+                "void": self.void, "open_play": self.open_play}
 
 
 class Observation(NamedTuple):
@@ -360,13 +198,16 @@ class Observation(NamedTuple):
     :ivar robs: robs so far. :ivar doubles: per seat ``True``/``False`` or ``None``
         (not chosen yet, or chosen but not yet revealed: the farmers' choices are revealed
         together).
-    :ivar bottom: the bottom cards (15 counts) once revealed, else ``None``.
+    :ivar bottom: the bottom cards (15 counts) once revealed, else ``None`` (in the
+        four-player game they are shown to the landlord only, RULES.md §7).
     :ivar plays: every play so far (passes included), ``(seat, Play)``, in order.
     :ivar cards_left: cards left per seat.
     :ivar to_beat: the play to beat (``None`` when leading or outside the play phase).
     :ivar to_beat_seat: who made it (``None`` likewise).
-    :ivar multiplier: the multiplier so far (robs, doubles, bottom bonus, bombs, rockets;
-        spring and anti-spring are only known at the end).
+    :ivar multiplier: the multiplier so far (robs, doubles, bottom bonus, open play, bombs,
+        rockets; spring and anti-spring are only known at the end).
+    :ivar open_hand: the landlord's cards when it plays open (亮牌, RULES.md §7: visible
+        to everyone), else ``None``.
 
     An immutable named tuple (cheap to build at every turn).
     """
@@ -383,10 +224,11 @@ class Observation(NamedTuple):
     doubles: Tuple[Optional[bool], ...]
     bottom: Optional[Counts]
     plays: Tuple[Tuple[int, Play], ...]
-    cards_left: Tuple[int, int, int]
+    cards_left: Tuple[int, ...]
     to_beat: Optional[Play]
     to_beat_seat: Optional[int]
     multiplier: int
+    open_hand: Optional[Counts] = None
 
     @property
     def hand_str(self) -> str:
@@ -399,11 +241,19 @@ class Observation(NamedTuple):
         return self.landlord == self.seat
 
     @property
+    def partners(self) -> Tuple[int, ...]:
+        """The other farmers' seats (``()`` for the landlord or before it is known)."""
+        lord = self.landlord
+        if lord is None or lord == self.seat:
+            return ()
+        return tuple(s for s in range(len(self.cards_left)) if s != lord and s != self.seat)
+
+    @property
     def partner(self) -> Optional[int]:
-        """The other farmer's seat (``None`` for the landlord or before it is known)."""
-        if self.landlord is None or self.landlord == self.seat:
-            return None
-        return 3 - self.landlord - self.seat
+        """The other farmer's seat in the three-player game (``None`` for the landlord,
+        before it is known, and with four players: see :attr:`partners`)."""
+        partners = self.partners
+        return partners[0] if len(partners) == 1 else None
 
 
 # -- the game ----------------------------------------------------------------------
@@ -414,6 +264,19 @@ _ROB_WORDS = {"pass": 0, "p": 0, "0": 0, "no": 0, "call": 1, "rob": 1, "1": 1, "
 _DOUBLE_WORDS = {"pass": False, "p": False, "no": False, "0": False, "false": False,
                  "double": True, "redouble": True, "yes": True, "1": True, "true": True,
                  "加倍": True, "不加倍": False}
+_OPEN_WORDS = {"pass": False, "p": False, "no": False, "0": False, "false": False, "不亮": False,
+               "open": True, "yes": True, "1": True, "true": True, "亮牌": True}
+
+
+def must_bid(hand: Counts, rules: Rules) -> bool:
+    """The four-player forced bid (RULES.md §7): a hand of all four jokers or three bombs
+    (three ranks with 4+ cards) may not pass while nobody has bid.
+
+    :param hand: 15 counts (the dealt hand). :returns: ``False`` in the three-player game.
+    """
+    if rules.players != 4:
+        return False
+    return (hand[SMALL_JOKER] == 2 and hand[BIG_JOKER] == 2) or sum(c >= 4 for c in hand[:13]) >= 3
 
 
 def _is_play_notation(text: str, rules: Rules) -> bool:
@@ -426,16 +289,18 @@ def _is_play_notation(text: str, rules: Rules) -> bool:
 
 
 class Game:
-    """One hand of three-player Dou Dizhu (RULES.md §3–§6).
+    """One hand of Dou Dizhu (RULES.md §3–§6), three players or four (§7, with
+    ``Rules.four_player()``).
 
-    :param rules: the :class:`ddz.Rules` (kickers, bidding, doubling, bottom bonus).
+    :param rules: the :class:`ddz.Rules` (players, kickers, bidding, doubling, bottom bonus...).
     :param seed: an ``int`` >= 0 seeding ``random.Random`` for the deal, redeals and the
         first bidder; ``None`` draws one from the operating system (kept in :attr:`seed`).
     :param deal: a deal to use instead of shuffling (see :meth:`Deal.parse`).
-    :param first_bidder: seat 0, 1 or 2 to speak first; drawn from the generator if
-        ``None``.
+    :param first_bidder: the seat (0 .. seats - 1) to speak first; drawn from the generator
+        if ``None``.
     :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int or is
-        negative (``random.Random`` would deal the same cards as its opposite), ``first_bidder`` is not 0..2 (ints and numpy integers are accepted; bools and
+        negative (``random.Random`` would deal the same cards as its opposite),
+        ``first_bidder`` is not a seat (ints and numpy integers are accepted; bools and
         floats are not).
     :raises DealError: a bad ``deal``, or an unsuited deal with ``bottom_bonus``.
 
@@ -454,11 +319,13 @@ class Game:
             if seed < 0:
                 raise DdzError(f"a seed is an int >= 0, got {seed!r} (random.Random would deal "
                                f"the same cards for {seed!r} and {-seed!r})")
+        seats = rules.seats
         if first_bidder is not None:
-            first_bidder = _int_arg(first_bidder, "first_bidder (0, 1, 2 or None)")
-            if first_bidder not in (0, 1, 2):
-                raise DdzError(f"first_bidder must be 0, 1, 2 or None, got {first_bidder!r}")
+            first_bidder = _int_arg(first_bidder, f"first_bidder (0..{seats - 1} or None)")
+            if not 0 <= first_bidder < seats:
+                raise DdzError(f"first_bidder must be a seat 0..{seats - 1} or None, got {first_bidder!r}")
         self.rules = rules
+        self.seats = seats
         self._move_rules = rules.move_rules
         self.seed = seed
         self._rng = new_rng(seed)
@@ -467,10 +334,10 @@ class Game:
         if deal is None:
             first = self._shuffle()
         else:
-            first = Deal.parse(deal)
+            first = Deal.parse(deal, rules)
         if rules.bottom_bonus:
-            _check_bonus_deal(first)
-        drawn = self._rng.randrange(SEATS)  # always drawn, so redeals do not depend on first_bidder
+            check_bonus_deal(first)
+        drawn = self._rng.randrange(seats)  # always drawn, so redeals do not depend on first_bidder
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
         self._actions: List[Tuple[int, Any]] = []
@@ -482,17 +349,12 @@ class Game:
 
     # -- set-up --
     def _shuffle(self) -> Deal:
-        # Shuffling the positions 0..53 of full_deck() draws exactly the permutation that
-        # shuffling full_deck() itself would (shuffle depends only on the length); the
-        # sorted positions give each part in card order without comparing Card objects.
-        positions, counts = shuffle_deal(self._rng, _DECK_RANKS, _PARTS)
-        cards = tuple([tuple(map(_DECK.__getitem__, pos)) for pos in positions])
-        return Deal(tuple(counts[:SEATS]), counts[SEATS], cards)
+        return shuffled_deal(self._rng, self.rules)
 
     def _start_deal(self, deal: Deal) -> None:
         self._deals.append(deal)
         self._hands: List[Counts] = list(deal.hands)   # until the play phase; then the play state holds them
-        self._left = [HAND_SIZE] * SEATS
+        self._left = [self.rules.hand_size] * self.seats
         self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
         self._spoken = 0
@@ -503,9 +365,10 @@ class Game:
         self._robs = 0
         self._final_rob = False
         self.landlord: Optional[int] = None
-        self._doubles: List[Optional[bool]] = [None, None, None]
+        self._doubles: List[Optional[bool]] = [None] * self.seats
         self._ndoubles = 0
         self._bonus = 1
+        self._open: Optional[bool] = None    # four players: the landlord's open-play choice
         self._ps: Any = None          # the play phase (ddz._game.PlayState), from its start
         self._plays: List[Tuple[int, Play]] = []   # cache of `plays` (pop() truncates it)
         self.result: Optional[Result] = None
@@ -530,7 +393,7 @@ class Game:
 
     def _void(self, reason: str) -> None:
         """End the hand void: no landlord, no winner, every score 0."""
-        self.result = Result.voided(reason)
+        self.result = Result.voided(reason, self.seats)
         self._phase = _OVER
         self._current = None
         self._legal = None
@@ -638,13 +501,15 @@ class Game:
             return self.result.multiplier
         ps = self._ps
         played = 0 if ps is None else ps.bombs + ps.rockets
-        return self._bonus << (self._robs + self._ndoubles + played)
+        return self._factor() << (self._robs + self._ndoubles + played)
 
-    @staticmethod
-    def _seat_arg(seat: Any) -> int:
-        if not is_integer(seat) \
-                or seat not in (0, 1, 2):
-            raise DdzError(f"a seat is 0, 1 or 2, got {seat!r}")
+    def _factor(self) -> int:
+        """The factors that are not powers of 2: the bottom bonus and open play (×3)."""
+        return self._bonus * 3 if self._open else self._bonus
+
+    def _seat_arg(self, seat: Any) -> int:
+        if not is_integer(seat) or not 0 <= seat < self.seats:
+            raise DdzError(f"a seat is 0..{self.seats - 1}, got {seat!r}")
         return int(seat)
 
     def __repr__(self) -> str:
@@ -674,9 +539,11 @@ class Game:
         if phase is _BIDDING:
             if self.rules.bidding == "points":
                 legal = [0] + list(range(self._bid + 1, 4))
+                if not self._bid and must_bid(self._hands[self._current], self.rules):
+                    legal = legal[1:]            # RULES.md §7: the forced bid
             else:
                 legal = [0, 1]
-        elif phase is _DOUBLING:
+        elif phase is _DOUBLING or phase is _OPENING:
             legal = [False, True]
         else:
             legal = []
@@ -757,16 +624,17 @@ class Game:
         return space
 
     def timeout_action(self) -> Action:
-        """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding,
-        not double, pass when responding, and when leading its lowest single card.
+        """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding
+        (bid 1 when the four-player forced bid forbids the pass), not double, not play
+        open, pass when responding, and when leading its lowest single card.
 
         :returns: the action (pass it to :meth:`step`).
         :raises IllegalActionError: the hand is over.
         """
         phase = self._phase
         if phase is _BIDDING:
-            return 0
-        if phase is _DOUBLING:
+            return self._compute_legal()[0]     # the pass, or the lowest bid when it is forced
+        if phase is _DOUBLING or phase is _OPENING:
             return False
         if phase is _PLAYING:
             ps = self._ps
@@ -804,6 +672,8 @@ class Game:
             self._apply_bid(self._bid_arg(action))
         elif phase is _DOUBLING:
             self._apply_double(self._double_arg(action))
+        elif phase is _OPENING:
+            self._apply_open(self._open_arg(action))
         else:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
         self._npushed = 0
@@ -875,26 +745,34 @@ class Game:
         if value not in legal:
             if points and value in (1, 2, 3):
                 raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {self._bid}")
+            if points and value == 0 and legal and legal[0] == 1:
+                raise IllegalActionError(f"seat {self._current} must bid: it holds all four jokers or three "
+                                         "bombs and nobody has bid yet (RULES.md §7)")
             raise IllegalActionError(f"not a legal bid: {action!r} (legal: {legal})")
         return value
 
-    def _double_arg(self, action: Any) -> bool:
+    def _double_arg(self, action: Any, words: Mapping[str, bool] = _DOUBLE_WORDS,
+                    what: str = "the doubling phase", yes: str = "double") -> bool:
         if isinstance(action, (bool, np.bool_)):
             return bool(action)
         if isinstance(action, (int, np.integer)) and action in (0, 1):
             return bool(action)
         if isinstance(action, str):
-            value = _DOUBLE_WORDS.get(action.strip().lower())
+            value = words.get(action.strip().lower())
             if value is not None:
                 return value
         if isinstance(action, Play) and not action:
             return False
         if isinstance(action, Play) or (isinstance(action, str) and _is_play_notation(action, self._move_rules)):
             raise IllegalActionError(
-                f"{str(action)!r} is a play, but the game is in the doubling phase: "
-                f"True (double) or False (not)")
+                f"{str(action)!r} is a play, but the game is in {what}: "
+                f"True ({yes}) or False (not)")
         raise IllegalActionError(
-            f"in the doubling phase an action is True (double) or False (not), got {action!r}")
+            f"in {what} an action is True ({yes}) or False (not), got {action!r}")
+
+    def _open_arg(self, action: Any) -> bool:
+        return self._double_arg(action, _OPEN_WORDS, "the opening phase (the landlord may play open, ×3)",
+                                "play open")
 
     # -- transitions (trusted arguments) --
     def _apply_bid(self, value: int) -> None:
@@ -906,13 +784,13 @@ class Game:
             self._spoken += 1
             if value:
                 self._bid, self._bidder = value, seat
-            if value == 3 or self._spoken == SEATS:
+            if value == 3 or self._spoken == self.seats:
                 if self._bidder is None:
                     self._all_passed()
                 else:
                     self._set_landlord(self._bidder)
             else:
-                self._current = (seat + 1) % SEATS
+                self._current = (seat + 1) % self.seats
             return
         # rob variant (RULES.md §3)
         if self._final_rob:
@@ -930,8 +808,8 @@ class Game:
             else:
                 self._robs += 1
                 self._bidder = seat
-        if self._spoken < SEATS:
-            self._current = (seat + 1) % SEATS
+        if self._spoken < self.seats:
+            self._current = (seat + 1) % self.seats
         elif self._caller is None:
             self._all_passed()
         elif self._robs:
@@ -946,12 +824,15 @@ class Game:
             self._bid = 1
         deal = self._deals[-1]
         self._hands[seat] = tuple([h + b for h, b in zip(self._hands[seat], deal.bottom)])
-        self._left[seat] += BOTTOM_SIZE
+        self._left[seat] += self.rules.bottom_size
         if self.rules.bottom_bonus:
             self._bonus = bottom_bonus_factor(deal)
         if self.rules.doubling:
             self._phase = _DOUBLING
-            self._current = (seat + 1) % SEATS
+            self._current = (seat + 1) % self.seats
+        elif self.rules.players == 4:
+            self._phase = _OPENING          # RULES.md §7: the landlord may play open first
+            self._current = seat
         else:
             self._start_play()
 
@@ -959,7 +840,14 @@ class Game:
         """The play phase begins: the landlord leads (RULES.md §5)."""
         self._phase = _PLAYING
         self._current = self.landlord
-        self._ps = play_state(self._table, self._hands, self.landlord)
+        self._ps = play_state(self._table, self._hands, self.landlord, doubling_bombs=self.rules.doubling_bombs)
+
+    def _apply_open(self, value: bool) -> None:
+        """The four-player landlord plays open (亮牌, ×3) or not (RULES.md §7)."""
+        self._actions.append((self._current, value))
+        self._open = value
+        self._legal = None
+        self._start_play()
 
     def _apply_double(self, value: bool) -> None:
         seat = self._current
@@ -968,8 +856,8 @@ class Game:
         self._ndoubles += value
         self._legal = None
         lord = self.landlord
-        if seat == (lord + 1) % SEATS:
-            self._current = (lord + 2) % SEATS
+        if seat == (lord + 1) % self.seats:
+            self._current = (lord + 2) % self.seats
         elif seat != lord and any(self._doubles):
             self._current = lord
         else:
@@ -980,24 +868,24 @@ class Game:
         ps = self._ps
         lord = self.landlord
         lord_wins = seat == lord
-        farmers = tuple(s for s in range(SEATS) if s != lord)
+        farmers = tuple(s for s in range(self.seats) if s != lord)
         nplays = ps.plays_made
         spring = lord_wins and not any(nplays[s] for s in farmers)
         anti = (not lord_wins) and nplays[lord] == 1
         doubles = self._ndoubles
         bombs, rockets = ps.bombs, ps.rockets
         n = bombs + rockets + spring + anti + doubles + self._robs
-        multiplier = self._bonus << n
+        multiplier = self._factor() << n
         score = self._bid * multiplier
         sign = 1 if lord_wins else -1
-        scores = [-sign * score] * SEATS
-        scores[lord] = 2 * sign * score
+        scores = [-sign * score] * self.seats
+        scores[lord] = len(farmers) * sign * score      # ±2S, or ±3S with four players
         self.result = Result(
             landlord=lord, winner="landlord" if lord_wins else "farmers",
             winners=(lord,) if lord_wins else farmers, base=self._bid, bombs=bombs,
             rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
             robs=self._robs, bottom_bonus=self._bonus, multiplier=multiplier, score=score,
-            scores=tuple(scores))
+            scores=tuple(scores), open_play=bool(self._open))
         self._phase = _OVER
         self._current = None
 
@@ -1065,7 +953,7 @@ class Game:
         if self._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
             # RULES.md §4: the farmers' choices are revealed together, so until both have
             # chosen a seat sees only its own, in `doubles` and in the multiplier alike
-            shown = [None, None, None]
+            shown = [None] * self.seats
             shown[seat] = doubles[seat]
             doubles = shown
             ndoubles = int(bool(shown[seat]))
@@ -1077,12 +965,17 @@ class Game:
             hand, left, plays, played = ps.hand(seat), ps.cards_left, self.plays, ps.bombs + ps.rockets
             b = ps.to_beat
             to_beat, beat_seat = (self._table.plays[b], ps.to_beat_seat) if b else (None, None)
+        # RULES.md §7: the four-player bottom is shown to the landlord only
+        bottom = None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom
+        open_hand = None
+        if self._open:
+            open_hand = self._hands[lord] if ps is None else ps.hand(lord)
         # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
         return _new_tuple(Observation, (
             seat, self._phase, self._current, self.rules, hand,
             lord, self._bid, tuple(self._bids), self._robs, tuple(doubles),
-            None if lord is None else self._deals[-1].bottom, plays,
-            left, to_beat, beat_seat, self._bonus << (self._robs + ndoubles + played)))
+            bottom, plays, left, to_beat, beat_seat,
+            self._factor() << (self._robs + ndoubles + played), open_hand))
 
     def __getstate__(self) -> Dict[str, Any]:
         # the shared table and action space are looked up again, not pickled
@@ -1134,6 +1027,8 @@ class Game:
         for i, (seat, action) in enumerate(self.actions):
             if isinstance(action, Play):
                 phase, text = "playing", str(action)
+            elif isinstance(action, bool) and self.seats == 4:   # no doubling with four: open play
+                phase, text = "opening", "open" if action else "pass"
             elif isinstance(action, bool):
                 phase, text = "doubling", ("double" if seat != self.landlord else "redouble") if action else "pass"
             else:
@@ -1182,7 +1077,7 @@ class Game:
         if not isinstance(deals, list) or not deals:
             raise RecordError("the record has no deals")
         try:
-            parsed = [Deal.parse(d) for d in deals]
+            parsed = [Deal.parse(d, rules) for d in deals]
             seeded = record["dealt_from_seed"]
             if not isinstance(seeded, bool):
                 raise RecordError(f"dealt_from_seed must be true or false, got {seeded!r}")
@@ -1212,7 +1107,7 @@ class Game:
                 raise RecordError(f"action {i}: not an object with 'seat' and 'action': {entry!r}")
             seat, action = entry["seat"], entry["action"]
             if isinstance(seat, bool) or not isinstance(seat, int):
-                raise RecordError(f"action {i}: 'seat' must be an int (0, 1 or 2), not "
+                raise RecordError(f"action {i}: 'seat' must be an int (a seat), not "
                                   f"{type(seat).__name__}: {seat!r}")
             if game._phase is _OVER:
                 raise RecordError(f"action {i} (seat {seat}): {action!r} comes after the hand is over")
@@ -1241,7 +1136,8 @@ class Game:
         want = record.get("result")
         have = None if game.result is None else game.result.to_json()
         if version < 3 and isinstance(want, Mapping) and "void" not in want and have is not None:
-            have.pop("void")                       # results gained "void" in version 3
+            have.pop("void")                       # results gained "void" and "open_play" in version 3
+            have.pop("open_play")
         if want is not None and want != have:
             raise RecordError(f"the recorded result {want!r} differs from the replayed one {have!r}")
         return game

@@ -36,11 +36,12 @@ class PyPlayState:
     :param hands: one 15-count sequence per seat, 2 to 4 seats.
     :param to_move: the seat to act. :param to_beat: the id of the play to beat (0:
         leading). :param beat_seat: who made it. :param passes: passes since.
+    :param doubling_bombs: which bombs ``bombs``/``rockets`` count (``Rules.doubling_bombs``).
     :raises ValueError: as the compiled ``PlayState``.
     """
 
     def __init__(self, table: Any, hands: Sequence[Sequence[int]], to_move: int, to_beat: int = 0,
-                 beat_seat: int = -1, passes: int = 0) -> None:
+                 beat_seat: int = -1, passes: int = 0, doubling_bombs: str = "all") -> None:
         rules = table.rules
         opts = rules.move_options
         deck = [int(c) for c in deck_counts(opts.decks)]
@@ -60,6 +61,9 @@ class PyPlayState:
             raise ValueError("the hands together hold more cards than the deck")
         if not 0 <= to_move < n:
             raise ValueError(f"to_move {to_move} is not a seat of {n}")
+        if doubling_bombs not in ("all", "beating", "six_plus"):
+            raise ValueError(f"doubling_bombs must be 'all', 'beating' or 'six_plus', got {doubling_bombs!r}")
+        self.doubling_bombs = doubling_bombs
         self.seats = n
         self._hands: List[Tuple[int, ...]] = hands
         self._left = [sum(h) for h in hands]
@@ -91,8 +95,17 @@ class PyPlayState:
     winner = property(lambda self: self._win, doc="The seat that went out, or -1.")
     cards_left = property(lambda self: tuple(self._left), doc="Cards left per seat.")
     plays_made = property(lambda self: tuple(self._nplays), doc="Plays (not passes) per seat.")
-    bombs = property(lambda self: self._bombs, doc="Bombs played.")
-    rockets = property(lambda self: self._rockets, doc="Rockets played.")
+    bombs = property(lambda self: self._bombs, doc="Bombs played that double the score.")
+    rockets = property(lambda self: self._rockets, doc="Rockets played that double the score.")
+
+    def _doubles(self, play: Any, beat: int) -> bool:
+        """RULES.md §6, ``Rules.doubling_bombs``: does this BOMB or ROCKET double the score?"""
+        rule = self.doubling_bombs
+        if rule == "all":
+            return True
+        if rule == "beating":
+            return beat != 0
+        return play.type is PlayType.ROCKET or play.num_cards >= 6
 
     def hand(self, seat: int) -> Tuple[int, ...]:
         """The 15 counts of ``seat``. :raises IndexError: not a seat."""
@@ -181,9 +194,9 @@ class PyPlayState:
         self._hands[seat] = tuple(h - c for h, c in zip(self._hands[seat], play.counts))
         self._left[seat] -= play.num_cards
         self._nplays[seat] += 1
-        if play.type is PlayType.BOMB:
+        if play.type is PlayType.BOMB and self._doubles(play, self._beat):
             self._bombs += 1
-        elif play.type is PlayType.ROCKET:
+        elif play.type is PlayType.ROCKET and self._doubles(play, self._beat):
             self._rockets += 1
         self._beat, self._beat_seat, self._passes = pid, seat, 0
         if self._left[seat] == 0:
@@ -201,9 +214,9 @@ class PyPlayState:
             self._hands[seat] = tuple(h + c for h, c in zip(self._hands[seat], play.counts))
             self._left[seat] += play.num_cards
             self._nplays[seat] -= 1
-            if play.type is PlayType.BOMB:
+            if play.type is PlayType.BOMB and self._doubles(play, self._beat):
                 self._bombs -= 1
-            elif play.type is PlayType.ROCKET:
+            elif play.type is PlayType.ROCKET and self._doubles(play, self._beat):
                 self._rockets -= 1
         self._cur, self._win, self._legal = seat, -1, None
         return pid
@@ -258,12 +271,12 @@ class PyPlayState:
 
 
 def play_state(table: Any, hands: Sequence[Sequence[int]], to_move: int, to_beat: int = 0,
-               beat_seat: int = -1, passes: int = 0) -> Any:
+               beat_seat: int = -1, passes: int = 0, doubling_bombs: str = "all") -> Any:
     """A play-phase position of the active implementation: the core's
     ``ddz._game.PlayState``, or :class:`PyPlayState` when the core is not built. Arguments
     and errors as :class:`PyPlayState`."""
     make = PyPlayState if _game is None else _game.PlayState
-    return make(table, hands, to_move, to_beat, beat_seat, passes)
+    return make(table, hands, to_move, to_beat, beat_seat, passes, doubling_bombs)
 
 
 def new_rng(seed: int) -> Any:

@@ -76,17 +76,17 @@ def grouped(counts: Sequence[int]) -> str:
     return " ".join(RANK_CHARS[r] * int(c) for r, c in enumerate(counts) if c)
 
 
-def _trick(plays: Sequence[Tuple[int, Play]]) -> List[Tuple[int, Play]]:
-    """The plays of the current trick (RULES.md §5: a trick ends after two passes in a row
-    following a play); empty when the next player leads."""
+def _trick(plays: Sequence[Tuple[int, Play]], seats: int = 3) -> List[Tuple[int, Play]]:
+    """The plays of the current trick (RULES.md §5: a trick ends after ``seats - 1``
+    passes in a row following a play); empty when the next player leads."""
     trick: List[Tuple[int, Play]] = []
     passes = 0
     for seat, play in plays:
-        if passes == 2:
+        if passes == seats - 1:
             trick, passes = [], 0
         trick.append((seat, play))
         passes = passes + 1 if not play else 0
-    return [] if passes == 2 else trick
+    return [] if passes == seats - 1 else trick
 
 
 def _bid_words(bidding: Sequence[Tuple[int, int]], rob: bool) -> List[str]:
@@ -113,6 +113,8 @@ def action_words(game: Game, legal: list) -> List[str]:
         return [yes if b else "pass" for b in legal]
     if game.phase is Phase.DOUBLING:
         return ["double" if d else "pass" for d in legal]
+    if game.phase is Phase.OPENING:
+        return ["open" if d else "pass" for d in legal]
     return [str(a) for a in legal]
 
 
@@ -120,7 +122,7 @@ class PlaySession:
     """``ddz play``: hands between a person at ``seat`` and two bots, until the person stops.
 
     :param rules: the :class:`ddz.Rules`.
-    :param seat: the person's seat (0..2).
+    :param seat: the person's seat (0 .. seats - 1).
     :param bot: the bots' name (``"greedy"`` or ``"random"``).
     :param seed: the first hand's seed (each later hand takes the next seed of a generator
         seeded with it, as do the bots).
@@ -137,7 +139,7 @@ class PlaySession:
         self.stdin, self.auto_pass, self.save = stdin, auto_pass, save
         self.console = Console(file=stdout, highlight=False, emoji=False)
         self.stdout = stdout
-        self.totals = [0, 0, 0]
+        self.totals = [0] * rules.seats
         self.hands = 0
 
     # -- output --
@@ -168,6 +170,10 @@ class PlaySession:
             if not action:
                 return f"{who} pass{'es' if seat != self.me else ''}"
             return f"{who} play{'s' if seat != self.me else ''} {action}"
+        if isinstance(action, bool) and game.seats == 4:     # the four-player open play (RULES.md §7)
+            if action:
+                return f"{who} play{'s' if seat != self.me else ''} open (x3)"
+            return f"{who} do{'es' if seat != self.me else ''} not play open"
         if isinstance(action, bool):
             if action:
                 return f"{who} {'redouble' if seat == game.landlord else 'double'}{'s' if seat != self.me else ''}"
@@ -187,7 +193,7 @@ class PlaySession:
             t.add_column(col)
         last: Dict[int, str] = {}
         if game.phase is Phase.PLAYING:
-            for seat, play in _trick(game.plays):
+            for seat, play in _trick(game.plays, game.seats):
                 last[seat] = str(play)
         elif game.phase is Phase.BIDDING:
             words = _bid_words(obs.bidding, game.rules.bidding == "rob")
@@ -197,7 +203,7 @@ class PlaySession:
             for seat, d in enumerate(obs.doubles):
                 if d is not None:
                     last[seat] = ("redouble" if seat == game.landlord else "double") if d else "no double"
-        for seat in range(3):
+        for seat in range(game.seats):
             player = "you" if seat == self.me else f"{self.bot_name} bot"
             if game.landlord is None:
                 role = "bids first" if seat == game.first_bidder else ""
@@ -212,12 +218,14 @@ class PlaySession:
         parts = [f"bid {game.bid}" if game.bid else "no bid yet", f"multiplier x{obs.multiplier}"]
         if obs.bottom is not None:
             deal = game.deal
-            bottom = " ".join(str(c) for c in deal.cards[3]) if deal.cards else format_cards(deal.bottom)
+            bottom = " ".join(str(c) for c in deal.cards[-1]) if deal.cards else format_cards(deal.bottom)
             parts.append(f"bottom {bottom}")
         if game.phase is Phase.PLAYING:
             parts.append(f"to beat {game.to_beat} (seat {obs.to_beat_seat})" if game.to_beat is not None
                          else ("you lead" if game.current_player == self.me else f"seat {game.current_player} leads"))
         self.say(" · ".join(parts))
+        if obs.open_hand is not None and obs.landlord != self.me:
+            self.say(f"the landlord plays open: {grouped(obs.open_hand)}")
         self.say(f"your hand: {grouped(obs.hand)}", style="bold")
 
     def moves(self, game: Game) -> None:
@@ -238,7 +246,7 @@ class PlaySession:
         """Play hands until the person stops. Returns the exit status (0; 2 when the input
         ends in the middle of a hand)."""
         master = random.Random(self.seed)
-        bots = {s: make_bot(self.bot_name, master.getrandbits(63)) for s in range(3) if s != self.me}
+        bots = {s: make_bot(self.bot_name, master.getrandbits(63)) for s in range(self.rules.seats) if s != self.me}
         seed = self.seed
         self.say(f"ddz: you are seat {self.me}; seats {', '.join(str(s) for s in sorted(bots))} are "
                  f"{self.bot_name} bots. Type plays in notation (333+4, 34567, BR), 'pass', "
@@ -272,9 +280,13 @@ class PlaySession:
             if game.landlord is not None and not shown_landlord:
                 shown_landlord = True
                 deal = game.deal
-                bottom = " ".join(str(c) for c in deal.cards[3]) if deal.cards else format_cards(deal.bottom)
                 who = "you are" if game.landlord == self.me else f"seat {game.landlord} is"
-                self.say(f"{who} the landlord (bid {game.bid}); bottom cards: {bottom}", style="bold")
+                if game.observation(self.me).bottom is None:     # four players: the farmers do not see it
+                    self.say(f"{who} the landlord (bid {game.bid}); it takes the {game.rules.bottom_size} "
+                             "bottom cards unseen", style="bold")
+                else:
+                    bottom = " ".join(str(c) for c in deal.cards[-1]) if deal.cards else format_cards(deal.bottom)
+                    self.say(f"{who} the landlord (bid {game.bid}); bottom cards: {bottom}", style="bold")
             seat = game.current_player
             if seat != self.me:
                 action = bots[seat].act(game.observation(seat), game.legal_actions())
@@ -320,6 +332,8 @@ class PlaySession:
             return f"call/rob the landlord? ({words}): " if game.bid else f"call the landlord? ({words}): "
         if game.phase is Phase.DOUBLING:
             return f"double? ({', '.join(action_words(game, game.legal_actions()))}): "
+        if game.phase is Phase.OPENING:
+            return f"play open, your hand shown to all, x3? ({', '.join(action_words(game, game.legal_actions()))}): "
         if game.to_beat is None:
             return "you lead: your play (e.g. 33, 555+7; ? lists moves): "
         return f"to beat {game.to_beat}: your play or pass (? lists moves): "
@@ -343,11 +357,11 @@ class PlaySession:
         t.add_column("seat")
         t.add_column("role")
         t.add_column("cards left")
-        for s in range(3):
+        for s in range(game.seats):
             role = "" if r.landlord is None else ("landlord" if s == r.landlord else "farmer")
             t.add_row(f"{s}{' (you)' if s == self.me else ''}", role, grouped(game.hand(s)) or "-")
         self.console.print(t)
-        for s in range(3):
+        for s in range(game.seats):
             self.totals[s] += r.scores[s]
         self.say(f"after {self.hands} hand{'s' if self.hands != 1 else ''}: "
                  + ", ".join(f"seat {s}{' (you)' if s == self.me else ''} {v:+d}" for s, v in enumerate(self.totals)))
