@@ -26,9 +26,11 @@ def load_perft_file(path):
             fields = dict(part.split("=", 1) for part in line.split("; ") if "=" in part)
             counts = [tuple(int(x) for x in part[1:].split()) for part in line.split("; ")
                       if part.startswith("D")]
-            game = Game(Rules(kickers=fields["kickers"]), deal=tuple(fields["deal"].split("/")),
-                        first_bidder=int(fields["landlord"]))
+            rules = Rules(kickers=fields["kickers"], players=int(fields.get("players", 3)))
+            game = Game(rules, deal=tuple(fields["deal"].split("/")), first_bidder=int(fields["landlord"]))
             game.step(3)
+            if game.phase == "opening":
+                game.step(False)
             for play in filter(None, fields["plays"].split(",")):
                 game.step(play)
             out.append((f"{os.path.basename(path)}:{n}", game, counts))
