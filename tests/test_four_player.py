@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import DdzError, InvalidPlayError, Play, PlayType, Rules, reference
+from ddz import DdzError, InvalidPlayError, PlayType, Rules, reference
 from ddz.actions import encode_cards, encoding_size
 from ddz.cards import deck_counts
 from ddz.tables import table

@@ -14,7 +14,7 @@ import ddz
 from ddz.playstate import PyPlayState, copy_rng, new_rng, play_state, shuffle_deal
 from ddz.tables import table
 
-from conftest import CARDS, DECK, NO_EXTENSIONS, RULESETS, RULE_IDS
+from conftest import CARDS, NO_EXTENSIONS, RULESETS, RULE_IDS
 
 needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the compiled core is absent")
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -1093,7 +1093,7 @@ class Game:
             if rules.bottom_bonus:
                 for k, d in enumerate(parsed[1:], start=1):
                     try:
-                        _check_bonus_deal(d)
+                        check_bonus_deal(d)
                     except DealError as exc:
                         raise RecordError(f"deal {k}: {exc}") from None
             game._pending = parsed[1:]
