@@ -274,3 +274,13 @@ def test_cli_four_players(run_cli, tmp_path):
     assert code == 2 and "4 players" in err
     code, text, err = run_cli("perft", "--players", "4", "--seed", "3", "--depth", "2")
     assert code == 0 and "perft(2) =" in text
+
+
+def test_readme_four_player_example_runs():
+    from conftest import readme_code
+    code = readme_code("Four players")     # matches the "### Four players" heading
+    scope = {}
+    exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), scope)
+    r = scope["game"].result
+    assert r is not None and len(r.scores) == 4 and sum(r.scores) == 0
+    assert scope["rules"] == FOUR
