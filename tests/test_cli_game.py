@@ -55,7 +55,7 @@ def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys, run_c
     ["selfplay", "--bots", "greedy,random,clever"],
     ["selfplay", "--seed", "abc"],
     ["selfplay", "--bidding", "auction"],
-    ["play", "--seat", "3"],
+    ["play", "--seat", "4"],
     ["perft", "--landlord", "5"],
     ["replay"],
 ])

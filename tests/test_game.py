@@ -574,9 +574,9 @@ def test_numpy_integers_are_converted_to_int():
     assert Game.from_record(json.loads(json.dumps(rec))).first_bidder == 1
     assert g.hand(np.int64(2)) == g.hand(2)
     for bad in (True, 1.0, np.bool_(False)):
-        with pytest.raises(DdzError, match="a seat is 0, 1 or 2"):
+        with pytest.raises(DdzError, match=r"a seat is 0\.\.2"):
             g.hand(bad)
-        with pytest.raises(DdzError, match="a seat is 0, 1 or 2"):
+        with pytest.raises(DdzError, match=r"a seat is 0\.\.2"):
             g.observation(bad)
 
 

@@ -127,7 +127,7 @@ def test_greedy_beats_random_bots(rules):
     ([RandomBot(1), None, RandomBot(2)], r"bots\[1\] is not a bot"),
     ([RandomBot(1), object(), RandomBot(2)], r"bots\[1\] is not a bot"),
     ([RandomBot(1), type("B", (), {"act": 3})(), RandomBot(2)], r"bots\[1\] is not a bot"),
-    ([RandomBot(1)] * 2, "needs 3 bots, got 2"),
+    ([RandomBot(1)] * 2, "needs 3 bots \\(one per seat\\), got 2"),
     (None, "sequence of 3 bots"),
 ])
 def test_play_hand_validates_bots(bots, match):

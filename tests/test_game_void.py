@@ -136,7 +136,7 @@ def _as_version_2(rec):
     for name in ddz.game._RULES_ADDED[2]:
         del rec["rules"][name]
     if rec["result"] is not None:
-        del rec["result"]["void"]
+        del rec["result"]["void"], rec["result"]["open_play"]
     return rec
 
 
