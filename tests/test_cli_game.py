@@ -45,7 +45,8 @@ def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys, run_c
     rec = json.loads(files[0].splitlines()[0])
     assert rec["rules"] == {"kickers": "repeat", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": True, "players": 3, "straights": True, "doubling_bombs": "all",
-                            "all_pass": "void", "max_redeals": 3}
+                            "all_pass": "void", "max_redeals": 3, "first_bidder": "random",
+                            "bid_rounds": "once"}
 
 
 @pytest.mark.parametrize("argv", [

@@ -100,7 +100,8 @@ def test_record_format_fields():
     assert rec["format"] == "ddz-record" and rec["version"] == 3
     assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": False, "players": 3, "straights": True, "doubling_bombs": "all",
-                            "all_pass": "redeal", "max_redeals": 10}
+                            "all_pass": "redeal", "max_redeals": 10, "first_bidder": "random",
+                            "bid_rounds": "once"}
     assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
     deal = rec["deals"][0]
     assert len(deal["hands"]) == 3 and len(deal["bottom"].split()) == 3

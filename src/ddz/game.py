@@ -46,6 +46,7 @@ cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
 
 from __future__ import annotations
 
+import copy
 import enum
 import random
 from dataclasses import dataclass
@@ -54,7 +55,8 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from . import _args, moves
-from .cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, format_cards, is_integer
+from .cards import NUM_RANKS, RANK_CHARS, format_cards, is_integer
+from .auction import _BID_WORDS, _ROB_WORDS, Rob, auction, must_bid  # noqa: F401 (must_bid: re-exported)
 from .deal import Deal, bottom_bonus_factor, check_bonus_deal, shuffled_deal
 from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
                      RecordError)
@@ -208,6 +210,9 @@ class Observation(NamedTuple):
         rockets; spring and anti-spring are only known at the end).
     :ivar open_hand: the landlord's cards when it plays open (亮牌, RULES.md §7: visible
         to everyone), else ``None``.
+    :ivar face_up: with ``Rules.first_bidder="face_up"`` the card turned face up during the
+        deal, ``(seat that received it, card)`` (the card as text: ``"7H"``, or ``"7"`` for a
+        deal in rank notation), public; else ``None``.
 
     An immutable named tuple (cheap to build at every turn).
     """
@@ -229,6 +234,7 @@ class Observation(NamedTuple):
     to_beat_seat: Optional[int]
     multiplier: int
     open_hand: Optional[Counts] = None
+    face_up: Optional[Tuple[int, str]] = None
 
     @property
     def hand_str(self) -> str:
@@ -258,9 +264,6 @@ class Observation(NamedTuple):
 
 # -- the game ----------------------------------------------------------------------
 
-_BID_WORDS = {"pass": 0, "p": 0, "0": 0, "1": 1, "2": 2, "3": 3, "不叫": 0}
-_ROB_WORDS = {"pass": 0, "p": 0, "0": 0, "no": 0, "call": 1, "rob": 1, "1": 1, "yes": 1,
-              "叫地主": 1, "抢地主": 1, "不叫": 0, "不抢": 0}
 _DOUBLE_WORDS = {"pass": False, "p": False, "no": False, "0": False, "false": False,
                  "double": True, "redouble": True, "yes": True, "1": True, "true": True,
                  "加倍": True, "不加倍": False}
@@ -268,15 +271,12 @@ _OPEN_WORDS = {"pass": False, "p": False, "no": False, "0": False, "false": Fals
                "open": True, "yes": True, "1": True, "true": True, "亮牌": True}
 
 
-def must_bid(hand: Counts, rules: Rules) -> bool:
-    """The four-player forced bid (RULES.md §7): a hand of all four jokers or three bombs
-    (three ranks with 4+ cards) may not pass while nobody has bid.
-
-    :param hand: 15 counts (the dealt hand). :returns: ``False`` in the three-player game.
-    """
-    if rules.players != 4:
-        return False
-    return (hand[SMALL_JOKER] == 2 and hand[BIG_JOKER] == 2) or sum(c >= 4 for c in hand[:13]) >= 3
+def _nth_card(deal: Deal, seat: int, k: int) -> str:
+    """The ``k``-th card (0-based, in card order) of ``seat``'s hand in ``deal``, as text."""
+    if deal.cards is not None:
+        return str(deal.cards[seat][k])
+    ranks = [r for r, c in enumerate(deal.hands[seat]) for _ in range(c)]
+    return RANK_CHARS[ranks[k]]
 
 
 def _is_play_notation(text: str, rules: Rules) -> bool:
@@ -337,7 +337,15 @@ class Game:
             first = Deal.parse(deal, rules)
         if rules.bottom_bonus:
             check_bonus_deal(first)
-        drawn = self._rng.randrange(seats)  # always drawn, so redeals do not depend on first_bidder
+        # always drawn, so that redeals do not depend on a first_bidder given or not
+        self.face_up: Optional[Tuple[int, str]] = None
+        if rules.first_bidder == "face_up":
+            k = self._rng.randrange(seats * rules.hand_size)
+            drawn = k // rules.hand_size
+            if first_bidder is None:
+                self.face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
+        else:
+            drawn = self._rng.randrange(seats)
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
         self._actions: List[Tuple[int, Any]] = []
@@ -357,13 +365,7 @@ class Game:
         self._left = [self.rules.hand_size] * self.seats
         self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
-        self._spoken = 0
-        self._bids: List[Tuple[int, int]] = []
-        self._bid = 0
-        self._bidder: Optional[int] = None   # highest bidder / last caller-or-robber
-        self._caller: Optional[int] = None   # rob variant: the first to call
-        self._robs = 0
-        self._final_rob = False
+        self._auction = auction(self.rules, self.first_bidder)   # RULES.md §3: ddz.auction
         self.landlord: Optional[int] = None
         self._doubles: List[Optional[bool]] = [None] * self.seats
         self._ndoubles = 0
@@ -446,7 +448,7 @@ class Game:
     @property
     def bid(self) -> int:
         """The highest bid so far (with ``bidding="rob"``: 1 once someone called)."""
-        return self._bid
+        return self._auction.bid
 
     @property
     def to_beat(self) -> Optional[Play]:
@@ -501,7 +503,7 @@ class Game:
             return self.result.multiplier
         ps = self._ps
         played = 0 if ps is None else ps.bombs + ps.rockets
-        return self._factor() << (self._robs + self._ndoubles + played)
+        return self._factor() << (self._auction.robs + self._ndoubles + played)
 
     def _factor(self) -> int:
         """The factors that are not powers of 2: the bottom bonus and open play (×3)."""
@@ -537,12 +539,7 @@ class Game:
         if phase is _PLAYING:
             return self._ps.legal_plays()
         if phase is _BIDDING:
-            if self.rules.bidding == "points":
-                legal = [0] + list(range(self._bid + 1, 4))
-                if not self._bid and must_bid(self._hands[self._current], self.rules):
-                    legal = legal[1:]            # RULES.md §7: the forced bid
-            else:
-                legal = [0, 1]
+            legal = self._auction.legal(self._hands[self._current])
         elif phase is _DOUBLING or phase is _OPENING:
             legal = [False, True]
         else:
@@ -720,8 +717,8 @@ class Game:
                                  f"(played by seat {ps.to_beat_seat})")
 
     def _bid_arg(self, action: Any) -> int:
-        points = self.rules.bidding == "points"
-        words = _BID_WORDS if points else _ROB_WORDS
+        points = not isinstance(self._auction, Rob)
+        words = self._auction.words
         if isinstance(action, str):
             value = words.get(action.strip().lower())
             if value is None:
@@ -744,7 +741,7 @@ class Game:
         legal = self._legal if self._legal is not None else self._compute_legal()
         if value not in legal:
             if points and value in (1, 2, 3):
-                raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {self._bid}")
+                raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {self._auction.bid}")
             if points and value == 0 and legal and legal[0] == 1:
                 raise IllegalActionError(f"seat {self._current} must bid: it holds all four jokers or three "
                                          "bombs and nobody has bid yet (RULES.md §7)")
@@ -776,52 +773,20 @@ class Game:
 
     # -- transitions (trusted arguments) --
     def _apply_bid(self, value: int) -> None:
-        seat = self._current
-        self._actions.append((seat, value))
-        self._bids.append((seat, value))
+        self._actions.append((self._current, value))
         self._legal = None
-        if self.rules.bidding == "points":
-            self._spoken += 1
-            if value:
-                self._bid, self._bidder = value, seat
-            if value == 3 or self._spoken == self.seats:
-                if self._bidder is None:
-                    self._all_passed()
-                else:
-                    self._set_landlord(self._bidder)
-            else:
-                self._current = (seat + 1) % self.seats
-            return
-        # rob variant (RULES.md §3)
-        if self._final_rob:
-            if value:
-                self._robs += 1
-                self._bidder = seat
-            self._set_landlord(self._bidder)
-            return
-        self._spoken += 1
-        if value:
-            if self._caller is None:
-                self._calls.append(len(self._actions) - 1)
-                self._caller = self._bidder = seat
-                self._bid = 1
-            else:
-                self._robs += 1
-                self._bidder = seat
-        if self._spoken < self.seats:
-            self._current = (seat + 1) % self.seats
-        elif self._caller is None:
+        a = self._auction
+        if a.step(value):
+            self._calls.append(len(self._actions) - 1)
+        if a.landlord is not None:
+            self._set_landlord(a.landlord)
+        elif a.all_passed:
             self._all_passed()
-        elif self._robs:
-            self._final_rob = True
-            self._current = self._caller
         else:
-            self._set_landlord(self._bidder)
+            self._current = a.current
 
     def _set_landlord(self, seat: int) -> None:
         self.landlord = seat
-        if self.rules.bidding == "rob":
-            self._bid = 1
         deal = self._deals[-1]
         self._hands[seat] = tuple([h + b for h, b in zip(self._hands[seat], deal.bottom)])
         self._left[seat] += self.rules.bottom_size
@@ -874,17 +839,18 @@ class Game:
         anti = (not lord_wins) and nplays[lord] == 1
         doubles = self._ndoubles
         bombs, rockets = ps.bombs, ps.rockets
-        n = bombs + rockets + spring + anti + doubles + self._robs
+        robs = self._auction.robs
+        n = bombs + rockets + spring + anti + doubles + robs
         multiplier = self._factor() << n
-        score = self._bid * multiplier
+        score = self._auction.bid * multiplier
         sign = 1 if lord_wins else -1
         scores = [-sign * score] * self.seats
         scores[lord] = len(farmers) * sign * score      # ±2S, or ±3S with four players
         self.result = Result(
             landlord=lord, winner="landlord" if lord_wins else "farmers",
-            winners=(lord,) if lord_wins else farmers, base=self._bid, bombs=bombs,
+            winners=(lord,) if lord_wins else farmers, base=self._auction.bid, bombs=bombs,
             rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
-            robs=self._robs, bottom_bonus=self._bonus, multiplier=multiplier, score=score,
+            robs=robs, bottom_bonus=self._bonus, multiplier=multiplier, score=score,
             scores=tuple(scores), open_play=bool(self._open))
         self._phase = _OVER
         self._current = None
@@ -973,9 +939,9 @@ class Game:
         # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
         return _new_tuple(Observation, (
             seat, self._phase, self._current, self.rules, hand,
-            lord, self._bid, tuple(self._bids), self._robs, tuple(doubles),
+            lord, self._auction.bid, tuple(self._auction.bids), self._auction.robs, tuple(doubles),
             bottom, plays, left, to_beat, beat_seat,
-            self._factor() << (self._robs + ndoubles + played), open_hand))
+            self._factor() << (self._auction.robs + ndoubles + played), open_hand, self.face_up))
 
     def __getstate__(self) -> Dict[str, Any]:
         # the shared table and action space are looked up again, not pickled
@@ -1004,9 +970,9 @@ class Game:
         g = Game.__new__(Game)
         d = self.__dict__.copy()
         d["_rng"] = copy_rng(self._rng)
-        for name in ("_pending", "_deals", "_actions", "_calls", "_hands", "_bids", "_doubles", "_left",
-                     "_plays"):
+        for name in ("_pending", "_deals", "_actions", "_calls", "_hands", "_doubles", "_left", "_plays"):
             d[name] = list(d[name])
+        d["_auction"] = copy.deepcopy(self._auction)
         d["_legal"] = None
         d["_npushed"] = 0
         if self._ps is not None:
@@ -1019,8 +985,9 @@ class Game:
         """The hand as a JSON-serializable record (format in ``docs/records.md``).
 
         :returns: ``{"format", "version", "rules", "seed", "dealt_from_seed",
-            "first_bidder", "deals", "actions", "result"}``; ``result`` is ``None`` while
-            the hand is not over.
+            "first_bidder", "face_up", "deals", "actions", "result"}``; ``face_up`` is
+            ``{"seat", "card"}`` with ``Rules.first_bidder="face_up"`` (else ``None``);
+            ``result`` is ``None`` while the hand is not over.
         """
         actions = []
         calls = set(self._calls)
@@ -1046,6 +1013,7 @@ class Game:
             "rules": r.to_json(),
             "seed": self.seed, "dealt_from_seed": self._dealt_from_seed,
             "first_bidder": self.first_bidder,
+            "face_up": None if self.face_up is None else {"seat": self.face_up[0], "card": self.face_up[1]},
             "deals": [d.to_json() for d in self._deals],
             "actions": actions,
             "result": None if self.result is None else self.result.to_json(),
@@ -1083,8 +1051,16 @@ class Game:
                 raise RecordError(f"dealt_from_seed must be true or false, got {seeded!r}")
             if not is_integer(record["seed"]):
                 raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
+            face_up = record.get("face_up")
+            turned = rules.first_bidder == "face_up" and face_up is not None
             game = cls(rules, seed=record["seed"], deal=None if seeded else parsed[0],
-                       first_bidder=record["first_bidder"])
+                       first_bidder=None if turned else record["first_bidder"])
+            if turned:      # the face-up card decides the first bidder: it must be the recorded one
+                want = (face_up.get("seat"), face_up.get("card")) if isinstance(face_up, Mapping) else face_up
+                if game.face_up != want or game.first_bidder != record["first_bidder"]:
+                    raise RecordError(f"the recorded face-up card {face_up!r} and first bidder "
+                                      f"{record['first_bidder']!r} are not what seed {game.seed} turns: "
+                                      f"{game.face_up!r}, seat {game.first_bidder}")
         except RecordError:
             raise
         except DdzError as exc:
@@ -1211,9 +1187,12 @@ class LegalMoves:
 
 #: per record version, the Rules fields added after it: a record of that version lacks
 #: them, and they take their defaults (version 2 added ``banned``, version 3 ``all_pass``,
-#: ``max_redeals``, ``players``, ``straights`` and ``doubling_bombs``)
-_RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs"),
-                2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs"), 3: ()}
+#: ``max_redeals``, ``players``, ``straights``, ``doubling_bombs``, ``first_bidder`` and
+#: ``bid_rounds``)
+_RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs",
+                    "first_bidder", "bid_rounds"),
+                2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
+                    "bid_rounds"), 3: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:

@@ -57,6 +57,8 @@ _DOUBLING_BOMBS = ("all", "beating", "six_plus")
 FOUR_PLAYER_EXCLUDED = frozenset({PlayType.TRIO_SINGLE, PlayType.AIRPLANE_SINGLES,
                                   PlayType.FOUR_TWO_SINGLES, PlayType.FOUR_TWO_PAIRS})
 _ALL_PASS = ("redeal", "void")
+_FIRST_BIDDER = ("random", "face_up")
+_BID_ROUNDS = ("once", "until_passes")
 
 #: values of the ``decides`` metadata of a field
 DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
@@ -147,12 +149,20 @@ class Rules:
         redealt (an ``int`` >= 0, default 10): when everybody passes once more, the hand
         ends void with zero scores and a stated reason (:attr:`ddz.Result.void`), so a
         game of players who always pass still ends. Ignored with ``all_pass="void"``.
-    :raises DdzError: an unknown option value, an option of the wrong type, or a
-        three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``) with
-        ``players=4``.
+    :param first_bidder: who bids first (RULES.md §3): ``"random"`` (**default**, drawn
+        from the seed) or ``"face_up"`` (a dealt card is turned face up; whoever holds it
+        bids first, and everyone sees it).
+    :param bid_rounds: ``"once"`` (**default**: each player speaks once) or
+        ``"until_passes"`` (bidding goes round until two players in a row pass after a bid,
+        or someone bids 3; RULES.md §3). Only with ``bidding="points"`` and three players.
+    :raises DdzError: an unknown option value, an option of the wrong type, a
+        three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``,
+        ``bid_rounds="until_passes"``) with ``players=4``, or ``bid_rounds="until_passes"``
+        with ``bidding="rob"`` (RULES.md defines rounds for bids of points only).
 
-    ``bidding``, ``doubling``, ``bottom_bonus``, ``doubling_bombs``, ``all_pass`` and
-    ``max_redeals`` only matter to :class:`ddz.Game`; the move functions ignore them.
+    ``bidding``, ``doubling``, ``bottom_bonus``, ``doubling_bombs``, ``first_bidder``,
+    ``bid_rounds``, ``all_pass`` and ``max_redeals`` only matter to :class:`ddz.Game`; the
+    move functions ignore them.
     """
 
     kickers: Literal["distinct", "repeat"] = field(
@@ -175,6 +185,8 @@ class Rules:
 
     all_pass: Literal["redeal", "void"] = field(default="redeal", metadata={"choices": _ALL_PASS})
     max_redeals: int = 10
+    first_bidder: Literal["random", "face_up"] = field(default="random", metadata={"choices": _FIRST_BIDDER})
+    bid_rounds: Literal["once", "until_passes"] = field(default="once", metadata={"choices": _BID_ROUNDS})
 
     @classmethod
     def four_player(cls, **options: Any) -> "Rules":
@@ -212,6 +224,13 @@ class Rules:
             if wrong:
                 raise DdzError(f"{', '.join(wrong)}: a three-player option (RULES.md §7: the four-player "
                                "game has no doubling, no bottom bonus and bids 1-3)")
+        if self.first_bidder not in _FIRST_BIDDER:
+            raise DdzError(f"Rules.first_bidder must be one of {_FIRST_BIDDER}, got {quote(self.first_bidder)}")
+        if self.bid_rounds not in _BID_ROUNDS:
+            raise DdzError(f"Rules.bid_rounds must be one of {_BID_ROUNDS}, got {quote(self.bid_rounds)}")
+        if self.bid_rounds == "until_passes" and (self.bidding == "rob" or self.players == 4):
+            raise DdzError("Rules.bid_rounds='until_passes' is a rule of bids of points with three players "
+                           f"(RULES.md §3, §7); not with {'bidding=' + repr(self.bidding) if self.bidding == 'rob' else 'players=4'}")
         if self.all_pass not in _ALL_PASS:
             raise DdzError(f"Rules.all_pass must be one of {_ALL_PASS}, got {quote(self.all_pass)}")
         limit = self.max_redeals
