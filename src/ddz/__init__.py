@@ -15,6 +15,7 @@ from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_move
 from .play import PASS, Play, PlayType
 from .rules import REPEAT_KICKERS, STANDARD, Rules
 from .game import Deal, Game, Observation, Phase, Result
+from .match import Match
 from .movetree import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
@@ -28,7 +29,7 @@ __all__ = [
     "IMPLEMENTATION", "all_plays", "beats", "classify", "count_legal_moves", "legal_moves",
     "legal_moves_array", "readings",
     "PASS", "Play", "PlayType", "Rules", "STANDARD", "REPEAT_KICKERS",
-    "Game", "Phase", "Deal", "Result", "Observation", "perft", "divide",
+    "Game", "Phase", "Deal", "Result", "Observation", "Match", "perft", "divide",
     "Bot", "RandomBot", "GreedyBot",
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]

@@ -49,6 +49,10 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
                    help="farmers may double, the landlord redouble (RULES.md §4)")
     p.add_argument("--bottom-bonus", action="store_true",
                    help="the bottom cards multiply the score (RULES.md §6)")
+    p.add_argument("--first-bidder", choices=("random", "face_up"), default="random",
+                   help="who bids first: drawn (default) or whoever receives the card turned face up (RULES.md §3)")
+    p.add_argument("--bid-rounds", choices=("once", "until_passes"), default="once",
+                   help="each player bids once (default), or round and round until two pass in a row after a bid")
     p.add_argument("--doubling-bombs", choices=("all", "beating", "six_plus"), default="all",
                    help="which played bombs double the score: all (default), beating (only one "
                         "played on another play) or six_plus (the rocket and bombs of 6+ cards) (RULES.md §6)")
@@ -198,6 +202,7 @@ def cmd_selfplay(args) -> int:
     from ._compiled import engine_note
     from .bots import make_bot, play_hand
     from .game import Game
+    from .match import Match
     from .terminal import progress_bar
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -217,31 +222,50 @@ def cmd_selfplay(args) -> int:
         except OSError as exc:
             raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     n = args.games
-    done = wins = voids = redeals = bombs = rockets = springs = antis = 0
+    done = hands = wins = voids = redeals = bombs = rockets = springs = antis = 0
     totals = [0] * rules.seats
+    match_wins = [0] * rules.seats
     interrupted = False
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
+
+    def unit():
+        """One hand, or with --match one match: (its record, its games)."""
+        if not args.match:
+            game = play_hand(Game(rules, seed=master.getrandbits(63)), bots)
+            return game.to_record(), [game]
+        m = Match(rules, args.match, seed=master.getrandbits(63))
+        while True:
+            play_hand(m.game, bots)
+            if m.finished:
+                break
+            m.next_hand()
+        for s_ in m.winners:
+            match_wins[s_] += 1
+        return m.to_record(), m.games
+
     try:
         for _ in range(n):
-            game = play_hand(Game(rules, seed=master.getrandbits(63)), bots)
+            record, games = unit()
             if out is not None:
-                line = json.dumps(game.to_record(), separators=(",", ":")) + "\n"
+                line = json.dumps(record, separators=(",", ":")) + "\n"
                 try:
                     out.write(line)     # one write per record: Ctrl-C never splits a line
                 except OSError as exc:
                     raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
             done += 1                   # right after the write: the file holds `done` records
-            r = game.result
-            wins += r.winner == "landlord"
-            voids += bool(r.void)
-            redeals += game.redeals
-            bombs += r.bombs
-            rockets += r.rockets
-            springs += r.spring
-            antis += r.anti_spring
-            for s_, v in enumerate(r.scores):
-                totals[s_] += v
+            for game in games:
+                hands += 1
+                r = game.result
+                wins += r.winner == "landlord"
+                voids += bool(r.void)
+                redeals += game.redeals
+                bombs += r.bombs
+                rockets += r.rockets
+                springs += r.spring
+                antis += r.anti_spring
+                for s_, v in enumerate(r.scores):
+                    totals[s_] += v
             progress.advance()
     except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
         interrupted = True
@@ -253,9 +277,11 @@ def cmd_selfplay(args) -> int:
             except OSError as exc:
                 raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
     elapsed = time.perf_counter() - start
-    per = max(done, 1)
+    per = max(hands, 1)
+    unit_name = "matches" if args.match else "hands"
     rows = [
-        ("hands", f"{done}" + (f" of {n} (interrupted)" if interrupted else "")),
+        (unit_name, f"{done}" + (f" of {n} (interrupted)" if interrupted else "")
+         + (f" of {args.match} hands each ({hands} hands)" if args.match else "")),
         ("seed", f"{seed}"),
         ("rules", " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}"
                            for k, v in rules.to_json().items() if k != "banned" or v)),
@@ -271,18 +297,21 @@ def cmd_selfplay(args) -> int:
         ("anti-springs per hand", f"{antis / per:.3f}"),
         ("redeals per hand", f"{redeals / per:.3f}"),
         ("void hands", f"{voids}"),
-        ("hands per second", f"{done / max(elapsed, 1e-9):,.0f}"),
+        ("hands per second", f"{hands / max(elapsed, 1e-9):,.0f}"),
     ]
+    if args.match:
+        rows[5:5] = [(f"match wins seat {s_} ({args.bots[s_]})", f"{match_wins[s_]} of {done}")
+                     for s_ in range(rules.seats)]
     if out is not None:
         rows.append(("records written to", ("standard output" if to_stdout else args.out)
-                     + (f" ({done} finished hands)" if interrupted else "")))
+                     + (f" ({done} finished {unit_name})" if interrupted else "")))
     width = max(len(k) for k, _ in rows)
     summary = sys.stderr if to_stdout else sys.stdout
     for k, v in rows:
         print(f"{k:<{width}}  {v}", file=summary)
     if interrupted:
         summary.flush()
-        print(f"ddz: interrupted after {done} of {n} hands", file=sys.stderr)
+        print(f"ddz: interrupted after {done} of {n} {unit_name}", file=sys.stderr)
         return 130
     return 0
 
@@ -296,7 +325,7 @@ def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = No
     if args.seat >= rules.seats:
         raise DdzError(f"--seat {args.seat} is no seat of a {rules.seats}-player game (0..{rules.seats - 1})")
     session = PlaySession(rules, args.seat, args.bot, seed, stdin or sys.stdin, stdout or sys.stdout,
-                          auto_pass=args.auto_pass, save=args.save)
+                          auto_pass=args.auto_pass, save=args.save, hands=args.hands)
     return session.run()
 
 
@@ -349,20 +378,37 @@ def cmd_replay(args) -> int:
     from ._compiled import engine_note
     from .errors import RecordError
     from .game import Game
+    from .match import MATCH_FORMAT, Match
     from .terminal import progress_bar
     records = _load_records(args.file)
     verbose = args.verbose
     n = len(records)
-    finished = voids = unfinished = redeals = lord_wins = 0
+    finished = voids = unfinished = redeals = lord_wins = matches = 0
     totals: list = []                  # per seat; four-player records add a fourth
-    progress = progress_bar(n, "replay", sys.stderr, not verbose and _isatty(sys.stderr))
-    try:
+
+    def hands():
+        """(label, Game) of every hand: a hand record, or each hand of a match record."""
+        nonlocal matches
         for i, rec in enumerate(records, 1):
             try:
-                game = Game.from_record(rec)
+                if isinstance(rec, dict) and rec.get("format") == MATCH_FORMAT:
+                    m = Match.from_record(rec)
+                    matches += 1
+                    if verbose:
+                        won = ", ".join(map(str, m.winners)) or "none yet"
+                        print(f"match {i}: {m.hands_played} of {m.hands} hands, totals "
+                              f"{' '.join(f'{v:+d}' for v in m.totals)}, winners {won}")
+                    for k, g in enumerate(m.games, 1):
+                        yield f"match {i} hand {k}", g
+                else:
+                    yield f"hand {i}", Game.from_record(rec)
             except RecordError as exc:
-                raise RecordError(f"hand {i} of {args.file!r}: {exc}") from None
+                raise RecordError(f"record {i} of {args.file!r}: {exc}") from None
             progress.advance()
+
+    progress = progress_bar(n, "replay", sys.stderr, not verbose and _isatty(sys.stderr))
+    try:
+        for label, game in hands():
             r = game.result
             redeals += game.redeals
             if r is None:
@@ -377,7 +423,7 @@ def cmd_replay(args) -> int:
                     totals[s_] += v
             if not verbose:
                 continue
-            head = f"hand {i}: seed {game.seed}"
+            head = f"{label}: seed {game.seed}"
             if game.redeals:
                 head += f", {game.redeals} redeal{'s' if game.redeals > 1 else ''}"
             if r is None:
@@ -396,15 +442,19 @@ def cmd_replay(args) -> int:
             print("  " + ", ".join(f"{a['seat']}:{a['action']}" for a in game.to_record()["actions"]))
     finally:
         progress.close()
-    rows = [("hands", f"{n} ({finished} played out, {voids} void, {unfinished} unfinished)"),
+    total = finished + voids + unfinished
+    rows = [("hands", f"{total} ({finished} played out, {voids} void, {unfinished} unfinished)"),
             ("redeals", f"{redeals}"),
             ("landlord wins", f"{lord_wins} of {finished}"),
             ("score totals", " ".join(f"seat {s_} {v:+d}" for s_, v in enumerate(totals))),
             ("engine", engine_note())]
+    if matches:
+        rows.insert(0, ("matches", f"{matches}"))
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
-    print(f"{n} hand{'s' if n != 1 else ''} replayed and checked")
+    print(f"{total} hand{'s' if total != 1 else ''} replayed and checked"
+          + (f" ({matches} match{'es' if matches != 1 else ''})" if matches else ""))
     return 0
 
 
@@ -478,7 +528,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and print a summary: landlord win rate, mean score per "
                                    "seat, bombs and springs per hand, hands per second.")
     p.add_argument("--games", type=_positive, default=1000, metavar="N",
-                   help="number of hands (default 1000)")
+                   help="number of hands, or of matches with --match (default 1000)")
+    p.add_argument("--match", type=_positive, default=None, metavar="H",
+                   help="play matches of H hands (RULES.md §6) instead of single hands; records are match records")
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="seed for the deals and the bots (default: random, printed)")
     p.add_argument("--bots", type=_bot_names, default=None,
@@ -499,6 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "illegal input is explained and asked again. After each "
                                    "hand: every hand left is shown, and you may save the "
                                    "record or play again.")
+    p.add_argument("--hands", type=_positive, default=None, metavar="H",
+                   help="play a match of H hands (RULES.md §6: totals add up, the highest wins)")
     p.add_argument("--seat", type=int, choices=(0, 1, 2, 3), default=0,
                    help="your seat (default 0; 3 only with --players 4)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")

@@ -134,12 +134,13 @@ class PlaySession:
     """
 
     def __init__(self, rules: Rules, seat: int, bot: str, seed: int, stdin: TextIO, stdout: TextIO,
-                 auto_pass: bool = True, save: Optional[str] = None) -> None:
+                 auto_pass: bool = True, save: Optional[str] = None, hands: Optional[int] = None) -> None:
         self.rules, self.me, self.bot_name, self.seed = rules, seat, bot, seed
         self.stdin, self.auto_pass, self.save = stdin, auto_pass, save
         self.console = Console(file=stdout, highlight=False, emoji=False)
         self.stdout = stdout
         self.totals = [0] * rules.seats
+        self.match_hands = hands      # play a ddz.Match of this many hands (None: hand after hand)
         self.hands = 0
 
     # -- output --
@@ -251,15 +252,30 @@ class PlaySession:
         self.say(f"ddz: you are seat {self.me}; seats {', '.join(str(s) for s in sorted(bots))} are "
                  f"{self.bot_name} bots. Type plays in notation (333+4, 34567, BR), 'pass', "
                  f"'?' for every legal move, 'quit' to stop.")
+        match = None
+        if self.match_hands:
+            from .match import Match
+            match = Match(self.rules, self.match_hands, seed=self.seed)
+            self.say(f"a match of {self.match_hands} hands: the highest total wins (void hands do not count)")
         while True:
-            game = Game(self.rules, seed=seed)
+            game = Game(self.rules, seed=seed) if match is None else match.game
             status = self.play_hand(game, bots)
             if status is not None:
                 return status
+            if match is not None:
+                self.say(f"match: {match.hands_played} of {match.hands} hands played")
+                if match.finished:
+                    won = " and ".join(f"seat {s}" for s in match.winners)
+                    self.say(f"the match is over: {won} win{'s' if len(match.winners) == 1 else ''} "
+                             f"({'you win' if self.me in match.winners else 'you lose'})", style="bold")
+                    return 0
             status = self.after_hand(game)
             if status is not None:
                 return status
-            seed = master.getrandbits(63)
+            if match is not None:
+                match.next_hand()
+            else:
+                seed = master.getrandbits(63)
 
     def play_hand(self, game: Game, bots) -> Optional[int]:
         """One hand; ``None`` when it ended, else the exit status (quit, or input ended)."""
