@@ -42,7 +42,7 @@ import operator
 import random
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -55,6 +55,11 @@ from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, Inv
 from .play import PASS, Play, PlayType
 from .rules import STANDARD, Rules
 from .tables import table
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from .actions import ActionSpace
 
 __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action",
            "SEATS", "HAND_SIZE", "BOTTOM_SIZE", "RECORD_FORMAT", "RECORD_VERSION",
@@ -600,7 +605,7 @@ class Game:
                 f"current_player={self._current} landlord={self.landlord}>")
 
     # -- legal actions --
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> List[Action]:
         """The legal actions of :attr:`current_player` (RULES.md §3–§5), in a fixed order.
 
         :returns: a new list: bids ``[0, b+1, ..., 3]`` (``0`` is the pass) or ``[0, 1]``
@@ -629,7 +634,7 @@ class Game:
         self._legal = legal
         return legal
 
-    def legal_action_ids(self):
+    def legal_action_ids(self) -> npt.NDArray[np.int32]:
         """The legal plays as action ids of ``ddz.actions.ActionSpace(rules)`` (play phase).
 
         Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
@@ -655,7 +660,7 @@ class Game:
         self._legal_ids = ids
         return ids
 
-    def step_id(self, action_id) -> None:
+    def step_id(self, action_id: Union[int, np.integer[Any]]) -> None:
         """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
         same as ``step(action_space.play(action_id))``, without building or parsing a Play
         on the way in (RULES.md §5).
@@ -687,7 +692,7 @@ class Game:
         raise AssertionError("unreachable: step() accepted an id outside the legal ids")  # pragma: no cover
 
     @property
-    def action_space(self):
+    def action_space(self) -> ActionSpace:
         """The ``ddz.actions.ActionSpace`` of the game's move rules (shared, immutable)."""
         space = self._space
         if space is None:
