@@ -19,8 +19,7 @@ from .match import Match
 from .movetree import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
-
-__version__ = "0.1.0"
+from ._info import VersionInfo, __version__, version_info
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -33,3 +32,4 @@ __all__ = [
     "Bot", "RandomBot", "GreedyBot",
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
+__all__ += ["__version__", "version_info", "VersionInfo"]

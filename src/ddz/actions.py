@@ -45,6 +45,7 @@ import enum
 from typing import Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _args, moves
 from ._compiled import compiled
@@ -233,16 +234,16 @@ class ActionSpace:
         return self._t.notation[self._check_id(action_id)]
 
     @property
-    def codes(self) -> np.ndarray:
+    def codes(self) -> npt.NDArray[np.int64]:
         """``int64[len(self)]``: the compact code (:attr:`ddz.Play.code`) of each id (read-only)."""
         return self._t.codes
 
     @property
-    def card_counts(self) -> np.ndarray:
+    def card_counts(self) -> npt.NDArray[np.uint8]:
         """``uint8[len(self), 15]``: the cards of each id's play (read-only)."""
         return self._t.counts
 
-    def ids_of_codes(self, codes: Union[np.ndarray, Sequence[int]]) -> np.ndarray:
+    def ids_of_codes(self, codes: Union[np.ndarray, Sequence[int]]) -> npt.NDArray[np.int32]:
         """The ids of play codes (:attr:`ddz.Play.code`), through the same code -> id table
         the kernels use.
 
@@ -271,7 +272,7 @@ class ActionSpace:
             raise InvalidPlayError("codes must fit in int64")
         return self._t.ids_of_codes(arr.astype(np.int64, copy=False)).reshape(arr.shape)
 
-    def codes_of_ids(self, ids: Union[np.ndarray, Sequence[int]]) -> np.ndarray:
+    def codes_of_ids(self, ids: Union[np.ndarray, Sequence[int]]) -> npt.NDArray[np.int64]:
         """The play codes (:attr:`ddz.Play.code`) of action ids.
 
         Parameters
@@ -317,7 +318,7 @@ class ActionSpace:
         play = _args.to_beat_arg(to_beat, self.rules, counts, moves._readings)
         return counts, self._t.index_of_play[play]
 
-    def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> np.ndarray:
+    def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> npt.NDArray[np.int32]:
         """Ids of the legal moves (RULES.md §2.3), ascending (= move order).
 
         Parameters
@@ -359,7 +360,7 @@ class ActionSpace:
         return self._kern.legal_ids_one(self._t, hands[0], tb)
 
     def legal_mask(self, hand: CardsLike, to_beat: ToBeat = None,
-                   out: Optional[np.ndarray] = None) -> np.ndarray:
+                   out: Optional[np.ndarray] = None) -> npt.NDArray[np.bool_]:
         """Boolean mask of the legal moves (RULES.md §2.3) over the whole space.
 
         Parameters
@@ -398,7 +399,7 @@ class ActionSpace:
 
     # -- batches ----------------------------------------------------------------
     def legal_masks(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
-                    out: Optional[np.ndarray] = None, *, threads: int = 1) -> np.ndarray:
+                    out: Optional[np.ndarray] = None, *, threads: int = 1) -> npt.NDArray[np.bool_]:
         """Legal-move masks of a batch of positions (RULES.md §2.3).
 
         Parameters
@@ -456,7 +457,7 @@ class ActionSpace:
         return mask
 
     def legal_ids_batch(self, hands: np.ndarray, to_beat_ids: Union[np.ndarray, Sequence[int]],
-                        *, threads: int = 1) -> Tuple[np.ndarray, np.ndarray]:
+                        *, threads: int = 1) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
         """Legal ids of a batch of positions (RULES.md §2.3), in CSR form.
 
         Parameters
@@ -492,7 +493,7 @@ class ActionSpace:
 
     # -- encodings ----------------------------------------------------------------
     def encode_actions(self, ids: Union[np.ndarray, Sequence[int]],
-                       out: Optional[np.ndarray] = None) -> np.ndarray:
+                       out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint8]:
         """The card encoding (:func:`encode_cards`) of each id's play; the pass is all zeros.
 
         Parameters
@@ -676,7 +677,7 @@ def _check_out(out: object, shape: Tuple[int, ...], dtype) -> np.ndarray:
 # -- encodings (DouZero's layout) ------------------------------------------------
 
 def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray] = None,
-                 rules: Rules = STANDARD) -> np.ndarray:
+                 rules: Rules = STANDARD) -> npt.NDArray[np.uint8]:
     """Encode card counts as 54 bits per deck, DouZero's ``_cards2array`` layout.
 
     With ``d = rules.decks``: for rank index ``r`` in 0..12 (3..2),
@@ -755,7 +756,7 @@ def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray]
 
 
 def encode_actions(ids: Union[np.ndarray, Sequence[int]], rules: Union[Rules, ActionSpace] = STANDARD,
-                   out: Optional[np.ndarray] = None) -> np.ndarray:
+                   out: Optional[np.ndarray] = None) -> npt.NDArray[np.uint8]:
     """Card encodings (:func:`encode_cards`) of action ids; the pass encodes as zeros.
 
     Parameters

@@ -14,10 +14,20 @@ import sys
 import time
 from typing import List, Optional, TextIO
 
+from ._info import version_text
 from .errors import DdzError
 from .rules import Rules
 
 EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains, a pair of 2s
+
+
+class _Version(argparse.Action):
+    """``--version``: print :func:`ddz._info.version_text` on one line (argparse's own
+    version action would wrap it) and exit 0."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
 
 
 def _rules(args) -> Rules:
@@ -491,6 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``ddz`` argument parser, one sub-parser per command."""
     parser = argparse.ArgumentParser(
         prog="ddz", description="Dou Dizhu (斗地主) rules engine. Cards: 3..9 T J Q K A 2 B R.")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="print the version, the active implementation (core or reference) "
+                             "and whether OpenMP is on, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 from typing import List, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _args
+from ._args import PlayLike
 from .cards import CardsLike, parse_cards, to_counts
 from .errors import DdzError, ImpossibleHandError, InvalidPlayError
 from .play import Play, needs_play_grammar, parse_with
@@ -166,7 +168,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     return _args.the_reading(found, tuple(counts.tolist()), rules, _readings)
 
 
-def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
+def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
     """Does ``play`` beat ``other``? RULES.md §2.2.
 
     :param play: the response (a :class:`~ddz.Play` or notation); the pass beats nothing.
@@ -185,7 +187,7 @@ def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
     return u.beats(play.code, other.code)
 
 
-def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
+def legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
                 rules: Rules = STANDARD) -> List[Play]:
     """Every legal move for ``hand`` (RULES.md §2.3), in move order.
 
@@ -203,15 +205,15 @@ def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
     return _generate("moves", hand, to_beat, rules)
 
 
-def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
+def count_legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
                       rules: Rules = STANDARD) -> int:
     """``len(legal_moves(hand, to_beat, rules))``, computed without building the moves;
     same arguments and errors."""
     return _generate("count_legal", hand, to_beat, rules)
 
 
-def legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
-                      rules: Rules = STANDARD) -> np.ndarray:
+def legal_moves_array(hand: CardsLike, to_beat: Optional[PlayLike] = None,
+                      rules: Rules = STANDARD) -> npt.NDArray[np.int64]:
     """The legal moves of :func:`legal_moves` as compact play codes (``Play.code``).
 
     :returns: ``int64[n]``, in move order; when responding the pass (code 0) first.

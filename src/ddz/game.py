@@ -50,7 +50,7 @@ import copy
 import enum
 import random
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -64,6 +64,11 @@ from .play import PASS, Play, PlayType
 from .playstate import copy_rng, new_rng, play_state
 from .rules import STANDARD, Rules
 from .tables import table
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from .actions import ActionSpace
 
 __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMoves",
            "SEATS", "HAND_SIZE", "BOTTOM_SIZE", "RECORD_FORMAT", "RECORD_VERSION",
@@ -519,7 +524,7 @@ class Game:
                 f"current_player={self._current} landlord={self.landlord}>")
 
     # -- legal actions --
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> List[Action]:
         """The legal actions of :attr:`current_player` (RULES.md §3–§5), in a fixed order.
 
         :returns: a new list: bids ``[0, b+1, ..., 3]`` (``0`` is the pass) or ``[0, 1]``
@@ -547,7 +552,7 @@ class Game:
         self._legal = legal
         return legal
 
-    def legal_action_ids(self) -> np.ndarray:
+    def legal_action_ids(self) -> npt.NDArray[np.int32]:
         """The legal plays as action ids of ``ddz.actions.ActionSpace(rules)`` (play phase).
 
         Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
@@ -561,7 +566,7 @@ class Game:
             return self._ps.legal_ids()
         raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
 
-    def step_id(self, action_id: int) -> None:
+    def step_id(self, action_id: Union[int, np.integer[Any]]) -> None:
         """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
         same as ``step(action_space.play(action_id))``, without building or parsing a Play
         on the way in (RULES.md §5).
@@ -613,7 +618,7 @@ class Game:
             self._finish(ps.winner)
 
     @property
-    def action_space(self):
+    def action_space(self) -> ActionSpace:
         """The ``ddz.actions.ActionSpace`` of the game's move rules (shared, immutable)."""
         space = self._space
         if space is None:

@@ -9,32 +9,41 @@ never a silent fall-back to pure Python.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
+import numpy.typing as npt
 
 from . import reference as _reference
+from ._args import PlayLike
 from ._compiled import NO_EXTENSIONS, compiled
 from .cards import CardsLike
-from .play import Play, register_engine
+from .play import register_engine
 from .rules import STANDARD, Rules
 
 __all__ = ["IMPLEMENTATION", "readings", "classify", "beats", "legal_moves",
            "count_legal_moves", "all_plays", "legal_moves_array"]
 
 
-def _reference_legal_moves_array(hand: CardsLike, to_beat: Optional[Play] = None,
-                                 rules: Rules = STANDARD) -> np.ndarray:
+def _reference_legal_moves_array(hand: CardsLike, to_beat: Optional[PlayLike] = None,
+                                 rules: Rules = STANDARD) -> npt.NDArray[np.int64]:
     """:func:`ddz.reference.legal_moves` as ``int64[n]`` play codes (``Play.code``),
     the pass (0) first when responding; same arguments and errors."""
     return np.array([p.code for p in _reference.legal_moves(hand, to_beat, rules)],
                     dtype=np.int64)
 
 
+if TYPE_CHECKING:
+    # The choice below is made at run time, which hides the functions' types from a type
+    # checker: it sees the core's (whose signatures equal the reference's, a tested fact;
+    # tests/typing checks the public API under mypy --strict).
+    from .fast import (all_plays, beats, classify, count_legal_moves, legal_moves,
+                       legal_moves_array, readings)
+
 _impl = compiled("fast", "the compiled core (ddz._core)")
 if _impl is None:
     _impl = _reference
-    IMPLEMENTATION = "reference"
+    IMPLEMENTATION: str = "reference"
     legal_moves_array = _reference_legal_moves_array
 else:
     IMPLEMENTATION = "core"

@@ -32,6 +32,7 @@ import itertools
 from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import _args
+from ._args import PlayLike
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RA, SMALL_JOKER, CardsLike
 from .errors import InvalidPlayError
 from .play import PASS, Play, PlayType, needs_play_grammar, parse_with
@@ -200,7 +201,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     return _args.the_reading(_readings(counts, rules), counts, rules, _readings)
 
 
-def beats(play: Play, other: Play, rules: Rules = STANDARD) -> bool:
+def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
     """Does ``play`` beat ``other``? RULES.md §2.2.
 
     :param play: the response (a :class:`Play` or notation); the pass beats nothing.
@@ -269,7 +270,7 @@ def _index(rules: Rules):
     return every, groups, bombs
 
 
-def legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
+def legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
                 rules: Rules = STANDARD) -> List[Play]:
     """Every legal move for ``hand`` (RULES.md §2.3), in move order.
 
@@ -302,7 +303,7 @@ def _legal_moves(counts: Counts, beat: Optional[Play], rules: Rules) -> List[Pla
     return out
 
 
-def count_legal_moves(hand: CardsLike, to_beat: Optional[Play] = None,
+def count_legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
                       rules: Rules = STANDARD) -> int:
     """``len(legal_moves(hand, to_beat, rules))``; same arguments and errors."""
     return len(legal_moves(hand, to_beat, rules))

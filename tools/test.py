@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""The test command: install ddz with its test dependencies and run the test suite
+against the installed package (never the checkout's ``src/``).
+
+    python3 tools/test.py [--no-install] [PYTEST ARGS...]
+
+1. ``pip install "<repo>[test]"``: builds and installs the package with the test extra
+   (pytest, hypothesis, mypy, rlcard; open_spiel where it publishes wheels). Skipped with
+   ``--no-install``, which tests the ddz already installed, e.g. a wheel
+   (``tools/build-wheels`` and cibuildwheel do that).
+2. ``pip install --no-deps douzero==1.1.0``: DouZero's requirements pull in PyTorch; its
+   interop tests use only its pure-Python move generator.
+3. Prints ``ddz --version`` and where ``ddz`` was imported from; a ``ddz`` imported from
+   this checkout's ``src/`` is refused (that would test the sources, not the install).
+4. ``python -m pytest <repo>/tests PYTEST_ARGS`` from a temporary directory (test paths
+   among the arguments replace ``<repo>/tests``). The typing check
+   (``tests/test_typing.py``: mypy ``--strict`` on ``tests/typing``) is part of it.
+
+The exit status is pytest's (or pip's, if an install failed). The README's "Testing" and
+``.ci/run`` run exactly ``python3 tools/test.py``; ``DDZ_NO_EXTENSIONS=1 python3
+tools/test.py --no-install`` is the pure-Python leg.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DOUZERO = "douzero==1.1.0"
+
+
+def run(*args: str, cwd: pathlib.Path = ROOT) -> int:
+    print("+ " + " ".join(args), flush=True)
+    return subprocess.call(list(args), cwd=cwd)
+
+
+def pytest_arguments(args: list[str]) -> list[str]:
+    """The arguments for pytest run from another directory: test paths given relative to
+    the current directory made absolute; ``<repo>/tests`` when no path is given."""
+    here = pathlib.Path.cwd()
+    out, paths = [], False
+    for a in args:
+        path = a.split("::")[0]
+        if not a.startswith("-") and path and (here / path).exists():
+            out.append(str((here / path).resolve()) + a[len(path):])
+            paths = True
+        else:
+            out.append(a)
+    return out if paths else [str(ROOT / "tests"), *out]
+
+
+def main(argv: list[str]) -> int:
+    install = "--no-install" not in argv
+    pytest_args = pytest_arguments([a for a in argv if a != "--no-install"])
+    py = sys.executable
+    if install:
+        code = run(py, "-m", "pip", "install", f"{ROOT}[test]")
+        if code:
+            return code
+    code = run(py, "-m", "pip", "install", "--no-deps", DOUZERO)
+    if code:
+        return code
+    with tempfile.TemporaryDirectory(prefix="ddz-test-") as tmp:
+        # from an empty directory: nothing but the installed package is importable as ddz
+        where = subprocess.run(
+            [py, "-c", "import ddz, ddz._info as i; print(ddz.__file__); print(i.version_text())"],
+            cwd=tmp, capture_output=True, text=True)
+        if where.returncode:
+            print(where.stderr, file=sys.stderr)
+            return where.returncode
+        location, version = where.stdout.splitlines()[:2]
+        print(f"testing {version}\n  imported from {location}", flush=True)
+        if pathlib.Path(location).resolve().is_relative_to(ROOT / "src"):
+            print("tools/test.py: ddz is imported from the checkout's src/ (PYTHONPATH?), "
+                  "not from an installed package", file=sys.stderr)
+            return 2
+        return run(py, "-m", "pytest", *pytest_args, cwd=pathlib.Path(tmp))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
