@@ -400,8 +400,9 @@ def cmd_replay(args) -> int:
         """(label, Game) of every hand: a hand record, or each hand of a match record."""
         nonlocal matches
         for i, rec in enumerate(records, 1):
+            is_match = isinstance(rec, dict) and rec.get("format") == MATCH_FORMAT
             try:
-                if isinstance(rec, dict) and rec.get("format") == MATCH_FORMAT:
+                if is_match:
                     m = Match.from_record(rec)
                     matches += 1
                     if verbose:
@@ -413,7 +414,7 @@ def cmd_replay(args) -> int:
                 else:
                     yield f"hand {i}", Game.from_record(rec)
             except RecordError as exc:
-                raise RecordError(f"record {i} of {args.file!r}: {exc}") from None
+                raise RecordError(f"{'match' if is_match else 'hand'} {i} of {args.file!r}: {exc}") from None
             progress.advance()
 
     progress = progress_bar(n, "replay", sys.stderr, not verbose and _isatty(sys.stderr))
