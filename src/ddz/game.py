@@ -1,33 +1,44 @@
-"""The whole game: deal, bid, double, play, score (RULES.md §3–§6).
+"""The whole game: deal, bid, double or play open, play, score (RULES.md §3–§7).
 
 :class:`Game` is a state machine whose :attr:`Game.phase` goes
-``bidding → (doubling) → playing → over``. At every point one seat is to act
-(:attr:`Game.current_player`); :meth:`Game.legal_actions` lists what it may do and
-:meth:`Game.step` does it. An illegal action raises a :class:`ddz.DdzError` subclass
-and leaves the state unchanged.
+``bidding → (doubling) → playing → over`` with three players, and
+``bidding → opening → playing → over`` with four (``Rules.four_player()``). At every
+point one seat is to act (:attr:`Game.current_player`); :meth:`Game.legal_actions` lists
+what it may do and :meth:`Game.step` does it. An illegal action raises a
+:class:`ddz.DdzError` subclass and leaves the state unchanged.
 
 Actions, by phase
 -----------------
 * ``bidding`` with ``Rules.bidding="points"`` (叫分): the ints ``0`` (pass), ``1``,
-  ``2``, ``3``; the strings ``"pass"``, ``"1"``, ``"2"``, ``"3"`` are accepted too.
+  ``2``, ``3``; the strings ``"pass"``, ``"1"``, ``"2"``, ``"3"`` are accepted too. The
+  four-player forced bid (§7) takes the pass away from a hand of four jokers or three
+  bombs while nobody has bid. ``Rules.bid_rounds`` says whether each player speaks once
+  or bidding goes round (``ddz.auction``).
 * ``bidding`` with ``Rules.bidding="rob"`` (叫地主/抢地主): ``0`` (pass) or ``1`` (call
   the landlord when nobody has, rob otherwise); also ``"pass"``, ``"call"``, ``"rob"``.
 * ``doubling`` (``Rules.doubling=True``): ``False`` or ``True`` (double, or redouble for
   the landlord); also ``0``/``1``, ``"pass"``, ``"double"``, ``"redouble"``.
-* ``playing``: a :class:`ddz.Play` or play notation (``"333+4"``, ``"pass"``).
+* ``opening`` (four players, §7): the landlord plays open (``True``, ``"open"``: its hand
+  is shown to everyone, ×3) or not (``False``, ``"pass"``).
+* ``playing``: a :class:`ddz.Play` or play notation (``"333+4"``, ``"pass"``), or
+  :meth:`Game.step_id` with an id of :attr:`Game.action_space`. The play phase runs in
+  the core (``ddz._game.PlayState``; ``ddz.playstate`` without it).
 
 Dealing
 -------
-``Game(seed=S)`` shuffles :func:`ddz.cards.full_deck` with ``random.Random(S).shuffle``
-(Python's Mersenne Twister and shuffle algorithm, so the same seed gives the same deal on
-every platform and Python version 3.9+), gives cards 0–16 to seat 0, 17–33 to seat 1,
-34–50 to seat 2 and 51–53 to the bottom, then (if ``first_bidder`` is not given) draws
-the first bidder with ``randrange(3)`` from the same generator (drawn even when given,
-so that redeals do not depend on it). Without a seed a fresh
-one is drawn from the operating system and kept in :attr:`Game.seed`, so every game can
-be replayed. A seed is an int >= 0: ``random.Random`` seeds with the absolute value, so
-a negative seed would deal the same cards as its opposite while records keep them apart;
-:class:`ddz.DdzError` refuses it.
+``Game(seed=S)`` deals as :mod:`ddz.deal` says: ``random.Random(S).shuffle`` of
+``full_deck(rules.decks)`` (Python's Mersenne Twister and shuffle algorithm, re-implemented
+bit for bit in the core, so the same seed gives the same deal on every platform and Python
+version 3.9+), cut in seat order (17 cards each and 3 to the bottom; 25 each and 8 with
+four players). Then the same generator chooses the first bidder (if ``first_bidder`` is
+not given; drawn even when given, so that redeals do not depend on it): with
+``Rules.first_bidder="random"`` ``randrange(seats)``; with ``"face_up"``
+``k = randrange(seats * hand_size)`` turns the ``k % hand_size``-th card (in card order)
+of seat ``k // hand_size`` face up, and that seat bids first (:attr:`Game.face_up`).
+Without a seed a fresh one is drawn from the operating system and kept in
+:attr:`Game.seed`, so every game can be replayed. A seed is an int >= 0: ``random.Random``
+seeds with the absolute value, so a negative seed would deal the same cards as its
+opposite while records keep them apart; :class:`ddz.DdzError` refuses it.
 
 When all players pass the auction (RULES.md §3) the deal is void. With
 ``Rules.all_pass="redeal"`` (the default) the same generator shuffles the deck again, the
@@ -37,7 +48,7 @@ redeals in a row, one more round of passes ends the hand void. With
 :class:`Result` whose ``void`` states the reason and whose scores are all 0, so a table
 of players who always pass (or time out) still finishes.
 
-A given ``deal`` is three hands and the bottom cards, either all in suited notation
+A given ``deal`` is a hand per seat and the bottom cards, either all in suited notation
 (``"3S 3H TD B"``, see :func:`ddz.cards.parse_suited`) or all in rank notation
 (``"333T"``), or a :class:`Deal`. Rank notation has no suits, so the bottom-card bonus
 cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
@@ -474,7 +485,7 @@ class Game:
         return ps.to_beat_seat
 
     def hand(self, seat: int) -> Counts:
-        """The cards of ``seat`` (15 counts). :raises DdzError: a seat not 0..2."""
+        """The cards of ``seat`` (15 counts). :raises DdzError: not a seat (0 .. seats - 1)."""
         seat = self._seat_arg(seat)
         ps = self._ps
         if ps is not None:
@@ -904,9 +915,9 @@ class Game:
     def observation(self, seat: Optional[int] = None) -> Observation:
         """What ``seat`` sees (RULES.md §5): its own hand and the public information.
 
-        :param seat: 0..2; default :attr:`current_player`.
+        :param seat: 0 .. seats - 1; default :attr:`current_player`.
         :returns: an :class:`Observation` (a frozen snapshot).
-        :raises DdzError: a seat not 0..2 (or no seat given once the hand is over).
+        :raises DdzError: not a seat (or no seat given once the hand is over).
         """
         if seat is None:
             if self._current is None:
