@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ddz
-from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, Play,
+from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, Play, Rules,
                  PlayType, format_cards)
 from ddz import fast, reference
 from ddz.tables import table
@@ -383,3 +383,25 @@ def test_a_core_that_drops_or_adds_a_move_fails_the_cross_check(monkeypatch, mod
         except AssertionError:
             failures += 1
     assert failures == len(positions)
+
+
+@pytest.mark.parametrize("rules", RULESETS + [Rules(banned={"BOMB", "TRIO_SINGLE"}), Rules.four_player()],
+                         ids=RULE_IDS + ["banned", "four"])
+def test_beats_of_plain_notation(rules):
+    """``beats`` reads plain notation in C on its fast path: the same answers and the same
+    refusals as the reference, card order and banned types included."""
+    plays = reference.all_plays(rules.universe_rules)
+    rng = np.random.default_rng(17)
+    checked = 0
+    for i, j in rng.integers(0, len(plays), size=(800, 2)):
+        a, b = plays[i], plays[j]
+        texts = [format_cards(a.counts)[::-1], format_cards(b.counts)]   # not canonical: shuffled order
+        try:
+            want = reference.beats(texts[0], texts[1], rules)
+        except DdzError as exc:
+            with pytest.raises(type(exc)):
+                fast.beats(texts[0], texts[1], rules)
+            continue
+        assert fast.beats(texts[0], texts[1], rules) is want
+        checked += 1
+    assert checked > 100   # most pairs fit one deck; the others must be refused alike

@@ -86,6 +86,24 @@ def _fast_args(hand, to_beat, rules: Rules, u):
     return None
 
 
+def _known_play(x, rules: Rules, u) -> Optional[Play]:
+    """A play of ``rules`` (not the pass) given as a Play or plain notation, found without
+    the Python checks (a table lookup, or the cards counted and read in C); ``None`` for
+    anything the checked path must look at."""
+    if type(x) is Play:
+        return x if u.index_of_play.get(x) and x.type not in rules.excluded else None
+    if type(x) is str:
+        hit = _lookup(x, rules)
+        if hit is not None:
+            return hit if hit else None
+        counts = u.counts_of_text(x) if "+" not in x else None
+        if counts is not None and u.hand_ok(counts):
+            found = u.readings(counts)
+            if len(found) == 1 and found[0]:
+                return found[0]
+    return None
+
+
 def _cards(cards, rules: Rules, u):
     """Checked ``uint8[15]`` counts of any card multiset: plain notation within the deck
     counted in C, anything else (and any refusal) through :func:`ddz.cards.to_counts`."""
@@ -178,6 +196,10 @@ def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     u = _tables(rules)
+    a, b = _known_play(play, rules, u), _known_play(other, rules, u)
+    if a is not None and b is not None and u.fits(a.counts, b.code):
+        return u.beats(a.code, b.code)
+    # anything else, or a refusal, through the Python checks (they word the error)
     play = _args.play_arg(play, rules, _readings, "play", _lookup)
     other = _args.play_arg(other, rules, _readings, "the play to beat", _lookup)
     if not other:
