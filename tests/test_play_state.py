@@ -199,6 +199,9 @@ def test_generator_refuses_bad_states_and_ranges():
     for n in (0, -1, 2 ** 32):
         with pytest.raises((ValueError, OverflowError)):
             t.randrange(n)
+    for seed in (1.5, True, "1", None):
+        with pytest.raises(TypeError):
+            Twister(seed)
     with pytest.raises(ValueError):
         t.deal(bytes(54), (17, 17))
     with pytest.raises(ValueError):

@@ -36,6 +36,8 @@ from libc.string cimport memcpy, memset
 from ddz._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, CODE_WIDTH_SHIFT, RuleTable, TableView,
                         beats_code, count_legal, legal_codes, view_index)
 
+import operator
+
 import numpy as np
 
 cnp.import_array()
@@ -545,7 +547,9 @@ cdef class Twister:
     def __init__(self, seed=0):
         cdef Py_ssize_t i, nkey
         cdef uint32_t* key
-        n = abs(int(seed))
+        if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+            raise TypeError(f"a Twister seed is an int, not {type(seed).__name__}")
+        n = abs(operator.index(seed))
         words = []
         while True:
             words.append(n & 0xFFFFFFFF)
