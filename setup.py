@@ -68,6 +68,13 @@ extensions = [
         extra_compile_args=([] if os.name == "nt" else ["-O3"]) + OMP_COMPILE,
         extra_link_args=OMP_LINK,
     ),
+    Extension(
+        "ddz._solver",
+        ["src/ddz/_solver.pyx"],
+        include_dirs=[np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=[] if os.name == "nt" else ["-O3"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

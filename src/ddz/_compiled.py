@@ -13,7 +13,7 @@ __all__ = ["NO_EXTENSIONS", "COMPILED_MODULES", "compiled"]
 NO_EXTENSIONS = bool(os.environ.get("DDZ_NO_EXTENSIONS"))
 """``DDZ_NO_EXTENSIONS=1`` was set (read once, here, for every module)."""
 
-COMPILED_MODULES = ("ddz._core", "ddz._actions", "ddz.fast")
+COMPILED_MODULES = ("ddz._core", "ddz._actions", "ddz._solver", "ddz.fast")
 """The modules that exist only with the compiled extensions (``ddz.fast`` wraps ``_core``)."""
 
 
