@@ -18,6 +18,8 @@ from .game import Deal, Game, Observation, Phase, Result
 from .perft import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
+from .position import Position
+from .solver import Solution, solve
 
 __version__ = "0.1.0"
 
@@ -32,3 +34,4 @@ __all__ = [
     "Bot", "RandomBot", "GreedyBot",
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
+__all__ += ["Position", "Solution", "solve"]

@@ -58,6 +58,7 @@ cdef struct Entry:
     int64_t best
     int32_t value
     uint16_t meta
+    uint16_t gen
     uint8_t bound
 
 
@@ -80,6 +81,7 @@ cdef struct Ctx:
     int aborted
     Entry* tt
     uint64_t tmask
+    uint16_t gen           # entries of other generations are empty (reset() bumps it)
     MoveK* arena
     Py_ssize_t arena_cap
     Py_ssize_t top
@@ -305,7 +307,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     key = mix(h0 ^ mix(h1 + <uint64_t>0x9E3779B97F4A7C15ULL) ^ mix(h2 + <uint64_t>0xD1B54A32D192ED03ULL)
               ^ mix(<uint64_t>tb + meta))
     e = c.tt + (key & c.tmask)
-    if e.bound and e.key == key and e.h[0] == h0 and e.h[1] == h1 and e.h[2] == h2 \
+    if e.bound and e.gen == c.gen and e.key == key and e.h[0] == h0 and e.h[1] == h1 and e.h[2] == h2 \
             and e.tb == tb and e.meta == meta:
         v = e.value
         if e.bound == B_EXACT:
@@ -386,6 +388,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     c.top = base
     # store (never after an abort: the returns above left already)
     e.key = key
+    e.gen = c.gen
     e.h[0] = h0
     e.h[1] = h1
     e.h[2] = h2
@@ -403,14 +406,12 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
 
 
 cdef class Searcher:
-    """One search context: the options of a rule table, the seats, the transposition
-    table (``table_mb`` MiB, allocated once, rounded down to a power of two of entries)
-    and the move arena. Used by one thread at a time (:mod:`ddz.solver` makes one per
-    thread).
+    """One search context: the options of a rule table, the transposition table
+    (``table_mb`` MiB, allocated once, rounded down to a power of two of entries) and the
+    move arena. :meth:`reset` sets the seats, the landlord and the mode of a problem.
+    Used by one thread at a time (:mod:`ddz.solver` gives each thread its own).
 
     :param table: the :class:`ddz._core.RuleTable` of the rules (``ddz.tables.table``).
-    :param seats: 2 or 3. :param landlord: the landlord's seat.
-    :param score: ``True`` for score mode (values ±2**k), else win mode (±1).
     :param table_mb: transposition table size in MiB (at least 1).
     """
     cdef Ctx c
@@ -418,11 +419,9 @@ cdef class Searcher:
     cdef int stop_flag
     cdef readonly Py_ssize_t entries
 
-    def __cinit__(self, RuleTable table, int seats, int landlord, bint score, double table_mb):
+    def __cinit__(self, RuleTable table, double table_mb):
         cdef Py_ssize_t want, n = 1
         memset(&self.c, 0, sizeof(Ctx))
-        if seats not in (2, 3) or not 0 <= landlord < seats:
-            raise ValueError("seats must be 2 or 3 and the landlord one of them")
         if not table_mb >= 1:
             raise ValueError("table_mb must be at least 1")
         table.built()
@@ -436,11 +435,30 @@ cdef class Searcher:
         self.entries = n
         self.c.tmask = n - 1
         self.c.o = &table.opts
+        self.c.n = 2
+        self.c.max_moves = table.max_moves
+        self.c.stop = &self.stop_flag
+        self.stop_flag = 0
+        self.c.gen = 1
+
+    def reset(self, int seats, int landlord, bint score):
+        """Start a new problem: the seats (2 or 3), the landlord's seat and the mode
+        (score or win); forgets every stored position (a generation count: nothing is
+        cleared) and clears :meth:`stop`."""
+        if seats not in (2, 3) or not 0 <= landlord < seats:
+            raise ValueError("seats must be 2 or 3 and the landlord one of them")
         self.c.n = seats
         self.c.landlord = landlord
         self.c.score = score
-        self.c.max_moves = table.max_moves
-        self.c.stop = &self.stop_flag
+        self.stop_flag = 0
+        self.c.nodes = 0
+        self.c.gen += 1
+        if self.c.gen == 0:
+            memset(self.c.tt, 0, (self.c.tmask + 1) * sizeof(Entry))
+            self.c.gen = 1
+
+    def clear_stop(self):
+        """Undo :meth:`stop`."""
         self.stop_flag = 0
 
     def __dealloc__(self):
@@ -454,7 +472,8 @@ cdef class Searcher:
 
     def stop(self):
         """Ask a running :meth:`value` (in another thread) to stop at once; it then
-        returns ``exact=False``. Cleared by the next :meth:`value` call."""
+        returns ``exact=False``, and so do later calls until :meth:`clear_stop` or
+        :meth:`reset`."""
         self.stop_flag = 1
 
     cdef int load(self, hands) except -1:
@@ -498,7 +517,6 @@ cdef class Searcher:
         self.load(hands)
         if not (0 <= to_move < self.c.n and -1 <= last < self.c.n):
             raise ValueError("seat out of range")
-        self.stop_flag = 0
         self.c.aborted = 0
         self.c.top = 0
         self.c.node_stop = -1 if limit < 0 else self.c.nodes + limit
@@ -518,6 +536,3 @@ cdef class Searcher:
             raise MemoryError("no room for the move list")
         return [self.c.arena[i].code for i in range(n)]
 
-    def clear(self):
-        """Empty the transposition table."""
-        memset(self.c.tt, 0, (self.c.tmask + 1) * sizeof(Entry))
