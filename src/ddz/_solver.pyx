@@ -25,7 +25,7 @@ a time; the root split of ``threads > 1`` (:mod:`ddz.solver`) gives each thread 
 """
 
 cimport cython
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc, calloc, qsort
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -75,7 +75,7 @@ cdef struct Ctx:
     uint8_t hands[MAX_SEATS][NUM_RANKS]
     int left[MAX_SEATS]
     int64_t nodes
-    int64_t node_stop      # stop when nodes reach this (-1: no limit)
+    int64_t node_stop      # stop when nodes reach this (INT64_MAX: no limit)
     double deadline        # monotonic seconds (0: none)
     int* stop              # set by another thread: stop now
     int aborted
@@ -211,9 +211,11 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
         elif cards == c.left[p]:
             key = 1 << 19
         elif t == T_PASS:
-            key = (1 << 18) if partner_play else 0
+            key = (1 << 18) if partner_play else (100 if ORDER_MODE & 64 else 0)
         elif t == T_BOMB or t == T_ROCKET:
             key = 1 + 16 - rank
+            if ORDER_MODE & 128:
+                key = 200 + (32 - split_after(c.hands[p], code))
         elif tb == 0:
             if ORDER_MODE & 1:
                 key = 1024 + (32 - cards) * 32
@@ -234,6 +236,8 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
                 key = 1024 + rank
             else:
                 key = 1024 + 16 - rank
+            if ORDER_MODE & 32:
+                key += (32 - split_after(c.hands[p], code)) * 64
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
     qsort(c.arena + c.top, n, sizeof(MoveK), cmp_moves)
@@ -261,8 +265,6 @@ cdef int split_after(const uint8_t* h, int64_t code) noexcept nogil:
 
 cdef inline int hit_limit(Ctx* c) noexcept nogil:
     if c.stop[0]:
-        return 1
-    if c.node_stop >= 0 and c.nodes >= c.node_stop:
         return 1
     if c.deadline > 0 and now() >= c.deadline:
         return 1
@@ -294,7 +296,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     cdef uint8_t cc[NUM_RANKS]
 
     c.nodes += 1
-    if (c.nodes & CHECK_EVERY) == 0 and hit_limit(c):
+    if c.nodes >= c.node_stop or ((c.nodes & CHECK_EVERY) == 0 and hit_limit(c)):
         c.aborted = 1
         return 0
     if not c.score:
@@ -519,7 +521,7 @@ cdef class Searcher:
             raise ValueError("seat out of range")
         self.c.aborted = 0
         self.c.top = 0
-        self.c.node_stop = -1 if limit < 0 else self.c.nodes + limit
+        self.c.node_stop = INT64_MAX if limit < 0 else self.c.nodes + limit
         self.c.deadline = now() + time_limit if time_limit > 0 else 0.0
         with nogil:
             v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)

@@ -57,8 +57,9 @@ class Solution:
     :ivar landlord_wins: under best play, does the landlord win (``None`` if not exact).
     :ivar win: does the side to move win (``None`` if not exact).
     :ivar moves: the first winning move in search order (score mode: the first move of
-        the best score for the side to move), or all of them with ``all_moves=True``; in
-        win mode empty when the side to move loses. :class:`ddz.Play` objects.
+        the best score for the side to move), or all of them in move order (RULES.md
+        §2.3) with ``all_moves=True``; in win mode empty when the side to move loses.
+        :class:`ddz.Play` objects.
     :ivar pv: a principal variation: the best line of play from the position to the end
         of the hand (both sides' moves, passes included).
     :ivar value: score mode: the signed score S from the landlord's side (RULES.md §6:
@@ -174,6 +175,11 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if not ok:
         raise value
     return value
+
+
+def _move_order(play: Play):
+    """RULES.md §2.3 move order: the pass first, then :attr:`Play.sort_key`."""
+    return (bool(play), play.sort_key)
 
 
 def _capture(fn):
@@ -354,6 +360,8 @@ class _Job:
         line, ok = self.pv(s, state, value)
         if not ok:
             return _unknown(pos, self.nodes(), self.t0)
+        if self.all_moves:
+            moves_found = sorted(moves_found, key=_move_order)
         return Solution(True, landlord_wins, win, moves_found, line,
                         value * pos.base * pos.multiplier if self.score else None,
                         self.nodes(), time.perf_counter() - self.t0, pos.seats, pos.landlord)
