@@ -15,8 +15,9 @@ landlord maximises, the farmers minimise (two farmers are one side: RULES.md §5
 Search: fail-soft alpha-beta; a fixed-size, direct-mapped transposition table keyed by
 a full 64-bit hash and verified against the stored state (hands, play to beat, seats,
 spring flags), holding a bound and the best move; move ordering (the table's move, a
-move that empties the hand, longer plays first when leading, plain answers before bombs,
-the pass last when the play to beat is an opponent's). A search stopped by a node or
+move that empties the hand; leading, the plays that leave the fewest plays to make by a
+rough count, then longer plays; answering, the higher plays, then bombs, the pass last
+unless the play to beat is a partner's). A search stopped by a node or
 time limit (or :meth:`Searcher.stop`) unwinds at once and stores nothing on the way.
 
 Move lists live in one growable arena per :class:`Searcher`, addressed by offsets (a
@@ -42,14 +43,6 @@ cdef enum:
     CHECK_EVERY = 1023     # limits are checked every 1024 nodes
     MAX_SEATS = 3
 
-
-cdef int ORDER_MODE = 20
-cdef int DDZ_CHAIN_T[16]
-for _t in range(16):
-    DDZ_CHAIN_T[_t] = 1 if 6 <= _t <= 10 else 0
-def set_order(int m):
-    global ORDER_MODE
-    ORDER_MODE = m
 
 cdef struct Entry:
     uint64_t key
@@ -183,24 +176,6 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
     if n > c.max_moves:
         return -1
     partner_play = last >= 0 and (is_landlord_side(c, last) == is_landlord_side(c, p))
-    # what the other side holds: a bomb or rocket, and its highest rank of >= w copies
-    cdef int opp_bomb = 0, s, r, w, width
-    cdef int opp_top[5]
-    for w in range(5):
-        opp_top[w] = -1
-    for s in range(c.n):
-        if is_landlord_side(c, s) == is_landlord_side(c, p):
-            continue
-        if c.hands[s][13] and c.hands[s][14]:
-            opp_bomb = 1
-        for r in range(NUM_RANKS):
-            w = c.hands[s][r]
-            if w >= 4:
-                opp_bomb = 1
-            while w > 0:
-                if r > opp_top[w]:
-                    opp_top[w] = r
-                w -= 1
     for i in range(n):
         code = (<int64_t*>(c.arena + c.top + c.max_moves))[i]
         t = code_type(code)
@@ -211,33 +186,14 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
         elif cards == c.left[p]:
             key = 1 << 19
         elif t == T_PASS:
-            key = (1 << 18) if partner_play else (100 if ORDER_MODE & 64 else 0)
+            key = (1 << 18) if partner_play else 0      # the pass last, unless on a partner's play
         elif t == T_BOMB or t == T_ROCKET:
-            key = 1 + 16 - rank
-            if ORDER_MODE & 128:
-                key = 200 + (32 - split_after(c.hands[p], code))
+            key = 1 + 16 - rank                         # bombs just before the pass, low first
         elif tb == 0:
-            if ORDER_MODE & 1:
-                key = 1024 + (32 - cards) * 32
-            else:
-                key = 1024 + cards * 32
-            if ORDER_MODE & 2:
-                key += rank
-            else:
-                key += 16 - rank
-            if ORDER_MODE & 16:
-                key = 1024 + (32 - split_after(c.hands[p], code)) * 64 + cards * 2
-            if ORDER_MODE & 8:
-                width = <int>((code >> CODE_WIDTH_SHIFT) & 15)
-                if not opp_bomb and not DDZ_CHAIN_T[t] and width <= 4 and opp_top[width] <= rank:
-                    key += 1 << 17
+            # leading: what leaves the fewest plays to make, then longer plays
+            key = 1024 + (32 - split_after(c.hands[p], code)) * 64 + cards * 2
         else:
-            if ORDER_MODE & 4:
-                key = 1024 + rank
-            else:
-                key = 1024 + 16 - rank
-            if ORDER_MODE & 32:
-                key += (32 - split_after(c.hands[p], code)) * 64
+            key = 1024 + rank                           # answering: the higher first
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
     qsort(c.arena + c.top, n, sizeof(MoveK), cmp_moves)
