@@ -329,3 +329,29 @@ def test_progress_callback_runs_the_search_aside():
     sol = solve(_wz("WZ2"), progress=lambda nodes, seconds: calls.append((nodes, seconds)))
     assert sol.exact and sol.win is True
     assert all(n >= 0 and s >= 0 for n, s in calls)
+
+
+# -- the command line and the solver bot ----------------------------------------------------------
+
+def test_cli_solve(run_cli):
+    code, out, _ = run_cli("solve", "KK5543", "225543")
+    assert code == 0 and "seat 0 (the landlord) to move wins" in out and "best move:" in out
+    code, out, _ = run_cli("solve", "34", "5555", "--score", "--all", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == -4 and data["moves"] == ["3", "4"] and data["exact"]
+    code, out, _ = run_cli("solve", "3", "4", "5", "--to-move", "1", "--to-beat", "33", "--last", "0")
+    assert code == 0 and "seat 1 (the farmers) to move loses; the landlord wins" in out
+    code, _, err = run_cli("solve", "3")
+    assert code == 2 and "two or three" in err
+    code, out, _ = run_cli("solve", "34", "5", "--to-beat", "33")
+    assert code == 2
+
+
+def test_solver_bot_plays_legal_hands():
+    from ddz.bots import GreedyBot, SolverBot, play_hand
+    for seed in range(3):
+        bots = [SolverBot(seed=seed, samples=3), GreedyBot(), GreedyBot()]
+        game = play_hand(ddz.Game(seed=seed), bots)
+        assert game.phase == "over" and game.result is not None
+    with pytest.raises(DdzError, match="samples"):
+        SolverBot(samples=0)
