@@ -74,9 +74,10 @@ def random_endgames(n, seed):
         times, exact, lw = [], 0, 0
         for _ in range(n):
             total = int(rng.integers(12, 25))
-            cuts = [0, 0]
-            while max(cuts[0], cuts[1] - cuts[0], total - cuts[1]) > 20:   # at most 20 cards a hand
+            while True:       # three non-empty hands of at most 20 cards
                 cuts = sorted(rng.choice(np.arange(1, total), size=2, replace=False))
+                if max(cuts[0], cuts[1] - cuts[0], total - cuts[1]) <= 20:
+                    break
             deck = rng.permutation(CARDS)[:total]
             parts = np.split(deck, cuts)
             hands = [np.bincount(x, minlength=15).tolist() for x in parts]
