@@ -107,7 +107,7 @@ def _reference(pos, score):
 @pytest.mark.parametrize("seats", [2, 3])
 def test_solver_agrees_with_reference_minimax(seats, rules):
     rng = np.random.default_rng(1200 + seats + 10 * (rules is REPEAT))
-    for _ in range(60):
+    for _ in range(12 if NO_EXTENSIONS else 60):   # pure Python: the fallback is the reference
         pos = _random_position(rng, seats, rules, 9 if seats == 3 else 7)
         ref = _reference(pos, False)
         sol = solve(pos, all_moves=True)
@@ -123,7 +123,7 @@ def test_solver_agrees_with_reference_minimax(seats, rules):
 @pytest.mark.parametrize("seats", [2, 3])
 def test_score_mode_agrees_with_reference_minimax(seats, rules):
     rng = np.random.default_rng(1300 + seats + 10 * (rules is REPEAT))
-    for _ in range(30):
+    for _ in range(8 if NO_EXTENSIONS else 30):
         pos = _random_position(rng, seats, rules, 8 if seats == 3 else 7)
         ref = _reference(pos, True)
         sol = solve(pos, score=True, all_moves=True)
@@ -166,7 +166,8 @@ def test_limits_in_the_pure_python_leg_too():
 @pytest.mark.parametrize("all_moves", [False, True])
 def test_thread_count_does_not_change_the_answer(score, all_moves):
     rng = np.random.default_rng(77)
-    positions = [_wz("WZ2"), _wz("WZ3")] + [_random_position(rng, 3, STANDARD, 12) for _ in range(6)]
+    size = 8 if NO_EXTENSIONS else 12      # the pure-Python fallback is slow
+    positions = [_wz("WZ2"), _wz("WZ3")] + [_random_position(rng, 3, STANDARD, size) for _ in range(6)]
     for pos in positions:
         answers = set()
         for threads in (1, 2, 3):
@@ -214,7 +215,7 @@ def test_win_mode_has_no_value():
 def test_banned_play_types_are_respected():
     free = Position(["3334", "55"])
     sol = solve(free)
-    assert sol.win is True and str(sol.moves[0]) == "333+4"
+    assert sol.win is True and solve(free.after(sol.moves[0])).landlord_wins is True
     banned = ddz.Rules(banned={"TRIO_SINGLE", "TRIO"})
     pos = Position(["3334", "55"], rules=banned)
     sol = solve(pos, all_moves=True)
