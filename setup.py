@@ -75,6 +75,13 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=[] if os.name == "nt" else ["-O3"],
     ),
+    Extension(
+        "ddz._solver",
+        ["src/ddz/_solver.pyx"],
+        include_dirs=[np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=[] if os.name == "nt" else ["-O3"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

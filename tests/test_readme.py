@@ -19,3 +19,17 @@ def test_python_api_block_matches_its_comments():
     assert results[3] == 19
     codes = results[4]
     assert [ddz.Play.from_code(c) for c in codes] == ddz.legal_moves("33344455")
+
+
+def test_endgame_solver_block_runs_as_described(capsys):
+    import pytest
+    from conftest import NO_EXTENSIONS
+    code = readme_code("Endgame solver")
+    if NO_EXTENSIONS:   # the pure-Python fallback refuses a 25-card puzzle without a limit
+        with pytest.raises(ddz.DdzError, match="DDZ_NO_EXTENSIONS"):
+            exec(code, {})
+        return
+    exec(code, {})
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("True [Play.parse('8')]")
+    assert out[1] == "(-8, 4, 4)"

@@ -20,6 +20,8 @@ from .movetree import divide, perft
 from .bots import Bot, GreedyBot, RandomBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from ._info import VersionInfo, __version__, version_info
+from .position import Position
+from .solver import Solution, solve
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -33,3 +35,4 @@ __all__ = [
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
+__all__ += ["Position", "Solution", "solve"]

@@ -21,7 +21,7 @@ try:  # Python 3.8+
 except ImportError:  # pragma: no cover
     from typing_extensions import Protocol, runtime_checkable  # type: ignore
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "play_hand", "hand_strength", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "SolverBot", "play_hand", "hand_strength", "BOTS", "make_bot"]
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 
@@ -157,7 +157,7 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def make_bot(name: str, seed: Optional[int] = None) -> Bot:
-    """A bot by name (``"random"`` or ``"greedy"``).
+    """A bot by name (``"random"``, ``"greedy"`` or ``"solver"``).
 
     :param seed: for :class:`RandomBot`.
     :raises DdzError: an unknown name.
@@ -167,6 +167,8 @@ def make_bot(name: str, seed: Optional[int] = None) -> Bot:
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot()
+    if name == "solver":
+        return SolverBot(seed=seed)
     raise DdzError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
 
 
@@ -201,3 +203,110 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
         seat = game._current
         step(bots[seat].act(observe(seat), legal_actions()))
     return game
+
+
+class SolverBot:
+    """Perfect-information Monte Carlo with the endgame solver (issue 12; RULES.md §5).
+
+    While more than ``threshold`` cards are left in all hands it plays exactly like
+    :class:`GreedyBot` (bidding and doubling always do). From then on, at each turn it
+    samples ``samples`` deals of the cards it cannot see, consistent with what it has
+    seen (its own hand, every play so far, each seat's card count, and the bottom cards
+    the landlord has not played yet), solves each deal with :func:`ddz.solve`
+    (``all_moves=True``, at most ``node_limit`` positions each) and plays the move that
+    wins in the most deals; ties go to the move :class:`GreedyBot` would play when it is
+    among them, else to the first in move order. If no deal was solved exactly it plays
+    like :class:`GreedyBot`.
+
+    :param threshold: cards left (all hands) at or below which it searches (default 20).
+    :param samples: deals sampled per turn (default 12).
+    :param node_limit: per solve (default 200,000).
+    :param seed: seeds its own ``random.Random``.
+    """
+
+    def __init__(self, threshold: int = 20, samples: int = 12, node_limit: int = 200_000,
+                 seed: Optional[int] = None) -> None:
+        from .errors import DdzError
+        for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < low:
+                raise DdzError(f"SolverBot {name} must be an int >= {low}, got {v!r}")
+        self.threshold = threshold
+        self.samples = samples
+        self.node_limit = node_limit
+        self._rng = random.Random(seed)
+        self._greedy = GreedyBot()
+
+    def __repr__(self) -> str:
+        return f"SolverBot(threshold={self.threshold}, samples={self.samples})"
+
+    def act(self, observation: Observation, legal: List[Any]) -> Any:
+        """Choose an action from ``legal`` (see the class docstring)."""
+        obs = observation
+        greedy = self._greedy.act(obs, legal)
+        if obs.phase is not Phase.PLAYING or len(legal) == 1 or sum(obs.cards_left) > self.threshold:
+            return greedy
+        wins = {}
+        solved = 0
+        for hands in self._deals(obs):
+            sol = self._solve(obs, hands)
+            if sol is None or not sol.exact:
+                continue
+            solved += 1
+            for m in sol.moves:
+                wins[m] = wins.get(m, 0) + 1
+        if not solved or not wins:
+            return greedy
+        best = max(wins.values())
+        if wins.get(greedy, 0) == best:
+            return greedy
+        for p in legal:
+            if wins.get(p, 0) == best:
+                return p
+        return greedy  # pragma: no cover - the solver's moves are legal moves
+
+    def _solve(self, obs: Observation, hands):
+        from .position import Position
+        from .solver import solve
+        lord = obs.landlord
+        lp = sum(1 for s, p in obs.plays if p and s == lord)
+        fp = any(p and s != lord for s, p in obs.plays)
+        pos = Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat,
+                       last_player=obs.to_beat_seat if obs.to_beat is not None else None,
+                       rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+        return solve(pos, all_moves=True, node_limit=self.node_limit)
+
+    def _deals(self, obs: Observation):
+        """``samples`` random hand triples consistent with the observation."""
+        from .cards import deck_counts
+        seen = list(obs.hand)
+        lord_played = [0] * 15
+        for s, p in obs.plays:
+            for r, c in enumerate(p.counts):
+                seen[r] += c
+                if s == obs.landlord:
+                    lord_played[r] += c
+        unseen = [int(d) - s for d, s in zip(deck_counts(1), seen)]
+        others = [s for s in range(3) if s != obs.seat]
+        # the bottom cards the landlord has not played are still in its hand
+        forced = {s: [0] * 15 for s in others}
+        if obs.bottom is not None and obs.landlord != obs.seat:
+            forced[obs.landlord] = [max(0, b - lp) for b, lp in zip(obs.bottom, lord_played)]
+        pool = []
+        for r, c in enumerate(unseen):
+            pool += [r] * (c - sum(forced[s][r] for s in others))
+        for _ in range(self.samples):
+            self._rng.shuffle(pool)
+            hands = [None, None, None]
+            hands[obs.seat] = tuple(obs.hand)
+            at = 0
+            for s in others:
+                h = list(forced[s])
+                need = obs.cards_left[s] - sum(h)
+                for r in pool[at:at + need]:
+                    h[r] += 1
+                at += need
+                hands[s] = tuple(h)
+            yield hands
+
+
+BOTS["solver"] = SolverBot

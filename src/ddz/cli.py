@@ -498,6 +498,48 @@ def cmd_perft(args) -> int:
     return 0
 
 
+def cmd_solve(args) -> int:
+    """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status."""
+    from .position import Position
+    from .solver import solve
+    pos = Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
+                   last_player=args.last, rules=_rules(args))
+    shown = [False]
+
+    def progress(nodes, seconds):
+        if seconds >= 1.0:
+            shown[0] = True
+            print(f"\rsolving: {nodes:,} positions, {seconds:.1f} s", end="", file=sys.stderr, flush=True)
+
+    try:
+        sol = solve(pos, score=args.score, all_moves=args.all, node_limit=args.node_limit,
+                    time_limit=args.time_limit, threads=args.threads, table_mb=args.table_mb,
+                    progress=progress)
+    finally:
+        if shown[0]:
+            print(file=sys.stderr)
+    if args.json:
+        print(json.dumps({"position": str(pos), "exact": sol.exact, "landlord_wins": sol.landlord_wins,
+                          "win": sol.win, "moves": [str(m) for m in sol.moves],
+                          "pv": [str(m) for m in sol.pv], "value": sol.value, "nodes": sol.nodes,
+                          "seconds": round(sol.seconds, 6)}, ensure_ascii=False))
+        return 0
+    print(f"position: {pos}")
+    if not sol.exact:
+        print(f"unknown: stopped by the limit after {sol.nodes:,} positions ({sol.seconds:.3f} s)")
+        return 0
+    side = "the landlord" if pos.to_move == pos.landlord else "the farmers"
+    print(f"seat {pos.to_move} ({side}) to move {'wins' if sol.win else 'loses'}; "
+          f"the landlord {'wins' if sol.landlord_wins else 'loses'}")
+    if sol.value is not None:
+        print(f"score: {sol.value:+d} (landlord's side); settlement {' '.join(f'{v:+d}' for v in sol.scores)}")
+    if sol.moves:
+        print(("best moves: " if args.all else "best move: ") + ", ".join(str(m) for m in sol.moves))
+    print("line: " + " ".join(str(m) for m in sol.pv))
+    print(f"{sol.nodes:,} positions, {sol.seconds:.3f} s")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``ddz`` argument parser, one sub-parser per command."""
     parser = argparse.ArgumentParser(
@@ -607,6 +649,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--divide", action="store_true", help="print each first move's count")
     _add_rules_options(p)
     p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("solve", help="solve an endgame with every hand open",
+                       description="Solve a perfect-information endgame (two or three hands, "
+                                   "RULES.md §5): who wins under best play, a winning move and "
+                                   "the line of play; --score for the score (§6). Ctrl-C stops "
+                                   "a long solve cleanly.")
+    p.add_argument("hands", nargs="+", metavar="HAND", help="two or three hands in seat order, e.g. KK5543 225543")
+    p.add_argument("--landlord", type=int, default=0, metavar="SEAT", help="the landlord's seat (default 0)")
+    p.add_argument("--to-move", type=int, default=None, metavar="SEAT",
+                   help="the seat to move (default: the landlord)")
+    p.add_argument("--to-beat", metavar="PLAY", default=None, help="the play to beat (default: leading)")
+    p.add_argument("--last", type=int, default=None, metavar="SEAT", help="the seat that made the play to beat")
+    p.add_argument("--score", action="store_true", help="the score under best play (bombs, spring)")
+    p.add_argument("--all", action="store_true", help="every winning (best) move, not only one")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="stop after S seconds (answer: unknown)")
+    p.add_argument("--node-limit", type=_positive, default=None, metavar="N", help="stop after N positions")
+    p.add_argument("--threads", type=_positive, default=1, metavar="T", help="threads (default 1)")
+    p.add_argument("--table-mb", type=float, default=64, metavar="MB",
+                   help="transposition table per thread, MiB (default 64)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_solve)
     return parser
 
 

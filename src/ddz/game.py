@@ -636,6 +636,12 @@ class Game:
             space = self._space = _action_space(self._move_rules)
         return space
 
+    def position(self) -> Any:
+        """The play-phase position as a :class:`ddz.Position` (perfect information: every
+        hand), for :func:`ddz.solve`. :raises DdzError: not in the play phase."""
+        from .position import Position
+        return Position.from_game(self)
+
     def timeout_action(self) -> Action:
         """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding
         (bid 1 when the four-player forced bid forbids the pass), not double, not play
