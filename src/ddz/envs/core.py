@@ -262,6 +262,7 @@ class _Encoder:
         space = env_actions(rules).space
         self.play_enc = encode_actions(np.arange(len(space)), space).astype(np.float32)
         self.index = table(rules.move_rules).index_of_play
+        self.play_counts = np.asarray(space.card_counts, np.int64)
         d = rules.decks
         self.thresholds = np.concatenate([np.repeat(np.arange(13), 4 * d), np.repeat([13, 14], d)])
         self.levels = np.concatenate([np.tile(np.arange(1, 4 * d + 1), 13), np.tile(np.arange(1, d + 1), 2)])
@@ -305,13 +306,12 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     counts[0] = obs.hand
     last: List[Optional[int]] = [None] * s
     index = enc.index
-    for who, play in obs.plays:
-        r = rel(who)
-        if play:
-            counts[1 + r] += play.counts
-            last[r] = index[play]
-        else:
-            last[r] = 0
+    if obs.plays:
+        who = np.array([w for w, _ in obs.plays], np.int64)
+        pids = np.array([index[p] for _, p in obs.plays], np.int64)
+        np.add.at(counts, 1 + (who - seat) % s, enc.play_counts[pids])
+        for w, pid in zip(who[-s:].tolist(), pids[-s:].tolist()):
+            last[(w - seat) % s] = pid
     if obs.bottom is not None:
         counts[s + 1] = obs.bottom
     if obs.open_hand is not None:
