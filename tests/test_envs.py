@@ -390,3 +390,11 @@ def test_gymnasium_bad_arguments(kwargs):
     from ddz.envs.gymnasium import DouDizhuEnv
     with pytest.raises(DdzError):
         DouDizhuEnv(**kwargs)
+
+
+def test_readme_pettingzoo_loop(capsys):
+    pytest.importorskip("pettingzoo")
+    from conftest import readme_code
+    exec(compile(readme_code("RL environments"), "README.md", "exec"), {})
+    scores = [int(x) for x in re.findall(r"-?\d+", capsys.readouterr().out)]
+    assert len(scores) == 3 and sum(scores) == 0 and any(scores)
