@@ -12,14 +12,17 @@ SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"
 #: DESIGN.md's layers, top first: a module may import only modules listed before it
 ORDER = ["errors", "cards", "rules", "play", "_args", "reference", "reference_solver", "_compiled", "_core",
          "tables", "_game", "playstate", "fast", "moves", "_actions", "actions", "_info", "interop", "position",
-         "_solver", "solver", "auction", "deal", "game", "match", "bots", "movetree", "terminal", "cli", "__init__"]
+         "_solver", "solver", "auction", "deal", "game", "match", "bots", "movetree", "terminal", "cli", "__init__",
+         "envs.core", "envs.vector", "envs.pettingzoo", "envs.gymnasium", "envs.__init__"]
 #: what the reference path may import: the layers above it, never an engine or a table
 REFERENCE_PATH = {"errors", "cards", "rules", "play", "_args", "reference", "reference_solver"}
 
 
 def _imports(path: pathlib.Path):
-    """Every ``ddz`` module that a source file imports, at any depth (functions included)."""
+    """Every ``ddz`` module that a source file imports, at any depth (functions included).
+    Modules of the subpackage ``ddz.envs`` are named ``envs.X`` (``envs.__init__``)."""
     text = path.read_text(encoding="utf-8")
+    sub = path.parent.name if path.parent != SRC else None
     found = set()
     if path.suffix == ".pyx":
         for m in re.finditer(r"^\s*(?:from|cimport)\s+ddz\.(\w+)|^\s*from\s+ddz\s+import\s+([\w, ]+)", text, re.M):
@@ -29,17 +32,27 @@ def _imports(path: pathlib.Path):
         return found
     for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 1:
+            if sub and node.level == 1:         # a sibling in the subpackage
+                if node.module:
+                    found.add(f"{sub}.{node.module.split('.')[0]}")
+                else:
+                    found.update(f"{sub}.{a.name}" for a in node.names)
+            elif node.level == 1 or (sub and node.level == 2):
                 if node.module:
                     found.add(node.module.split(".")[0])
                 else:
                     found.update(a.name for a in node.names)
             elif node.module and node.module.startswith("ddz"):
                 parts = node.module.split(".")
-                found.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
+                if parts[1:2] == ["envs"]:
+                    found.add(".".join(parts[1:3]) if len(parts) > 2 else "envs.__init__")
+                else:
+                    found.update([parts[1]] if len(parts) > 1 else [a.name for a in node.names])
         elif isinstance(node, ast.Import):
             for a in node.names:
-                if a.name.startswith("ddz."):
+                if a.name.startswith("ddz.envs"):
+                    found.add(".".join(a.name.split(".")[1:3]) if a.name.count(".") > 1 else "envs.__init__")
+                elif a.name.startswith("ddz."):
                     found.add(a.name.split(".")[1])
     return found
 
@@ -48,6 +61,9 @@ def _graph():
     graph = {}
     for path in sorted(SRC.glob("*.py")) + sorted(SRC.glob("*.pyx")):
         graph[path.stem] = _imports(path) - {path.stem}
+    for path in sorted(SRC.glob("envs/*.py")) + sorted(SRC.glob("envs/*.pyx")):
+        name = f"envs.{path.stem}"
+        graph[name] = _imports(path) - {name}
     return graph
 
 

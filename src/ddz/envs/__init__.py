@@ -1,0 +1,38 @@
+"""Reinforcement-learning environments over :class:`ddz.Game` (RULES.md §3–§7).
+
+* :class:`VectorGame` (:mod:`ddz.envs.vector`): N games stepped in one call, numpy in
+  and out; needs nothing beyond numpy.
+* :mod:`ddz.envs.pettingzoo`: the PettingZoo AEC env (``env()``, ``raw_env``), every seat
+  an agent (needs ``pettingzoo``: ``pip install "ddz[envs]"``).
+* :mod:`ddz.envs.gymnasium`: one seat against bots; importing :mod:`ddz.envs` registers
+  it as ``gymnasium.make("ddz/DouDizhu-v0", ...)`` when ``gymnasium`` is installed.
+* :mod:`ddz.envs.core`: the action table and the observation layout they share.
+
+``import ddz`` never imports this package, and this package imports PettingZoo and
+Gymnasium only in the modules that need them.
+"""
+
+from __future__ import annotations
+
+from .core import (AUCTION_ACTIONS, EnvActions, encode_observation, env_actions, observation_high,
+                   observation_layout, observation_size)
+from .vector import VectorGame
+
+__all__ = ["VectorGame", "EnvActions", "env_actions", "encode_observation", "observation_layout",
+           "observation_size", "observation_high", "AUCTION_ACTIONS", "ENV_ID"]
+
+#: the Gymnasium id of :class:`ddz.envs.gymnasium.DouDizhuEnv`
+ENV_ID = "ddz/DouDizhu-v0"
+
+
+def _register() -> None:
+    """Register :data:`ENV_ID` with Gymnasium, if it is installed (once)."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="ddz.envs.gymnasium:DouDizhuEnv")
+
+
+_register()

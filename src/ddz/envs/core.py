@@ -1,0 +1,377 @@
+"""What every RL environment of :mod:`ddz.envs` shares: one action table for the whole
+hand and one observation layout for every seat (RULES.md §3–§7). Plain numpy: no
+third-party RL library is imported here.
+
+The env action table
+--------------------
+One ``Discrete(n)`` space serves every seat and every phase. With ``P =
+len(ddz.ActionSpace(rules))`` (12,655; 27,472 with ``kickers="repeat"``; 7,952 in the
+four-player game):
+
+======================  =============================================================
+id                      action
+======================  =============================================================
+``0``                   the pass, in every phase: no bid (不叫), no call or rob, do not
+                        double, do not play open, pass in the play phase (不出)
+``1 .. P-1``            the plays of :class:`ddz.ActionSpace` (same ids: ``space.play(i)``)
+``P + 0``               bid 1 (``Rules.bidding="points"``)
+``P + 1``               bid 2
+``P + 2``               bid 3
+``P + 3``               call the landlord (叫地主), or rob (抢地主) once someone called
+                        (``Rules.bidding="rob"``)
+``P + 4``               double (加倍; the landlord's redouble) (``Rules.doubling=True``)
+``P + 5``               play open (亮牌, ×3; the four-player landlord, RULES.md §7)
+======================  =============================================================
+
+so ``n = P + 6``. In each phase only that phase's ids are legal: the legal ids come from
+:meth:`EnvActions.legal_ids` (sorted ascending) or as a mask.
+
+The observation layout
+----------------------
+A ``float32`` vector of :func:`observation_size` features, the same shape for every seat,
+from the point of view of the observing seat. Seats are **relative**: position ``r`` is
+the seat ``(observer + r) % seats`` (0 is the observer, 1 the next to act after it, ...).
+``K = 54 * rules.decks`` card features encode a count vector as
+:func:`ddz.encode_cards` does (DouZero's layout: "at least k copies" bits). In order:
+
+=========================  ==========  ===================================================
+block                      size        content
+=========================  ==========  ===================================================
+``hand``                   K           the observer's cards
+``played``                 S × K       cards played so far by each relative seat
+``last_play``              S × K       each relative seat's latest play of the play
+                                       phase (zeros before it played, and for a pass)
+``to_beat``                K           the play to beat (zeros when leading)
+``to_beat_seat``           S + 1       one-hot relative seat that made it; slot S: none
+``bottom``                 K           the bottom cards once shown to the observer
+``open_hand``              K           the landlord's cards when it plays open (§7)
+``cards_left``             S           cards left per relative seat (raw counts)
+``landlord``               S + 1       one-hot relative seat of the landlord; S: not yet
+``to_act``                 S + 1       one-hot relative seat to act; S: nobody (over)
+``phase``                  5           one-hot: bidding, doubling, opening, playing, over
+``bid``                    4           one-hot highest bid 0..3 (1 once called, ``"rob"``)
+``auction``                S × 5       per relative seat, its latest auction word:
+                                       one-hot silent, pass, 1, 2, 3 (call/rob is 1)
+``doubles``                S × 3       per relative seat: one-hot unknown, no, yes (a
+                                       farmer's choice is hidden until both chose, §4)
+``robs``                   1           robs so far
+``open_play``              1           1 when the landlord plays open
+``log2_multiplier``        1           log2 of the multiplier the observer sees (§6)
+``face_up``                15 + S + 1  the face-up card's rank one-hot, and the relative
+                                       seat that received it (slot S: none)
+=========================  ==========  ===================================================
+
+``S = rules.seats``. :func:`observation_layout` returns these blocks as ``(name, start,
+stop)``; the tests check it against this table. With one deck and three seats the size is
+610; the four-player game's is 1,379 (:func:`observation_size`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import ActionSpace, encode_actions
+from ..cards import NUM_RANKS, RANK_CHARS, is_integer
+from ..errors import ActionIdError, IllegalActionError
+from ..game import Game, Phase
+from ..rules import Rules
+from ..tables import table
+
+__all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
+           "observation_high", "render_text", "AUCTION_ACTIONS"]
+
+#: the auction actions after the play ids, by offset from ``P`` (see the module docstring)
+AUCTION_ACTIONS = ("bid 1", "bid 2", "bid 3", "call/rob", "double", "open")
+
+_PHASES = (Phase.BIDDING, Phase.DOUBLING, Phase.OPENING, Phase.PLAYING, Phase.OVER)
+_PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+
+
+class EnvActions:
+    """The env action table of one rule set (module docstring): ids ``0..P-1`` are the
+    plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, double, open.
+
+    :param rules: a :class:`ddz.Rules`.
+    :ivar space: the :class:`ddz.ActionSpace` of ``rules.move_rules``.
+    :ivar plays: ``P = len(space)``. :ivar size: ``P + 6``, the ``Discrete`` size.
+    :ivar bid_ids: ids of the bids 1, 2, 3. :ivar call_id, double_id, open_id: ids.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.space = ActionSpace(rules.move_rules)
+        p = self.plays = len(self.space)
+        self.bid_ids = (p, p + 1, p + 2)
+        self.call_id = p + 3
+        self.double_id = p + 4
+        self.open_id = p + 5
+        self.size = p + 6
+        self._rob = rules.bidding == "rob"
+
+    def legal_ids(self, game: Game) -> npt.NDArray[np.int32]:
+        """The legal env ids of the seat to act in ``game``, ascending.
+
+        :returns: a new ``int32`` array (empty once the hand is over).
+        """
+        phase = game.phase
+        if phase is Phase.PLAYING:
+            return game.legal_action_ids()
+        if phase is Phase.OVER:
+            return np.zeros(0, np.int32)
+        return np.array([self.env_id(phase, a) for a in game.legal_actions()], np.int32)
+
+    def env_id(self, phase: Phase, action: Any) -> int:
+        """The env id of a bidding, doubling or opening action of :meth:`Game.legal_actions`."""
+        if not action:
+            return 0
+        if phase is Phase.BIDDING:
+            return self.call_id if self._rob else self.plays + int(action) - 1
+        return self.double_id if phase is Phase.DOUBLING else self.open_id
+
+    def mask(self, game: Game, out: Optional[np.ndarray] = None) -> npt.NDArray[np.int8]:
+        """The legal ids of ``game`` as an ``int8[size]`` 0/1 mask (into ``out`` if given)."""
+        if out is None:
+            out = np.zeros(self.size, np.int8)
+        else:
+            out[:] = 0
+        out[self.legal_ids(game)] = 1
+        return out
+
+    def game_action(self, game: Game, action_id: Any) -> Any:
+        """The :meth:`ddz.Game.step` action of env id ``action_id`` in ``game``'s phase.
+
+        :raises ActionIdError: not an integer id in ``0..size-1``.
+        :raises IllegalActionError: an id of another phase (e.g. a bid while playing).
+        """
+        if not is_integer(action_id) or isinstance(action_id, bool):
+            raise ActionIdError(f"an env action is an int id 0..{self.size - 1}, not "
+                                f"{type(action_id).__name__}: {action_id!r}")
+        a = int(action_id)
+        if not 0 <= a < self.size:
+            raise ActionIdError(f"env action id {a} is out of range 0..{self.size - 1}")
+        phase = game.phase
+        if phase is Phase.PLAYING:
+            if a < self.plays:
+                return self.space.play(a)
+        elif phase is Phase.BIDDING:
+            if a == 0:
+                return 0
+            if self._rob and a == self.call_id:
+                return 1
+            if not self._rob and a in self.bid_ids:
+                return a - self.plays + 1
+        elif phase is Phase.DOUBLING:
+            if a in (0, self.double_id):
+                return a == self.double_id
+        elif phase is Phase.OPENING:
+            if a in (0, self.open_id):
+                return a == self.open_id
+        else:
+            raise IllegalActionError(f"the hand is over: no action is legal (got env id {a})")
+        raise IllegalActionError(f"env id {a} ({self.describe(a)}) is not an action of the "
+                                 f"{phase.value} phase")
+
+    def step(self, game: Game, action_id: Any) -> None:
+        """Play env id ``action_id`` in ``game`` (the play phase through
+        :meth:`ddz.Game.step_id`).
+
+        :raises ActionIdError, IllegalActionError: as :meth:`game_action` and
+            :meth:`ddz.Game.step`; the game is unchanged then.
+        """
+        if game.phase is Phase.PLAYING and type(action_id) is int and 0 <= action_id < self.plays:
+            game.step_id(action_id)
+        else:
+            game.step(self.game_action(game, action_id))
+
+    def describe(self, action_id: int) -> str:
+        """Text for env id ``action_id``: ``"pass"``, play notation or an auction action."""
+        a = int(action_id)
+        if a == 0:
+            return "pass"
+        if 0 < a < self.plays:
+            return self.space.notation(a)
+        if self.plays <= a < self.size:
+            return AUCTION_ACTIONS[a - self.plays]
+        raise ActionIdError(f"env action id {a} is out of range 0..{self.size - 1}")
+
+
+_CACHE: Dict[Rules, "EnvActions"] = {}
+
+
+def env_actions(rules: Rules) -> EnvActions:
+    """The shared :class:`EnvActions` of ``rules`` (built once per rule set)."""
+    acts = _CACHE.get(rules)
+    if acts is None:
+        acts = _CACHE[rules] = EnvActions(rules)
+    return acts
+
+
+def observation_layout(rules: Rules) -> List[Tuple[str, int, int]]:
+    """The observation's blocks as ``(name, start, stop)`` (module docstring).
+
+    :param rules: a :class:`ddz.Rules`. :returns: a list covering ``0..size`` in order.
+    """
+    k, s = 54 * rules.decks, rules.seats
+    sizes = [("hand", k), ("played", s * k), ("last_play", s * k), ("to_beat", k), ("to_beat_seat", s + 1),
+             ("bottom", k), ("open_hand", k), ("cards_left", s), ("landlord", s + 1), ("to_act", s + 1),
+             ("phase", 5), ("bid", 4), ("auction", s * 5), ("doubles", s * 3), ("robs", 1), ("open_play", 1),
+             ("log2_multiplier", 1), ("face_up", NUM_RANKS + s + 1)]
+    out, start = [], 0
+    for name, n in sizes:
+        out.append((name, start, start + n))
+        start += n
+    return out
+
+
+def observation_size(rules: Rules) -> int:
+    """The length of the observation vector for ``rules`` (610 for three players, one deck)."""
+    return observation_layout(rules)[-1][2]
+
+
+def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
+    """The upper bound of every observation feature (the lower bound is 0): 1 for the
+    0/1 features, ``rules.max_hand`` for ``cards_left``, ``seats`` for ``robs`` and 64 for
+    ``log2_multiplier`` (a product of 2^k factors and at most two ×3 or ×4 ones).
+
+    :returns: ``float32[observation_size(rules)]``.
+    """
+    high = np.ones(observation_size(rules), np.float32)
+    for name, start, stop in observation_layout(rules):
+        if name == "cards_left":
+            high[start:stop] = rules.max_hand
+        elif name == "robs":
+            high[start:stop] = rules.seats
+        elif name == "log2_multiplier":
+            high[start:stop] = 64
+    return high
+
+
+class _Encoder:
+    """Per rule set: the block offsets and the card encoding of every play id."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.k = 54 * rules.decks
+        self.seats = rules.seats
+        self.size = observation_size(rules)
+        self.at = {name: start for name, start, _ in observation_layout(rules)}
+        space = env_actions(rules).space
+        self.play_enc = encode_actions(np.arange(len(space)), space).astype(np.float32)
+        self.index = table(rules.move_rules).index_of_play
+        self.play_counts = np.asarray(space.card_counts, np.int64)
+        d = rules.decks
+        self.thresholds = np.concatenate([np.repeat(np.arange(13), 4 * d), np.repeat([13, 14], d)])
+        self.levels = np.concatenate([np.tile(np.arange(1, 4 * d + 1), 13), np.tile(np.arange(1, d + 1), 2)])
+
+    def cards(self, counts: np.ndarray) -> np.ndarray:
+        """``(m, 15)`` counts → ``(m, K)`` float32 0/1."""
+        return (counts[:, self.thresholds] >= self.levels).astype(np.float32)
+
+
+_ENCODERS: Dict[Rules, _Encoder] = {}
+
+
+def _encoder(rules: Rules) -> _Encoder:
+    enc = _ENCODERS.get(rules)
+    if enc is None:
+        enc = _ENCODERS[rules] = _Encoder(rules)
+    return enc
+
+
+def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.float32]:
+    """The observation vector of ``seat`` in ``game`` (layout in the module docstring),
+    built from :meth:`ddz.Game.observation`: only what that seat may see.
+
+    :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
+    :param out: a ``float32[observation_size(rules)]`` buffer to fill (else a new one).
+    :returns: ``out``. :raises DdzError: a bad seat (from :meth:`ddz.Game.observation`).
+    """
+    enc = _encoder(game.rules)
+    obs = game.observation(seat)
+    s, k, at = enc.seats, enc.k, enc.at
+    if out is None:
+        out = np.zeros(enc.size, np.float32)
+    else:
+        out[:] = 0
+
+    def rel(x: int) -> int:
+        return (x - seat) % s
+
+    # the card blocks: hand, played per seat, bottom, open hand in one vectorised encoding
+    counts = np.zeros((s + 3, NUM_RANKS), np.int64)
+    counts[0] = obs.hand
+    last: List[Optional[int]] = [None] * s
+    index = enc.index
+    if obs.plays:
+        who = np.array([w for w, _ in obs.plays], np.int64)
+        pids = np.array([index[p] for _, p in obs.plays], np.int64)
+        np.add.at(counts, 1 + (who - seat) % s, enc.play_counts[pids])
+        for w, pid in zip(who[-s:].tolist(), pids[-s:].tolist()):
+            last[(w - seat) % s] = pid
+    if obs.bottom is not None:
+        counts[s + 1] = obs.bottom
+    if obs.open_hand is not None:
+        counts[s + 2] = obs.open_hand
+    cards = enc.cards(counts)
+    out[at["hand"]:at["hand"] + k] = cards[0]
+    out[at["played"]:at["played"] + s * k] = cards[1:s + 1].ravel()
+    out[at["bottom"]:at["bottom"] + k] = cards[s + 1]
+    out[at["open_hand"]:at["open_hand"] + k] = cards[s + 2]
+    for r, pid in enumerate(last):
+        if pid:
+            out[at["last_play"] + r * k:at["last_play"] + (r + 1) * k] = enc.play_enc[pid]
+    if obs.to_beat is not None:
+        out[at["to_beat"]:at["to_beat"] + k] = enc.play_enc[index[obs.to_beat]]
+        out[at["to_beat_seat"] + rel(obs.to_beat_seat)] = 1
+    else:
+        out[at["to_beat_seat"] + s] = 1
+    for x, n in enumerate(obs.cards_left):
+        out[at["cards_left"] + rel(x)] = n
+    out[at["landlord"] + (s if obs.landlord is None else rel(obs.landlord))] = 1
+    out[at["to_act"] + (s if obs.current_player is None else rel(obs.current_player))] = 1
+    out[at["phase"] + _PHASE_INDEX[obs.phase]] = 1
+    out[at["bid"] + obs.bid] = 1
+    spoken = [0] * s
+    for who, value in obs.bidding:
+        spoken[rel(who)] = 1 + int(value)
+    for r, w in enumerate(spoken):
+        out[at["auction"] + 5 * r + w] = 1
+    for x, d in enumerate(obs.doubles):
+        out[at["doubles"] + 3 * rel(x) + (0 if d is None else 1 + int(d))] = 1
+    out[at["robs"]] = obs.robs
+    out[at["open_play"]] = obs.open_hand is not None
+    out[at["log2_multiplier"]] = math.log2(obs.multiplier)
+    if obs.face_up is not None:
+        who, card = obs.face_up
+        out[at["face_up"] + RANK_CHARS.index(card[0])] = 1
+        out[at["face_up"] + NUM_RANKS + rel(who)] = 1
+    else:
+        out[at["face_up"] + NUM_RANKS + s] = 1
+    return out
+
+
+def render_text(game: Game) -> str:
+    """The table as text, every hand shown (the ``"ansi"`` render of the envs): phase,
+    seat to act, landlord, bid and multiplier, each seat's cards, the play to beat, and
+    the result once the hand is over.
+
+    :returns: a ``str`` of several lines (no trailing newline).
+    """
+    from ..cards import format_cards
+    lines = [f"phase {game.phase.value}, to act: {'-' if game.current_player is None else f'seat {game.current_player}'}, "
+             f"landlord: {'-' if game.landlord is None else f'seat {game.landlord}'}, bid {game.bid}, "
+             f"multiplier x{game.multiplier}"]
+    for seat in range(game.seats):
+        role = "landlord" if seat == game.landlord else "farmer" if game.landlord is not None else ""
+        mark = "*" if seat == game.current_player else " "
+        lines.append(f"{mark} seat {seat} {role:8} {game.cards_left[seat]:2} cards: {format_cards(game.hand(seat)) or '-'}")
+    if game.to_beat is not None:
+        lines.append(f"to beat: {game.to_beat} (seat {game.to_beat_seat})")
+    if game.result is not None:
+        r = game.result
+        lines.append(f"over: {r.void}" if r.void else f"over: {r.winner} win, scores {list(r.scores)}")
+    return "\n".join(lines)
