@@ -1195,9 +1195,9 @@ class LegalMoves:
 #: ``max_redeals``, ``players``, ``straights``, ``doubling_bombs``, ``first_bidder`` and
 #: ``bid_rounds``)
 _RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs",
-                    "first_bidder", "bid_rounds"),
+                    "first_bidder", "bid_rounds", "wings", "four_with_two", "airplane_rank"),
                 2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
-                    "bid_rounds"), 3: ()}
+                    "bid_rounds", "wings", "four_with_two", "airplane_rank"), 3: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:
