@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import random
 import subprocess
 import sys
 
@@ -34,6 +35,8 @@ from ddz import fast, reference
 from ddz.tables import table
 from conftest import (CARDS, DECK, RULE_IDS, RULESETS, deal, play_from, small_hands,
                       universe_arrays as universe)
+
+PROFILE_NAMES = ["rlcard", "douzero", "openspiel"]
 
 pytestmark = pytest.mark.crosscheck   # counted by the guard in conftest.py
 
@@ -405,3 +408,48 @@ def test_beats_of_plain_notation(rules):
         assert fast.beats(texts[0], texts[1], rules) is want
         checked += 1
     assert checked > 100   # most pairs fit one deck; the others must be refused alike
+
+# -- engine profiles (RULES.md §2.5): core against reference ------------------------------
+
+def _profile_positions(rules, n, seed):
+    rng = random.Random(seed)
+    universe = reference.all_plays(rules)
+    deck = [r for r in range(13) for _ in range(4)] + [13, 14]
+    for i in range(n):
+        rng.shuffle(deck)
+        hand = [0] * 15
+        for c in deck[:rng.choice((17, 20))]:
+            hand[c] += 1
+        rest = [(4 if r < 13 else 1) - hand[r] for r in range(15)]
+        beat = None
+        if i % 5:
+            for p in rng.sample(universe, 300):
+                if all(a <= b for a, b in zip(p.counts, rest)):
+                    beat = p
+                    break
+        yield hand, beat
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_core_equals_reference_on_random_positions(name):
+    rules = Rules.profile(name)
+    types = set()
+    for hand, beat in _profile_positions(rules, 600, 14):
+        assert fast.legal_moves(hand, beat, rules) == reference.legal_moves(hand, beat, rules), (hand, beat)
+        assert fast.count_legal_moves(hand, beat, rules) == len(reference.legal_moves(hand, beat, rules))
+        if beat is not None:
+            types.add(beat.type)
+    assert len(types) >= 10
+
+
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_core_universe_and_comparison_equal_reference(name):
+    rules = Rules.profile(name)
+    plays = reference.all_plays(rules)
+    assert fast.all_plays(rules) == plays
+    rng = random.Random(3)
+    airplanes = [p for p in plays if p.type is T.AIRPLANE_SINGLES and p.length == 3]
+    for _ in range(3000):
+        a, b = rng.sample(airplanes, 2)
+        if all(x + y <= (4 if r < 13 else 1) for r, (x, y) in enumerate(zip(a.counts, b.counts))):
+            assert fast.beats(a, b, rules) == reference.beats(a, b, rules), (a, b)

@@ -101,7 +101,8 @@ def test_record_format_fields():
     assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": False, "players": 3, "straights": True, "doubling_bombs": "all",
                             "all_pass": "redeal", "max_redeals": 10, "first_bidder": "random",
-                            "bid_rounds": "once"}
+                            "bid_rounds": "once", "wings": "standard",
+                            "four_with_two": True, "airplane_rank": "chain"}
     assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
     deal = rec["deals"][0]
     assert len(deal["hands"]) == 3 and len(deal["bottom"].split()) == 3

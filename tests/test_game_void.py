@@ -105,7 +105,8 @@ def test_max_redeals_takes_numpy_integers():
 def test_the_options_are_game_options_not_move_options():
     r = Rules(all_pass="void", max_redeals=0)
     assert r.move_rules is Rules().move_rules
-    assert {f.name for f in Rules.move_fields()} == {"kickers", "banned", "players", "straights"}
+    assert {f.name for f in Rules.move_fields()} == {"kickers", "banned", "players", "straights", "wings",
+                                                   "four_with_two", "airplane_rank"}
 
 
 # -- records ---------------------------------------------------------------------------

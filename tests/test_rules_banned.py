@@ -39,7 +39,8 @@ def test_banned_decides_moves_but_not_ids():
     r = Rules(banned={T.BOMB}, doubling=True)
     assert r.move_rules == Rules(banned={T.BOMB}) and r.move_rules is Rules(banned={"BOMB"}).move_rules
     assert r.universe_rules is ddz.STANDARD.move_rules
-    assert [f.name for f in Rules.move_fields()] == ["kickers", "banned", "players", "straights"]
+    assert [f.name for f in Rules.move_fields()] == ["kickers", "banned", "players", "straights", "wings",
+                                                      "four_with_two", "airplane_rank"]
     assert Rules(banned={T.BOMB}).move_options.allowed == (1 << 15) - 1 - (1 << T.BOMB)
 
 

@@ -8,7 +8,7 @@ Play.parse('333444+56')
 """
 
 from .cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
-from .errors import (DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
+from .errors import (AmbiguousPlayError, DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
                      InvalidPlayError, NotationError, NotInHandError, RecordError)
 from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
                     legal_moves, legal_moves_array, readings)
@@ -26,7 +26,7 @@ from .solver import Solution, solve
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
     "DdzError", "HandError", "ImpossibleHandError", "InvalidPlayError", "NotationError",
-    "NotInHandError", "IllegalActionError", "DealError", "RecordError",
+    "NotInHandError", "IllegalActionError", "DealError", "RecordError", "AmbiguousPlayError",
     "IMPLEMENTATION", "all_plays", "beats", "classify", "count_legal_moves", "legal_moves",
     "legal_moves_array", "readings",
     "PASS", "Play", "PlayType", "Rules", "STANDARD", "REPEAT_KICKERS",

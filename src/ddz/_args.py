@@ -59,7 +59,7 @@ def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play
     :raises NotationError: bad notation.
     """
     if isinstance(play, Play):
-        if play.type is not PlayType.PASS and readings(play.counts, rules) != [play]:
+        if play.type is not PlayType.PASS and play not in readings(play.counts, rules):
             if play.type in rules.excluded:
                 raise InvalidPlayError(f"{what} {str(play)!r} is a play of the banned type {play.type.name} under {rules!r}")
             raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")

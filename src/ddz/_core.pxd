@@ -22,7 +22,9 @@ Stable API (other modules depend on these signatures):
 * ``count_legal(o, hand, to_beat_code)``: the same count, writing nothing.
 * ``readings_codes(o, cards, out)``: every reading of a multiset (``out`` needs
   ``MAX_READINGS`` entries).
-* ``beats_code(a, b)``: does play ``a`` beat play ``b`` (RULES.md §2.2, §7).
+* ``beats_code(a, b)``: does play ``a`` beat play ``b`` (RULES.md §2.2, §7) under the
+  comparison every rule set shares; ``beats_opts(o, a, b)`` under the rule set's options
+  (``airplane_rank``, RULES.md §2.5).
 * ``RuleTable.index(code)``: the action id of a code, -1 if it is none (nogil).
 """
 
@@ -69,6 +71,9 @@ cdef struct Opts:
     int bomb_max
     int rocket_width       # copies of each joker in the rocket
     int joker_pairs        # BB and RR are pairs (and pair kickers)
+    int wing_trios         # a trio next to an airplane's chain may be a wing (wings="trios"/"any")
+    int wing_bombs         # single kickers may hold four of a rank and both jokers (wings="any")
+    int airplane_trios     # AIRPLANE_SINGLES compare by their highest trio (airplane_rank="trios")
     uint8_t limit[NUM_RANKS]   # copies of each rank in the deck(s)
 
 cdef struct TableView:
@@ -127,6 +132,7 @@ cdef Py_ssize_t legal_codes(const Opts* o, const uint8_t* hand, int64_t to_beat_
 cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_code) noexcept nogil
 cdef int readings_codes(const Opts* o, const uint8_t* cards, int64_t* out) noexcept nogil
 cdef int beats_code(int64_t a, int64_t b) noexcept nogil
+cdef int beats_opts(const Opts* o, int64_t a, int64_t b) noexcept nogil
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil
 cdef const uint8_t[:, ::1] hands_view(object hands) except *
 

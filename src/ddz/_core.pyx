@@ -116,6 +116,9 @@ cdef int opts_from(object options, Opts* o) except -1:
     o.bomb_max = options.bomb_max
     o.rocket_width = options.rocket_width
     o.joker_pairs = options.joker_pairs
+    o.wing_trios = options.wing_trios
+    o.wing_bombs = options.wing_bombs
+    o.airplane_trios = options.airplane_trios
     if not (1 <= o.decks <= 2 and 4 <= o.bomb_min <= o.bomb_max <= 4 * o.decks
             and 1 <= o.rocket_width <= o.decks and 1 <= o.max_hand <= 54 * o.decks):
         raise ValueError(f"inconsistent move options {options!r}")
@@ -140,11 +143,24 @@ cdef struct Gen:
     Py_ssize_t cap     # entries out may hold
     Py_ssize_t n       # moves found (may exceed cap: only cap are written)
     const Opts* o
+    int min_trio                 # >= 0: emit only codes whose trio_rank exceeds it (airplane_rank="trios")
     uint32_t m[MAX_WIDTH + 1]    # m[w]: bit r set when the hand holds >= w copies of rank r
     uint8_t cap1[NUM_RANKS]      # single-kicker copies available per rank, before the body
 
 
+cdef inline int trio_rank(int64_t code) noexcept nogil:
+    """The highest rank an AIRPLANE_SINGLES code holds three times: its chain's top, or a
+    higher rank whose three cards are wings (RULES.md §2.5)."""
+    cdef int r, top = <int>((code >> CODE_RANK_SHIFT) & 15)
+    for r in range(RANK_2, top, -1):
+        if ((code >> (KICK_BITS * r)) & KICK_MASK) == 3:
+            return r
+    return top
+
+
 cdef inline void emit(Gen* g, int64_t code) noexcept nogil:
+    if g.min_trio >= 0 and trio_rank(code) <= g.min_trio:
+        return
     if g.n < g.cap:
         g.out[g.n] = code
     g.n += 1
@@ -156,11 +172,12 @@ cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssi
     for a response with few moves this is most of the work."""
     cdef int r, w, wmax = 4 * o.decks
     cdef uint32_t c
-    cdef uint32_t lim = 3 if o.kickers_repeat else 1
+    cdef uint32_t lim = (4 if o.wing_bombs else 3) if o.kickers_repeat else 1
     g.out = out
     g.cap = cap if out != NULL else 0
     g.n = 0
     g.o = o
+    g.min_trio = -1
     memset(g.m, 0, sizeof(g.m))
     if wmax > MAX_WIDTH:
         wmax = MAX_WIDTH
@@ -184,10 +201,10 @@ cdef void singles_dfs(Gen* g, int64_t code, uint8_t* cap, uint32_t avail, const 
                       int k, int start) noexcept nogil:
     """Every multiset of ``k`` single kickers within ``cap`` (``avail``: the ranks whose
     cap is not 0), ascending from ``start``, in lexicographic order; never both jokers
-    (RULES.md §2.1 rule 2). ``suf[r]``: an upper bound of the kickers left at ranks >= r."""
+    (RULES.md §2.1 rule 2) unless ``wings="any"``. ``suf[r]``: an upper bound of the kickers left at ranks >= r."""
     cdef int r
     cdef uint32_t bits = avail & ~((1u << start) - 1)
-    if (code >> (KICK_BITS * SMALL_JOKER)) & KICK_MASK:
+    if (code >> (KICK_BITS * SMALL_JOKER)) & KICK_MASK and not g.o.wing_bombs:
         bits &= ~(1u << BIG_JOKER)
     if k == 1:
         while bits:
@@ -278,7 +295,7 @@ cdef void gen_shape(Gen* g, int t, int length, int w, int minhi) noexcept nogil:
             memcpy(cap, g.cap1, NUM_RANKS)
             for r in range(lo, hi + 1):
                 cap[r] = 0            # rule 1: never the body's rank
-            if chain:                 # "repeat": a trio next to the chain would lengthen it
+            if chain and not o.wing_trios:   # "repeat": a trio next to the chain would lengthen it
                 if lo > 0 and cap[lo - 1] > 2:
                     cap[lo - 1] = 2
                 if hi + 1 < CHAIN_RANKS and cap[hi + 1] > 2:
@@ -358,7 +375,13 @@ cdef Py_ssize_t gen_moves(const Opts* o, const uint8_t* hand, int64_t to_beat_co
             elif bl != 1:
                 return g.n
             if allowed(o, bt) and bl * (DDZ_WIDTH[bt] + DDZ_KNUM[bt] * DDZ_KSIZE[bt]) <= total:
-                gen_shape(&g, bt, bl, DDZ_WIDTH[bt], br + 1)
+                if bt == T_AIRPLANE_SINGLES and o.airplane_trios:
+                    # §2.5: compared by the highest trio, which a lower chain may hold
+                    g.min_trio = trio_rank(to_beat_code)
+                    gen_shape(&g, bt, bl, DDZ_WIDTH[bt], 0)
+                    g.min_trio = -1
+                else:
+                    gen_shape(&g, bt, bl, DDZ_WIDTH[bt], br + 1)
             gen_bombs(&g, o.bomb_min, 0, total)
     if allowed(o, T_ROCKET) and hand[SMALL_JOKER] >= rw and hand[BIG_JOKER] >= rw and 2 * rw <= total:
         emit(&g, head(T_ROCKET, 1, rw, BIG_JOKER))
@@ -377,17 +400,18 @@ cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_
 # -- classification -------------------------------------------------------------
 
 cdef int single_kickers_ok(const Opts* o, const uint8_t* kick, int lo, int hi, int chain) noexcept nogil:
-    """RULES.md §2.1 for single kickers: rules 1 and 2 and the kicker option."""
+    """RULES.md §2.1 for single kickers: rules 1 and 2 and the kicker option; §2.5: the
+    ``wings`` option."""
     cdef int r, c
     for r in range(NUM_RANKS):
         c = kick[r]
         if c == 0:
             continue
-        if lo <= r <= hi or c >= 4 or (c > 1 and not o.kickers_repeat):
+        if lo <= r <= hi or (c >= 4 and not o.wing_bombs) or (c > 1 and not o.kickers_repeat):
             return 0
-        if c == 3 and chain and r < CHAIN_RANKS and (r == lo - 1 or r == hi + 1):
+        if c == 3 and chain and r < CHAIN_RANKS and (r == lo - 1 or r == hi + 1) and not o.wing_trios:
             return 0
-    if kick[SMALL_JOKER] and kick[BIG_JOKER]:
+    if kick[SMALL_JOKER] and kick[BIG_JOKER] and not o.wing_bombs:
         return 0
     return 1
 
@@ -500,6 +524,17 @@ cdef int beats_code(int64_t a, int64_t b) noexcept nogil:
         return 0
     return ta == tb and ((a >> CODE_LENGTH_SHIFT) & 15) == ((b >> CODE_LENGTH_SHIFT) & 15) \
         and ra > rb
+
+
+cdef int beats_opts(const Opts* o, int64_t a, int64_t b) noexcept nogil:
+    """:func:`beats_code` under the options ``o``: with ``airplane_rank="trios"`` an
+    AIRPLANE_SINGLES beats one of the same length whose highest trio is lower (RULES.md
+    §2.5)."""
+    if o.airplane_trios and ((a >> CODE_TYPE_SHIFT) & 31) == T_AIRPLANE_SINGLES \
+            and ((b >> CODE_TYPE_SHIFT) & 31) == T_AIRPLANE_SINGLES:
+        return ((a >> CODE_LENGTH_SHIFT) & 15) == ((b >> CODE_LENGTH_SHIFT) & 15) \
+            and trio_rank(a) > trio_rank(b)
+    return beats_code(a, b)
 
 
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil:
@@ -766,11 +801,13 @@ cdef class RuleTable:
     @property
     def options(self):
         """The kernel options as a dict (``decks``, ``max_hand``, ``kickers_repeat``, ``allowed``,
-        ``bomb_min``, ``bomb_max``, ``rocket_width``, ``joker_pairs``)."""
+        ``bomb_min``, ``bomb_max``, ``rocket_width``, ``joker_pairs``, ``wing_trios``,
+        ``wing_bombs``, ``airplane_trios``)."""
         o = self.opts
         return {"decks": o.decks, "max_hand": o.max_hand, "kickers_repeat": o.kickers_repeat, "allowed": o.allowed,
                 "bomb_min": o.bomb_min, "bomb_max": o.bomb_max, "rocket_width": o.rocket_width,
-                "joker_pairs": o.joker_pairs}
+                "joker_pairs": o.joker_pairs, "wing_trios": o.wing_trios, "wing_bombs": o.wing_bombs,
+                "airplane_trios": o.airplane_trios}
 
     @property
     def all_plays(self):
@@ -1012,7 +1049,7 @@ cdef class RuleTable:
         ca, cb = a, b
         if cb == 0:
             raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
-        return beats_code(ca, cb) != 0
+        return beats_opts(&self.opts, ca, cb) != 0
 
     # -- batches (checked, then the GIL is released) --
     cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1:

@@ -5,7 +5,7 @@ A :class:`PlayState` holds a play-phase position of any number of seats (2..4): 
 hand as 15 counts, the play to beat as an action id of the rule set's table (0 when the
 seat to act leads), who made it, the passes since, and the counters the score needs
 (plays per seat, bombs, rockets). Plays are action ids of the table (``ddz.tables``), so
-stepping is a few array reads: legality of one id is a fit check and one ``beats_code``,
+stepping is a few array reads: legality of one id is a fit check and one ``beats_opts``,
 the legal ids of a position are one kernel call, cached until the next step.
 
 The rules of play, for ``n`` seats: the seat to act leads (any play, not the pass) or
@@ -34,7 +34,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from ddz._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, CODE_WIDTH_SHIFT, RuleTable, TableView,
-                        beats_code, count_legal, legal_codes, view_index)
+                        beats_opts, count_legal, legal_codes, view_index)
 
 import operator
 
@@ -335,7 +335,7 @@ cdef class PlayState:
         for r in range(NUM_RANKS):
             if p[r] > h[r]:
                 return False
-        return self.beat == 0 or beats_code(code, self.v.codes[self.beat])
+        return self.beat == 0 or beats_opts(self.v.opts, code, self.v.codes[self.beat])
 
     def legal(self, Py_ssize_t pid):
         """Whether id ``pid`` is a legal play of the seat to act (``False`` for ids out of

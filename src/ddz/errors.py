@@ -11,6 +11,7 @@ __all__ = [
     "HandError",
     "ImpossibleHandError",
     "InvalidPlayError",
+    "AmbiguousPlayError",
     "NotInHandError",
     "IllegalActionError",
     "DealError",
@@ -48,6 +49,17 @@ class ImpossibleHandError(HandError):
 class InvalidPlayError(DdzError):
     """Cards that form no play under the rules in force (RULES.md §2), or a play
     to beat that is not a play."""
+
+
+class AmbiguousPlayError(InvalidPlayError):
+    """Cards that form more than one play under the rules in force (an engine profile's
+    wings, RULES.md §2.5: ``333444555666`` is an airplane and two airplanes with wings):
+    the message lists the readings in ``+`` notation, which picks one. ``readings`` holds
+    them (a tuple of :class:`ddz.Play`)."""
+
+    def __init__(self, message: str, readings: tuple = ()) -> None:
+        super().__init__(message)
+        self.readings = tuple(readings)
 
 
 class NotInHandError(DdzError):

@@ -731,7 +731,7 @@ class Game:
             raise IllegalActionError(f"seat {seat} leads and cannot pass")
         if play.type in self.rules.excluded:
             raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {self.rules!r}")
-        if pid is None or moves.readings(play.counts, self._move_rules) != [play]:
+        if pid is None or play not in moves.readings(play.counts, self._move_rules):
             raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")
         if any(c > h for c, h in zip(play.counts, hand)):
             raise NotInHandError(f"seat {seat} does not hold {str(play)!r}; its hand is {format_cards(hand)!r}")
@@ -1212,9 +1212,9 @@ class LegalMoves:
 #: ``max_redeals``, ``players``, ``straights``, ``doubling_bombs``, ``first_bidder`` and
 #: ``bid_rounds``)
 _RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs",
-                    "first_bidder", "bid_rounds"),
+                    "first_bidder", "bid_rounds", "wings", "four_with_two", "airplane_rank"),
                 2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
-                    "bid_rounds"), 3: ()}
+                    "bid_rounds", "wings", "four_with_two", "airplane_rank"), 3: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:

@@ -383,7 +383,7 @@ def openspiel_play(action: int, rules: Rules = REPEAT_KICKERS) -> Play:
         raise NotExpressibleError(
             f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}: "
             f"a trio next to the chain is never a wing (RULES.md §2.1)")
-    if moves.readings(p.counts, rules) != [p]:
+    if p not in moves.readings(p.counts, rules):
         raise NotExpressibleError(
             f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}")
     return p

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Optional, Tuple
 
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
-from .errors import DdzError, InvalidPlayError, NotationError, quote
+from .errors import AmbiguousPlayError, DdzError, InvalidPlayError, NotationError, quote
 from .rules import STANDARD, PlayType, Rules
 
 __all__ = ["PlayType", "Play", "PASS", "parse_with", "register_engine", "BODY_WIDTH", "MIN_CHAIN", "KICKER_UNITS",
@@ -296,6 +296,9 @@ class Play:
         :raises NotationError: not card notation, or empty.
         :raises ImpossibleHandError: more copies of a rank than the deck holds.
         :raises InvalidPlayError: the cards form no play, or ``+`` splits them elsewhere.
+        :raises AmbiguousPlayError: the cards form several plays (RULES.md §2.5) and the
+            notation does not say which: plain cards name the reading without kickers if
+            there is one, and ``body+kickers`` names the reading of that main part.
         """
         if rules is None:
             rules = STANDARD
@@ -341,7 +344,8 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
 
     :param readings: the engine's classifier; when given and the cards form no play, it
         tells whether they would form one of a banned type (the message then says so).
-    :raises InvalidPlayError: no reading (the cards form no play), or more than one.
+    :raises InvalidPlayError: no reading (the cards form no play).
+    :raises AmbiguousPlayError: more than one (RULES.md §2.5), listing them.
     """
     if len(found) == 1:
         return found[0]
@@ -354,8 +358,10 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
                 raise InvalidPlayError(
                     f"{str(hidden[0])!r} is a play of the banned type {hidden[0].type.name} under {rules!r}")
         raise InvalidPlayError(f"{format_cards(counts)!r} is not a play under {rules!r}")
-    raise InvalidPlayError(
-        f"{format_cards(counts)!r} has {len(found)} readings: {', '.join(map(str, found))}")
+    raise AmbiguousPlayError(
+        f"{format_cards(counts)!r} has {len(found)} readings under {rules!r}: "
+        f"{', '.join(f'{str(p)!r} ({p.type.name})' for p in found)}; write one with '+' "
+        "between the main part and the kickers (or pass the Play)", found)
 
 
 #: the spellings of the pass in play notation (RULES.md §1), lower case
@@ -390,16 +396,26 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
     counts = tuple(parse_cards(t, decks=rules.decks).tolist())
     if not any(counts):
         raise NotationError(f"no cards in play notation {quote(text)} (write 'pass' for the pass)")
-    play = the_reading(readings(counts, rules), counts, rules, readings)
-    if "+" in t:
-        body_txt, kick_txt = t.split("+", 1)
-        if not parse_cards(kick_txt, decks=rules.decks).any():
-            raise NotationError(f"no kickers after '+' in {quote(text)}")
-        body = tuple(parse_cards(body_txt, decks=rules.decks).tolist())
-        if body != play.body_counts:
-            raise InvalidPlayError(
-                f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
-    return play
+    found = readings(counts, rules)
+    if "+" not in t:
+        if len(found) > 1:       # RULES.md §2.5: plain cards name the reading without kickers
+            plain = [p for p in found if not p.kickers]
+            if len(plain) == 1:
+                return plain[0]
+        return the_reading(found, counts, rules, readings)
+    body_txt, kick_txt = t.split("+", 1)
+    if not parse_cards(kick_txt, decks=rules.decks).any():
+        raise NotationError(f"no kickers after '+' in {quote(text)}")
+    body = tuple(parse_cards(body_txt, decks=rules.decks).tolist())
+    picked = [p for p in found if p.body_counts == body]
+    if len(picked) == 1:
+        return picked[0]
+    if len(found) < 2:
+        play = the_reading(found, counts, rules, readings)      # no play at all: its error
+        raise InvalidPlayError(
+            f"{quote(text)} splits its cards differently from the play they form, {str(play)!r}")
+    raise InvalidPlayError(f"{quote(text)} splits its cards differently from every play they form: "
+                           f"{', '.join(repr(str(p)) for p in found)}")
 
 
 def _fill(p: Play, t: PlayType, rank: int, length: int, kick: Tuple[int, ...], width: int,

@@ -162,7 +162,7 @@ class PyPlayState:
             return False
         if any(c > h for c, h in zip(play.counts, self._hands[self._cur])):
             return False
-        return self._beat == 0 or reference._beats(play, self._plays[self._beat])
+        return self._beat == 0 or reference._beats(play, self._plays[self._beat], self._rules)
 
     # -- stepping --
     def step(self, pid: int) -> bool:

@@ -59,6 +59,16 @@ FOUR_PLAYER_EXCLUDED = frozenset({PlayType.TRIO_SINGLE, PlayType.AIRPLANE_SINGLE
 _ALL_PASS = ("redeal", "void")
 _FIRST_BIDDER = ("random", "face_up")
 _BID_ROUNDS = ("once", "until_passes")
+_WINGS = ("standard", "trios", "any")
+_AIRPLANE_RANK = ("chain", "trios")
+#: the engine compatibility profiles (RULES.md §2.5): name -> the move options that differ
+_PROFILES: Dict[str, Dict[str, Any]] = {
+    "rlcard": {"kickers": "repeat"},
+    "douzero": {"kickers": "repeat", "wings": "any", "airplane_rank": "trios"},
+    "openspiel": {"kickers": "repeat", "wings": "trios", "four_with_two": False},
+}
+#: the play types that ``four_with_two=False`` takes away
+FOUR_WITH_TWO = frozenset({PlayType.FOUR_TWO_SINGLES, PlayType.FOUR_TWO_PAIRS})
 
 #: values of the ``decides`` metadata of a field
 DECIDES_PLAYS = "plays"        # which plays exist (the universe, and so the action ids)
@@ -76,6 +86,12 @@ class MoveOptions(NamedTuple):
     :ivar bomb_min, bomb_max: the sizes a BOMB may have (4..4 with one deck).
     :ivar rocket_width: copies of each joker in the ROCKET (1: ``BR``; 2: ``BBRR``).
     :ivar joker_pairs: 1 when ``BB`` and ``RR`` are pairs (two decks).
+    :ivar wing_trios: 1 when a trio of the rank next to an airplane's chain may be among
+        its single kickers (``wings`` ``"trios"`` or ``"any"``).
+    :ivar wing_bombs: 1 when single kickers may hold four cards of a rank and both jokers
+        (``wings="any"``).
+    :ivar airplane_trios: 1 when an AIRPLANE_SINGLES compares by the highest rank it holds
+        three times, wing trios included (``airplane_rank="trios"``).
     """
     decks: int
     max_hand: int
@@ -85,6 +101,9 @@ class MoveOptions(NamedTuple):
     bomb_max: int
     rocket_width: int
     joker_pairs: int
+    wing_trios: int = 0
+    wing_bombs: int = 0
+    airplane_trios: int = 0
 
 
 _ALL_TYPES = (1 << (PlayType.ROCKET + 1)) - 1
@@ -155,6 +174,19 @@ class Rules:
     :param bid_rounds: ``"once"`` (**default**: each player speaks once) or
         ``"until_passes"`` (bidding goes round until two players in a row pass after a bid,
         or someone bids 3; RULES.md §3). Only with ``bidding="points"`` and three players.
+    :param wings: what the single kickers of a play may hold beyond RULES.md §2.1 (§2.5,
+        the engine profiles' option; needs ``kickers="repeat"`` unless ``"standard"``):
+        ``"standard"`` (**default**), ``"trios"`` (OpenSpiel: a trio of the rank next to an
+        airplane's chain may be a wing, so ``333444555666`` also reads as ``333444555+666``
+        and ``444555666+333``) or ``"any"`` (DouZero: also four cards of one rank and both
+        jokers, in airplanes' wings and four-with-two kickers: ``4444+BR``,
+        ``333444555666+7777``). Decides plays.
+    :param four_with_two: ``True`` (**default**) or ``False`` (OpenSpiel): whether
+        FOUR_TWO_SINGLES and FOUR_TWO_PAIRS exist at all (RULES.md §2.5). Decides plays.
+    :param airplane_rank: how an AIRPLANE_SINGLES compares with another (RULES.md §2.5):
+        ``"chain"`` (**default**, §2.2: the chain's highest rank) or ``"trios"``
+        (DouZero: the highest rank the play holds three times, wing trios included, so
+        ``333444555+KKK`` beats ``444555666+789``). Decides legality.
     :raises DdzError: an unknown option value, an option of the wrong type, a
         three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``,
         ``bid_rounds="until_passes"``) with ``players=4``, or ``bid_rounds="until_passes"``
@@ -187,6 +219,45 @@ class Rules:
     max_redeals: int = 10
     first_bidder: Literal["random", "face_up"] = field(default="random", metadata={"choices": _FIRST_BIDDER})
     bid_rounds: Literal["once", "until_passes"] = field(default="once", metadata={"choices": _BID_ROUNDS})
+    wings: Literal["standard", "trios", "any"] = field(
+        default="standard", metadata={"decides": DECIDES_PLAYS, "choices": _WINGS,
+                                      "help": "what single kickers may hold beyond RULES.md §2.1 (§2.5)"})
+    four_with_two: bool = field(
+        default=True, metadata={"decides": DECIDES_PLAYS,
+                                "help": "whether the four-with-two types exist (RULES.md §2.5)"})
+    airplane_rank: Literal["chain", "trios"] = field(
+        default="chain", metadata={"decides": DECIDES_LEGALITY, "choices": _AIRPLANE_RANK,
+                                   "help": "how an airplane with singles compares (RULES.md §2.5)"})
+
+    @classmethod
+    def profile(cls, name: str, **options: Any) -> "Rules":
+        """The rule set whose legal moves are exactly those of another engine (RULES.md
+        §2.5): ``"rlcard"`` (``kickers="repeat"``), ``"douzero"`` (``kickers="repeat"``,
+        ``wings="any"``, ``airplane_rank="trios"``) or ``"openspiel"`` (``kickers="repeat"``,
+        ``wings="trios"``, ``four_with_two=False``).
+
+        :param name: the engine's name (a ``str``, case-insensitive).
+        :param options: any field that is not a move option of the profile (``bidding``,
+            ``all_pass``, ``first_bidder``...).
+        :raises DdzError: an unknown name (the message lists the names), a move option of
+            the profile given again, or a bad value.
+        """
+        key = name.lower() if isinstance(name, str) else None
+        if key not in _PROFILES:
+            raise DdzError(f"unknown engine profile {quote(name)}; the profiles are {', '.join(sorted(_PROFILES))}")
+        fixed = _PROFILES[key]
+        clash = sorted(k for k in options if k in fixed)
+        if clash:
+            raise DdzError(f"Rules.profile({key!r}) fixes {', '.join(clash)}; do not pass them")
+        try:
+            return cls(**fixed, **options)
+        except TypeError as exc:
+            raise DdzError(f"Rules.profile: {exc}") from None
+
+    @classmethod
+    def profiles(cls) -> Tuple[str, ...]:
+        """The names :meth:`profile` accepts, sorted."""
+        return tuple(sorted(_PROFILES))
 
     @classmethod
     def four_player(cls, **options: Any) -> "Rules":
@@ -231,6 +302,15 @@ class Rules:
         if self.bid_rounds == "until_passes" and (self.bidding == "rob" or self.players == 4):
             raise DdzError("Rules.bid_rounds='until_passes' is a rule of bids of points with three players "
                            f"(RULES.md §3, §7); not with {'bidding=' + repr(self.bidding) if self.bidding == 'rob' else 'players=4'}")
+        if self.wings not in _WINGS:
+            raise DdzError(f"Rules.wings must be one of {_WINGS}, got {quote(self.wings)}")
+        if self.wings != "standard" and self.kickers != "repeat":
+            raise DdzError(f"Rules.wings={self.wings!r} lets single kickers repeat a rank: it needs "
+                           "kickers='repeat' (RULES.md §2.5)")
+        if not isinstance(self.four_with_two, bool):
+            raise DdzError(f"Rules.four_with_two must be True or False, got {quote(self.four_with_two)}")
+        if self.airplane_rank not in _AIRPLANE_RANK:
+            raise DdzError(f"Rules.airplane_rank must be one of {_AIRPLANE_RANK}, got {quote(self.airplane_rank)}")
         if self.all_pass not in _ALL_PASS:
             raise DdzError(f"Rules.all_pass must be one of {_ALL_PASS}, got {quote(self.all_pass)}")
         limit = self.max_redeals
@@ -321,6 +401,8 @@ class Rules:
             out.add(PlayType.STRAIGHT)
         if self.players == 4:
             out |= FOUR_PLAYER_EXCLUDED
+        if not self.four_with_two:
+            out |= FOUR_WITH_TWO
         return frozenset(out)
 
     @property
@@ -337,7 +419,9 @@ class Rules:
             allowed &= ~(1 << t)
         return MoveOptions(decks=self.decks, max_hand=self.max_hand, kickers_repeat=int(self.repeat_kickers),
                            allowed=allowed, bomb_min=4, bomb_max=4 * self.decks, rocket_width=self.decks,
-                           joker_pairs=int(self.decks > 1))
+                           joker_pairs=int(self.decks > 1), wing_trios=int(self.wings != "standard"),
+                           wing_bombs=int(self.wings == "any"),
+                           airplane_trios=int(self.airplane_rank == "trios"))
 
     @property
     def move_rules(self) -> "Rules":
