@@ -243,7 +243,7 @@ class SolverBot:
         """Choose an action from ``legal`` (see the class docstring)."""
         obs = observation
         greedy = self._greedy.act(obs, legal)
-        if obs.phase is not Phase.PLAYING or len(legal) == 1 or sum(obs.cards_left) > self.threshold:
+        if obs.phase != "playing" or obs.rules.players != 3 or len(legal) == 1 or sum(obs.cards_left) > self.threshold:
             return greedy
         wins = {}
         solved = 0
