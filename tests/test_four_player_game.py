@@ -289,3 +289,18 @@ def test_readme_four_player_example_runs():
 def test_cli_refuses_a_fourth_seat_in_the_three_player_game(run_cli):
     code, text, err = run_cli("play", "--seat", "3")
     assert code == 2 and "no seat of a 3-player game" in err
+
+
+def test_players_must_be_an_int():
+    import numpy as np
+    for bad in (3.0, 4.0, np.float64(4), "4", True, None):
+        with pytest.raises(DdzError, match="players"):
+            Rules(players=bad)
+    r = Rules(players=np.int64(4))
+    assert r.players == 4 and type(r.players) is int and r == FOUR
+    json.dumps(_play_out(r, 1).to_record())
+    g = Game(FOUR, seed=1)
+    g.step(3)
+    g.step(False)
+    with pytest.raises(DdzError, match="depth"):
+        ddz.perft(g, 2 ** 63)

@@ -27,8 +27,8 @@ __all__ = ["perft", "divide"]
 def _check(game: object, depth: object) -> int:
     if not isinstance(game, Game):
         raise DdzError(f"perft needs a ddz.Game, not {type(game).__name__}: {quote(game)}")
-    if not is_integer(depth) or depth < 0:
-        raise DdzError(f"perft depth must be an int >= 0, got {quote(depth)}")
+    if not is_integer(depth) or not 0 <= depth < 2 ** 31:
+        raise DdzError(f"perft depth must be an int 0 .. 2**31 - 1, got {quote(depth)}")
     if game.phase not in (Phase.PLAYING, Phase.OVER):
         raise IllegalActionError(
             f"perft counts the play phase; the game is still {game.phase.value!r} "

@@ -285,8 +285,11 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, bool):
                 raise DdzError(f"Rules.{name} must be True or False, got {quote(value)}")
-        if isinstance(self.players, bool) or self.players not in _PLAYERS:
-            raise DdzError(f"Rules.players must be 3 or 4, got {quote(self.players)}")
+        players = self.players
+        if isinstance(players, bool) or not hasattr(players, "__index__") or operator.index(players) not in _PLAYERS:
+            raise DdzError(f"Rules.players must be the int 3 or 4, got {quote(players)}")
+        if type(players) is not int:
+            object.__setattr__(self, "players", operator.index(players))   # numpy integers
         if self.doubling_bombs not in _DOUBLING_BOMBS:
             raise DdzError(f"Rules.doubling_bombs must be one of {_DOUBLING_BOMBS}, got {quote(self.doubling_bombs)}")
         if self.players == 4:
