@@ -29,16 +29,16 @@ cdef class PlayState:
     cdef readonly RuleTable table
     cdef const TableView* v
     cdef readonly int seats
-    cdef int cur                     # the seat to act; -1 once over
+    cdef readonly int current        # the seat to act; -1 once a seat has gone out
     cdef uint8_t hands[MAX_SEATS][NUM_RANKS]
     cdef int left[MAX_SEATS]
     cdef int nplays[MAX_SEATS]
-    cdef int32_t beat                # the play to beat (0: leading)
-    cdef int beat_seat               # who made it (-1: leading)
-    cdef int npass                   # passes since the last play
-    cdef int nbombs, nrockets         # those that double the score under bombs_rule
+    cdef readonly int32_t to_beat    # the id of the play to beat (0: the seat to act leads)
+    cdef readonly int to_beat_seat   # who made it (-1: leading)
+    cdef readonly int passes         # passes since the last play of the trick
+    cdef readonly int bombs, rockets # played ones that double the score under bombs_rule
     cdef int bombs_rule               # Rules.doubling_bombs: 0 all, 1 beating, 2 six_plus
-    cdef int win                     # the seat that went out, -1 while playing
+    cdef readonly int winner         # the seat that went out, -1 while playing
     cdef Entry* hist
     cdef Py_ssize_t nhist, hcap
     cdef int64_t* codes              # legal moves of this position (cached)

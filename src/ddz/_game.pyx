@@ -89,6 +89,12 @@ cdef class PlayState:
     :raises ValueError: fewer than 2 or more than 4 hands, a count beyond the table's deck
         (alone or all hands together), a hand larger than the rule set allows, a seat out
         of range, or a play to beat that is no play of the table.
+
+    Read-only attributes: ``seats``; ``current`` (the seat to act, -1 once a seat has gone
+    out); ``to_beat`` (the id of the play to beat, 0 when the seat to act leads) and
+    ``to_beat_seat`` (who made it, -1); ``passes`` (since the last play of the trick);
+    ``winner`` (the seat that went out, -1 while playing); ``bombs`` and ``rockets``
+    (played ones that double the score: all of them with ``doubling_bombs="all"``).
     """
 
     def __cinit__(self, *args, **kwargs):
@@ -157,18 +163,18 @@ cdef class PlayState:
                 raise ValueError(f"beat_seat {beat_seat} is not another seat of {n}")
             if not 0 <= passes <= n - 2:
                 raise ValueError(f"passes {passes} is not 0..{n - 2}")
-            self.beat, self.beat_seat, self.npass = to_beat, beat_seat, passes
+            self.to_beat, self.to_beat_seat, self.passes = to_beat, beat_seat, passes
         else:
-            self.beat, self.beat_seat, self.npass = 0, -1, 0
-        self.cur = to_move
-        self.nbombs = self.nrockets = 0
-        self.win = -1
+            self.to_beat, self.to_beat_seat, self.passes = 0, -1, 0
+        self.current = to_move
+        self.bombs = self.rockets = 0
+        self.winner = -1
         self.table = table
         self.v = &table.view
         for s in range(n):
             if self.left[s] == 0:
-                self.win = s
-                self.cur = -1
+                self.winner = s
+                self.current = -1
 
     cdef int ready(self) except -1:
         if self.v == NULL:
@@ -176,31 +182,6 @@ cdef class PlayState:
         return 0
 
     # -- the position --
-    @property
-    def current(self):
-        """The seat to act, or -1 once a seat has gone out."""
-        return self.cur
-
-    @property
-    def to_beat(self):
-        """The id of the play to beat (0 when the seat to act leads)."""
-        return self.beat
-
-    @property
-    def to_beat_seat(self):
-        """The seat that made the play to beat, or -1."""
-        return self.beat_seat
-
-    @property
-    def passes(self):
-        """Passes since the last play of the trick."""
-        return self.npass
-
-    @property
-    def winner(self):
-        """The seat that went out (-1 while playing)."""
-        return self.win
-
     @property
     def cards_left(self):
         """Cards left per seat (tuple of ints)."""
@@ -210,16 +191,6 @@ cdef class PlayState:
     def plays_made(self):
         """Plays (not passes) made per seat (tuple of ints)."""
         return int_tuple(self.nplays, self.seats)
-
-    @property
-    def bombs(self):
-        """Bombs played that double the score (all of them with ``doubling_bombs="all"``)."""
-        return self.nbombs
-
-    @property
-    def rockets(self):
-        """Rockets played that double the score."""
-        return self.nrockets
 
     @property
     def doubling_bombs(self):
@@ -264,7 +235,7 @@ cdef class PlayState:
         cdef int64_t* grown
         if self.ncodes >= 0:
             return self.ncodes
-        if self.cur < 0:
+        if self.current < 0:
             self.ncodes = 0
             return 0
         if self.codes == NULL:
@@ -272,13 +243,13 @@ cdef class PlayState:
             if self.codes == NULL:
                 raise MemoryError()
             self.cap = FIRST_CAP
-        n = legal_codes(self.v.opts, self.hands[self.cur], self.v.codes[self.beat], self.codes, self.cap)
+        n = legal_codes(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat], self.codes, self.cap)
         if n > self.cap:
             grown = <int64_t*>realloc(self.codes, n * sizeof(int64_t))
             if grown == NULL:
                 raise MemoryError()
             self.codes, self.cap = grown, n
-            legal_codes(self.v.opts, self.hands[self.cur], self.v.codes[self.beat], self.codes, self.cap)
+            legal_codes(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat], self.codes, self.cap)
         self.ncodes = n
         return n
 
@@ -314,28 +285,28 @@ cdef class PlayState:
     cdef Py_ssize_t count_(self) noexcept:
         if self.ncodes >= 0:
             return self.ncodes
-        if self.cur < 0:
+        if self.current < 0:
             return 0
-        return count_legal(self.v.opts, self.hands[self.cur], self.v.codes[self.beat])
+        return count_legal(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat])
 
     cdef bint is_legal(self, Py_ssize_t pid) noexcept:
         cdef const uint8_t* p
         cdef const uint8_t* h
         cdef int64_t code
         cdef int r
-        if self.cur < 0 or pid < 0 or pid >= self.v.n_ids:
+        if self.current < 0 or pid < 0 or pid >= self.v.n_ids:
             return False
         if pid == 0:
-            return self.beat != 0
+            return self.to_beat != 0
         code = self.v.codes[pid]
         if not ((self.v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
             return False
         p = self.v.counts + pid * NUM_RANKS
-        h = self.hands[self.cur]
+        h = self.hands[self.current]
         for r in range(NUM_RANKS):
             if p[r] > h[r]:
                 return False
-        return self.beat == 0 or beats_opts(self.v.opts, code, self.v.codes[self.beat])
+        return self.to_beat == 0 or beats_opts(self.v.opts, code, self.v.codes[self.to_beat])
 
     def legal(self, Py_ssize_t pid):
         """Whether id ``pid`` is a legal play of the seat to act (``False`` for ids out of
@@ -348,7 +319,7 @@ cdef class PlayState:
         """Play the legal id ``pid`` (trusted)."""
         cdef Entry* e
         cdef Entry* grown
-        cdef int seat = self.cur, r, t
+        cdef int seat = self.current, r, t
         cdef const uint8_t* p
         cdef Py_ssize_t cap
         if self.nhist == self.hcap:
@@ -361,15 +332,15 @@ cdef class PlayState:
         self.nhist += 1
         e.id = pid
         e.seat = <int8_t>seat
-        e.prev_beat = self.beat
-        e.prev_beat_seat = <int8_t>self.beat_seat
-        e.prev_passes = <int8_t>self.npass
+        e.prev_beat = self.to_beat
+        e.prev_beat_seat = <int8_t>self.to_beat_seat
+        e.prev_passes = <int8_t>self.passes
         self.ncodes = -1
         if pid == 0:
-            self.npass += 1
-            if self.npass == self.seats - 1:
-                self.beat, self.beat_seat, self.npass = 0, -1, 0
-            self.cur = seat + 1 if seat + 1 < self.seats else 0
+            self.passes += 1
+            if self.passes == self.seats - 1:
+                self.to_beat, self.to_beat_seat, self.passes = 0, -1, 0
+            self.current = seat + 1 if seat + 1 < self.seats else 0
             return 0
         p = self.v.counts + pid * NUM_RANKS
         for r in range(NUM_RANKS):
@@ -377,17 +348,17 @@ cdef class PlayState:
             self.left[seat] -= p[r]
         self.nplays[seat] += 1
         t = <int>((self.v.codes[pid] >> CODE_TYPE_SHIFT) & 31)
-        if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[pid], self.beat):
+        if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[pid], self.to_beat):
             if t == T_BOMB:
-                self.nbombs += 1
+                self.bombs += 1
             else:
-                self.nrockets += 1
-        self.beat, self.beat_seat, self.npass = pid, seat, 0
+                self.rockets += 1
+        self.to_beat, self.to_beat_seat, self.passes = pid, seat, 0
         if self.left[seat] == 0:
-            self.win = seat
-            self.cur = -1
+            self.winner = seat
+            self.current = -1
         else:
-            self.cur = seat + 1 if seat + 1 < self.seats else 0
+            self.current = seat + 1 if seat + 1 < self.seats else 0
         return 0
 
     def step(self, Py_ssize_t pid):
@@ -408,7 +379,7 @@ cdef class PlayState:
         if not self.is_legal(pid):
             return -2
         self.apply(<int32_t>pid)
-        return self.cur
+        return self.current
 
     def pop(self):
         """Undo the last step; returns its id, or -1 when there is nothing to undo."""
@@ -430,12 +401,12 @@ cdef class PlayState:
             t = <int>((self.v.codes[e.id] >> CODE_TYPE_SHIFT) & 31)
             if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[e.id], e.prev_beat):
                 if t == T_BOMB:
-                    self.nbombs -= 1
+                    self.bombs -= 1
                 else:
-                    self.nrockets -= 1
-        self.beat, self.beat_seat, self.npass = e.prev_beat, e.prev_beat_seat, e.prev_passes
-        self.cur = seat
-        self.win = -1
+                    self.rockets -= 1
+        self.to_beat, self.to_beat_seat, self.passes = e.prev_beat, e.prev_beat_seat, e.prev_passes
+        self.current = seat
+        self.winner = -1
         self.ncodes = -1
         return e.id
 
@@ -444,7 +415,7 @@ cdef class PlayState:
         cdef Py_ssize_t n, i
         cdef long long total = 0
         cdef int64_t* mine
-        if self.cur < 0:
+        if self.current < 0:
             return 0
         if depth == 1:
             return self.count_()
@@ -480,12 +451,12 @@ cdef class PlayState:
         c.table = self.table
         c.v = self.v
         c.seats = self.seats
-        c.cur = self.cur
+        c.current = self.current
         memcpy(c.hands, self.hands, sizeof(self.hands))
         memcpy(c.left, self.left, sizeof(self.left))
         memcpy(c.nplays, self.nplays, sizeof(self.nplays))
-        c.beat, c.beat_seat, c.npass = self.beat, self.beat_seat, self.npass
-        c.nbombs, c.nrockets, c.win = self.nbombs, self.nrockets, self.win
+        c.to_beat, c.to_beat_seat, c.passes = self.to_beat, self.to_beat_seat, self.passes
+        c.bombs, c.rockets, c.winner = self.bombs, self.rockets, self.winner
         c.bombs_rule = self.bombs_rule
         if self.nhist:
             c.hist = <Entry*>malloc(self.nhist * sizeof(Entry))
@@ -506,12 +477,12 @@ cdef class PlayState:
         cdef PlayState c = self.copy()
         while c.nhist:
             c.pop()
-        start = (c.table.rules, [c.hand(s) for s in range(c.seats)], c.cur, c.beat, c.beat_seat,
-                 c.npass, c.nbombs, c.nrockets, c.plays_made, c.doubling_bombs)
+        start = (c.table.rules, [c.hand(s) for s in range(c.seats)], c.current, c.to_beat, c.to_beat_seat,
+                 c.passes, c.bombs, c.rockets, c.plays_made, c.doubling_bombs)
         return (_rebuild, (start, [self.hist[i].id for i in range(self.nhist)]))
 
     def __repr__(self):
-        return (f"<ddz._game.PlayState seats={self.seats} current={self.cur} to_beat={self.beat} "
+        return (f"<ddz._game.PlayState seats={self.seats} current={self.current} to_beat={self.to_beat} "
                 f"cards_left={self.cards_left}>")
 
 
@@ -521,7 +492,7 @@ def _rebuild(start, ids):
     from ddz.tables import table
     rules, hands, cur, beat, beat_seat, passes, nbombs, nrockets, nplays, bombs_rule = start
     s = PlayState(table(rules), hands, cur, beat, beat_seat, passes, bombs_rule)
-    s.nbombs, s.nrockets = nbombs, nrockets
+    s.bombs, s.rockets = nbombs, nrockets
     for i in range(s.seats):
         s.nplays[i] = nplays[i]
     for pid in ids:
