@@ -603,9 +603,8 @@ class Game:
                 self._current = seat
                 self._npushed = 0
                 return
-            if seat == -1:
-                self._npushed = 0
-                self._finish(ps.winner)
+            if seat == -1:            # the play ended the hand
+                self._after_play(ps)
                 return
         if self._phase is not _PLAYING:
             raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
@@ -622,6 +621,10 @@ class Game:
     def _after_play(self, ps: Any) -> None:
         """Bookkeeping after the play state took a step (any step ends the push history)."""
         self._npushed = 0
+        self._moved(ps)
+
+    def _moved(self, ps: Any) -> None:
+        """The play state moved on: the next seat acts, or the hand is over."""
         c = ps.current
         if c >= 0:
             self._current = c
@@ -893,11 +896,7 @@ class Game:
         if pid is None or not ps.step(pid):
             raise IllegalActionError(f"push() takes one of legal_actions(), not {play!r}")
         self._npushed += 1
-        c = ps.current
-        if c >= 0:
-            self._current = c
-        else:
-            self._finish(ps.winner)
+        self._moved(ps)
 
     def pop(self) -> Play:
         """Undo the last :meth:`push`; returns the play undone (:meth:`step` and
@@ -1207,14 +1206,13 @@ class LegalMoves:
         return f"<ddz.LegalMoves ({len(acts)}): {shown}>"
 
 
+_ADDED_IN_3 = ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
+               "bid_rounds", "wings", "four_with_two", "airplane_rank")
+
 #: per record version, the Rules fields added after it: a record of that version lacks
-#: them, and they take their defaults (version 2 added ``banned``, version 3 ``all_pass``,
-#: ``max_redeals``, ``players``, ``straights``, ``doubling_bombs``, ``first_bidder`` and
-#: ``bid_rounds``)
-_RULES_ADDED = {1: ("banned", "all_pass", "max_redeals", "players", "straights", "doubling_bombs",
-                    "first_bidder", "bid_rounds", "wings", "four_with_two", "airplane_rank"),
-                2: ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
-                    "bid_rounds", "wings", "four_with_two", "airplane_rank"), 3: ()}
+#: them, and they take their defaults (version 2 added ``banned``, version 3 the fields of
+#: ``_ADDED_IN_3``)
+_RULES_ADDED = {1: ("banned",) + _ADDED_IN_3, 2: _ADDED_IN_3, 3: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:
