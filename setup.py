@@ -52,36 +52,20 @@ def openmp_flags():
 
 OMP_COMPILE, OMP_LINK = openmp_flags()
 
-extensions = [
-    Extension(
-        "ddz._core",
-        ["src/ddz/_core.pyx"],
+
+def extension(name: str, openmp: bool = False) -> Extension:
+    """The extension ``ddz.<name>`` from ``src/ddz/<name>.pyx``: numpy's headers, -O3
+    (except with MSVC), and OpenMP when asked for and available."""
+    return Extension(
+        f"ddz.{name}",
+        [f"src/ddz/{name}.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=[] if os.name == "nt" else ["-O3"],
-    ),
-    Extension(
-        "ddz._actions",
-        ["src/ddz/_actions.pyx"],
-        include_dirs=[np.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=([] if os.name == "nt" else ["-O3"]) + OMP_COMPILE,
-        extra_link_args=OMP_LINK,
-    ),
-    Extension(
-        "ddz._game",
-        ["src/ddz/_game.pyx"],
-        include_dirs=[np.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=[] if os.name == "nt" else ["-O3"],
-    ),
-    Extension(
-        "ddz._solver",
-        ["src/ddz/_solver.pyx"],
-        include_dirs=[np.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=[] if os.name == "nt" else ["-O3"],
-    ),
-]
+        extra_compile_args=([] if os.name == "nt" else ["-O3"]) + (OMP_COMPILE if openmp else []),
+        extra_link_args=OMP_LINK if openmp else [],
+    )
+
+
+extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))
