@@ -95,7 +95,7 @@ def _known_play(x, rules: Rules, u) -> Optional[Play]:
     if type(x) is str:
         hit = _lookup(x, rules)
         if hit is not None:
-            return hit if hit else None
+            return hit                  # canonical notation of a play (the pass is not there)
         counts = u.counts_of_text(x) if "+" not in x else None
         if counts is not None and u.hand_ok(counts):
             found = u.readings(counts)
