@@ -98,3 +98,42 @@ def test_boundary_errors_found_by_a_fresh_user():
             impl.classify([True] + [0] * 14)
         with pytest.raises(ddz.HandError, match="bools"):
             impl.legal_moves([0] * 14 + [np.bool_(True)])
+
+
+@pytest.mark.parametrize("decks", ["x", 0, 9, True, 2.0, None])
+def test_parse_cards_checks_decks(decks):
+    with pytest.raises(HandError, match="decks must be a whole number"):
+        ddz.parse_cards("334", decks=decks)
+
+
+def test_parse_cards_takes_numpy_deck_counts():
+    assert ddz.parse_cards("3333 3333", decks=np.int64(2))[0] == 8
+
+
+def test_unknown_rules_field_is_named():
+    with pytest.raises(DdzError, match="no field 'bogus'.*kickers"):
+        Rules(bogus=1)
+    with pytest.raises(DdzError, match="no field 'nope'"):
+        Rules.profile("rlcard", nope=2)
+    with pytest.raises(DdzError, match="no field 'x'"):
+        Rules.four_player(x=1)
+
+
+def _playing(rules, seed=1):
+    game = ddz.Game(rules, seed=seed)
+    while game.phase is not ddz.Phase.PLAYING:
+        game.step(game.legal_moves[-1])     # the highest bid ends the auction
+    return game
+
+
+def test_legal_moves_refuse_a_bool_index():
+    moves = _playing(Rules()).legal_moves
+    assert moves[1] == list(moves)[1]
+    with pytest.raises(DdzError, match="not True"):
+        moves[True]
+
+
+def test_four_player_half_rocket_names_the_rules():
+    game = _playing(Rules.four_player())
+    with pytest.raises(InvalidPlayError, match=r"'BR' is not a play under Rules\(players=4\)"):
+        game.step("BR")

@@ -61,6 +61,11 @@ def test_face_up_records_replay_and_are_checked():
     bad["face_up"]["card"] = "2S" if g.face_up[1] != "2S" else "3S"
     with pytest.raises(RecordError, match="face-up"):
         Game.from_record(bad)
+    # a face-up card in a record whose rules turn none is refused, not ignored
+    plain = json.loads(json.dumps(play_hand(Game(seed=8), [RandomBot(i) for i in range(3)]).to_record()))
+    plain["face_up"] = {"seat": 0, "card": "3S"}
+    with pytest.raises(RecordError, match="only 'face_up' turns one"):
+        Game.from_record(plain)
     # a first bidder given explicitly turns no card (a match's later hands)
     assert Game(FACE_UP, seed=8, first_bidder=1).face_up is None
 
@@ -172,6 +177,10 @@ def test_a_six_hand_match_replays_from_its_record():
     bad = copy.deepcopy(rec)
     bad["games"][2], bad["games"][3] = bad["games"][3], bad["games"][2]
     with pytest.raises(RecordError, match="hand 3"):
+        Match.from_record(bad)
+    bad = copy.deepcopy(rec)
+    bad["games"][1]["rules"]["kickers"] = "repeat"
+    with pytest.raises(RecordError, match="hand 2: its rules .* are not the match's"):
         Match.from_record(bad)
     # single-hand records are not match records, and still replay as hands
     with pytest.raises(RecordError):

@@ -8,7 +8,7 @@ index 0..11 are ``3 4 5 6 7 8 9 T J Q K A``, 12 is ``2``, 13 the small joker
 from __future__ import annotations
 
 import enum
-from typing import Iterable, List, Optional, Sequence, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -91,6 +91,14 @@ _PLAIN = frozenset(RANK_CHARS + RANK_CHARS.lower() + "".join(_IGNORED))
 _LIMITS = {1: tuple(int(c) for c in deck_counts(1)), 2: tuple(int(c) for c in deck_counts(2))}
 
 
+def _deck_limit(decks: object) -> Tuple[int, ...]:
+    """The copies per rank in ``decks`` decks, for a ``decks`` other than 1 or 2; a
+    ``decks`` that is not a whole number from 1 to 8 is a :class:`HandError`."""
+    if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)) or not 1 <= decks <= 8:
+        raise HandError(f"decks must be a whole number of decks from 1 to 8, not {decks!r}")
+    return tuple(int(c) for c in deck_counts(int(decks)))
+
+
 def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
     """Parse card notation into a count vector (RULES.md §1).
 
@@ -103,6 +111,7 @@ def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
     :returns: ``uint8[15]`` count vector.
     :raises NotationError: a character that is no card (``X``/``D``/``BJ`` are rejected).
     :raises ImpossibleHandError: more copies of a rank than ``decks`` decks hold.
+    :raises HandError: ``decks`` is not a whole number from 1 to 8.
     """
     if not isinstance(text, str):
         raise NotationError(f"card notation must be a str, not {type(text).__name__}: {quote(text)}")
@@ -119,7 +128,9 @@ def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
 def _checked(counts: Sequence[int], decks: int, shown: object) -> np.ndarray:
     """``counts`` as ``uint8[15]`` if no rank exceeds ``decks`` decks; ``shown`` names the
     input in the error (a callable is called only then: messages are built when raising)."""
-    limit = _LIMITS.get(decks) or tuple(int(c) for c in deck_counts(decks))
+    limit = _LIMITS.get(decks) if type(decks) is int else None
+    if limit is None:
+        limit = _deck_limit(decks)
     for r, c in enumerate(counts):
         if c > limit[r]:
             if callable(shown):

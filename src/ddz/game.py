@@ -712,7 +712,7 @@ class Game:
                 if "is not a play under" not in str(exc):
                     raise
                 raise InvalidPlayError(
-                    f"{action!r} is not a play (kickers={self.rules.kickers!r})") from None
+                    f"{action!r} is not a play under {self._move_rules!r}") from None
             except DdzError:
                 word = action.strip().lower()
                 if word in _BID_WORDS or word in _ROB_WORDS or word in _DOUBLE_WORDS:
@@ -1073,6 +1073,9 @@ class Game:
             if not is_integer(record["seed"]):
                 raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
             face_up = record.get("face_up")
+            if face_up is not None and rules.first_bidder != "face_up":
+                raise RecordError(f"the record has a face-up card {face_up!r} but its rules have "
+                                  f"first_bidder={rules.first_bidder!r}: only 'face_up' turns one")
             turned = rules.first_bidder == "face_up" and face_up is not None
             game = cls(rules, seed=record["seed"], deal=None if seeded else parsed[0],
                        first_bidder=None if turned else record["first_bidder"])
@@ -1198,6 +1201,8 @@ class LegalMoves:
         return iter(self._game.legal_actions())
 
     def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, bool):     # a list would read True as 1
+            raise DdzError(f"legal moves are indexed by an int or a slice, not {index!r}")
         return self._game.legal_actions()[index]
 
     def __repr__(self) -> str:

@@ -169,10 +169,11 @@ class Match:
                 got = Game.from_record(rec)
             except RecordError as exc:
                 raise RecordError(f"hand {k + 1}: {exc}") from None
-            if got.rules != rules or got.seed != want.seed or got.first_bidder != want.first_bidder:
-                raise RecordError(f"hand {k + 1}: rules, seed or first bidder are not the match's "
-                                  f"(seed {got.seed}, first bidder {got.first_bidder}; the match deals seed "
-                                  f"{want.seed}, first bidder {want.first_bidder})")
+            if got.rules != rules:
+                raise RecordError(f"hand {k + 1}: its rules {got.rules!r} are not the match's {rules!r}")
+            if got.seed != want.seed or got.first_bidder != want.first_bidder:
+                raise RecordError(f"hand {k + 1}: seed {got.seed}, first bidder {got.first_bidder} are not the "
+                                  f"match's: it deals seed {want.seed}, first bidder {want.first_bidder}")
             match.games[-1] = got
         if "totals" in record and list(record["totals"]) != list(match.totals):
             raise RecordError(f"the recorded totals {record['totals']!r} differ from the replayed {list(match.totals)}")

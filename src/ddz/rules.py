@@ -15,6 +15,7 @@ play types (``Rules.banned``); :mod:`ddz.play` re-exports it.
 from __future__ import annotations
 
 import enum
+import functools
 import operator
 import threading
 from dataclasses import dataclass, field, fields
@@ -130,6 +131,11 @@ def _banned_arg(value: object) -> FrozenSet[PlayType]:
                            "allowed, so that a player can always lead and always respond")
         out.add(t)
     return frozenset(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _field_names() -> FrozenSet[str]:
+    return frozenset(f.name for f in fields(Rules))
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,6 +281,15 @@ class Rules:
             return cls(players=4, **options)
         except TypeError as exc:
             raise DdzError(f"Rules.four_player: {exc}") from None
+
+    def __new__(cls, *args: Any, **options: Any) -> "Rules":
+        # an unknown keyword is a DdzError naming it and the fields (dataclass's own
+        # __init__ would raise a bare TypeError)
+        unknown = options.keys() - _field_names()
+        if unknown:
+            raise DdzError(f"Rules has no field {', '.join(sorted(map(repr, unknown)))}; "
+                           f"the fields are {', '.join(f.name for f in fields(cls))}")
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         # every on/off field, and every field of text choices (declared in its metadata)
