@@ -46,7 +46,7 @@ _BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
 _BOMBS_NAMES = {v: k for k, v in _BOMBS_RULES.items()}
 
 
-cdef inline bint doubles_score(int rule, int64_t code, int32_t beat) noexcept:
+cdef inline bint doubles_score(int rule, int64_t code, int32_t beat) noexcept nogil:
     """Whether a BOMB or ROCKET of ``code`` played on ``beat`` (0: leading) doubles the
     score under ``Rules.doubling_bombs`` (RULES.md §6)."""
     if rule == 0:
@@ -74,6 +74,180 @@ cdef inline cnp.ndarray new_array(Py_ssize_t n, int typenum):
     return cnp.PyArray_EMPTY(1, dims, typenum, 0)
 
 
+# -- the play-phase state as a C struct, stepped without the GIL ---------------------
+
+cdef void core_init(PlayCore* c) noexcept nogil:
+    memset(c, 0, sizeof(PlayCore))
+    c.v = NULL
+    c.hist = NULL
+    c.codes = NULL
+    c.ncodes = -1
+    c.current = -1
+    c.winner = -1
+    c.to_beat_seat = -1
+
+
+cdef void core_free(PlayCore* c) noexcept nogil:
+    free(c.hist)
+    free(c.codes)
+    c.hist = NULL
+    c.codes = NULL
+    c.hcap = c.cap = c.nhist = 0
+    c.ncodes = -1
+
+
+cdef void core_start(PlayCore* c, const TableView* v, int seats, const uint8_t* hands, int to_move,
+                     int bombs_rule) noexcept nogil:
+    cdef int s, r, total
+    c.v = v
+    c.seats = seats
+    memset(c.hands, 0, sizeof(c.hands))
+    for s in range(seats):
+        total = 0
+        for r in range(NUM_RANKS):
+            c.hands[s][r] = hands[s * NUM_RANKS + r]
+            total += hands[s * NUM_RANKS + r]
+        c.left[s] = total
+        c.nplays[s] = 0
+    c.current = to_move
+    c.to_beat, c.to_beat_seat, c.passes = 0, -1, 0
+    c.bombs = c.rockets = 0
+    c.bombs_rule = bombs_rule
+    c.winner = -1
+    c.nhist = 0
+    c.ncodes = -1
+    for s in range(seats):
+        if c.left[s] == 0:
+            c.winner = s
+            c.current = -1
+
+
+cdef Py_ssize_t core_fill(PlayCore* c) noexcept nogil:
+    cdef Py_ssize_t n
+    cdef int64_t* grown
+    if c.ncodes >= 0:
+        return c.ncodes
+    if c.current < 0:
+        c.ncodes = 0
+        return 0
+    if c.codes == NULL:
+        c.codes = <int64_t*>malloc(FIRST_CAP * sizeof(int64_t))
+        if c.codes == NULL:
+            return -1
+        c.cap = FIRST_CAP
+    n = legal_codes(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat], c.codes, c.cap)
+    if n > c.cap:
+        grown = <int64_t*>realloc(c.codes, n * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        c.codes, c.cap = grown, n
+        legal_codes(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat], c.codes, c.cap)
+    c.ncodes = n
+    return n
+
+
+cdef Py_ssize_t core_count(const PlayCore* c) noexcept nogil:
+    if c.ncodes >= 0:
+        return c.ncodes
+    if c.current < 0:
+        return 0
+    return count_legal(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat])
+
+
+cdef bint core_is_legal(const PlayCore* c, Py_ssize_t pid) noexcept nogil:
+    cdef const uint8_t* p
+    cdef const uint8_t* h
+    cdef int64_t code
+    cdef int r
+    if c.current < 0 or pid < 0 or pid >= c.v.n_ids:
+        return False
+    if pid == 0:
+        return c.to_beat != 0
+    code = c.v.codes[pid]
+    if not ((c.v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
+        return False
+    p = c.v.counts + pid * NUM_RANKS
+    h = c.hands[c.current]
+    for r in range(NUM_RANKS):
+        if p[r] > h[r]:
+            return False
+    return c.to_beat == 0 or beats_opts(c.v.opts, code, c.v.codes[c.to_beat])
+
+
+cdef int core_apply(PlayCore* c, int32_t pid) noexcept nogil:
+    cdef Entry* e
+    cdef Entry* grown
+    cdef int seat = c.current, r, t
+    cdef const uint8_t* p
+    cdef Py_ssize_t cap
+    if c.nhist == c.hcap:
+        cap = FIRST_HIST if c.hcap == 0 else 2 * c.hcap
+        grown = <Entry*>realloc(c.hist, cap * sizeof(Entry))
+        if grown == NULL:
+            return -1
+        c.hist, c.hcap = grown, cap
+    e = &c.hist[c.nhist]
+    c.nhist += 1
+    e.id = pid
+    e.seat = <int8_t>seat
+    e.prev_beat = c.to_beat
+    e.prev_beat_seat = <int8_t>c.to_beat_seat
+    e.prev_passes = <int8_t>c.passes
+    c.ncodes = -1
+    if pid == 0:
+        c.passes += 1
+        if c.passes == c.seats - 1:
+            c.to_beat, c.to_beat_seat, c.passes = 0, -1, 0
+        c.current = seat + 1 if seat + 1 < c.seats else 0
+        return 0
+    p = c.v.counts + pid * NUM_RANKS
+    for r in range(NUM_RANKS):
+        c.hands[seat][r] -= p[r]
+        c.left[seat] -= p[r]
+    c.nplays[seat] += 1
+    t = <int>((c.v.codes[pid] >> CODE_TYPE_SHIFT) & 31)
+    if (t == T_BOMB or t == T_ROCKET) and doubles_score(c.bombs_rule, c.v.codes[pid], c.to_beat):
+        if t == T_BOMB:
+            c.bombs += 1
+        else:
+            c.rockets += 1
+    c.to_beat, c.to_beat_seat, c.passes = pid, seat, 0
+    if c.left[seat] == 0:
+        c.winner = seat
+        c.current = -1
+    else:
+        c.current = seat + 1 if seat + 1 < c.seats else 0
+    return 0
+
+
+cdef int32_t core_pop(PlayCore* c) noexcept nogil:
+    cdef Entry* e
+    cdef int seat, r, t
+    cdef const uint8_t* p
+    if c.nhist == 0:
+        return -1
+    c.nhist -= 1
+    e = &c.hist[c.nhist]
+    seat = e.seat
+    if e.id:
+        p = c.v.counts + e.id * NUM_RANKS
+        for r in range(NUM_RANKS):
+            c.hands[seat][r] += p[r]
+            c.left[seat] += p[r]
+        c.nplays[seat] -= 1
+        t = <int>((c.v.codes[e.id] >> CODE_TYPE_SHIFT) & 31)
+        if (t == T_BOMB or t == T_ROCKET) and doubles_score(c.bombs_rule, c.v.codes[e.id], e.prev_beat):
+            if t == T_BOMB:
+                c.bombs -= 1
+            else:
+                c.rockets -= 1
+    c.to_beat, c.to_beat_seat, c.passes = e.prev_beat, e.prev_beat_seat, e.prev_passes
+    c.current = seat
+    c.winner = -1
+    c.ncodes = -1
+    return e.id
+
+
 cdef class PlayState:
     """A play-phase position, stepped by action id (RULES.md §5).
 
@@ -95,33 +269,32 @@ cdef class PlayState:
     ``to_beat_seat`` (who made it, -1); ``passes`` (since the last play of the trick);
     ``winner`` (the seat that went out, -1 while playing); ``bombs`` and ``rockets``
     (played ones that double the score: all of them with ``doubling_bombs="all"``).
+
+    The state itself is the C struct ``PlayCore`` of ``ddz/_game.pxd``, which
+    ``ddz._vector`` steps without the GIL through the same functions.
     """
 
     def __cinit__(self, *args, **kwargs):
-        self.hist = NULL
-        self.codes = NULL
-        self.nhist = self.hcap = self.cap = 0
-        self.ncodes = -1
+        core_init(&self.c)
 
     def __dealloc__(self):
-        free(self.hist)
-        free(self.codes)
+        core_free(&self.c)
 
     def __init__(self, RuleTable table not None, hands, int to_move, int to_beat=0, int beat_seat=-1,
                  int passes=0, doubling_bombs="all"):
         cdef int s, r, n, total
         cdef int sums[NUM_RANKS]
+        cdef uint8_t counts[MAX_SEATS * NUM_RANKS]
         table.built()
-        self.v = NULL             # unusable until the checks below pass
-        self.ncodes = -1
-        self.nhist = 0
+        self.c.v = NULL             # unusable until the checks below pass
+        self.c.ncodes = -1
+        self.c.nhist = 0
         hands = list(hands)
         n = len(hands)
         if n < 2 or n > MAX_SEATS:
             raise ValueError(f"a play-phase position has 2 to {MAX_SEATS} hands, got {n}")
-        self.seats = n
         memset(sums, 0, sizeof(sums))
-        memset(self.hands, 0, sizeof(self.hands))
+        memset(counts, 0, sizeof(counts))
         for s in range(n):
             h = hands[s]
             if isinstance(h, np.ndarray):
@@ -141,13 +314,11 @@ cdef class PlayState:
                     c = int(c)
                 if c < 0 or c > table.opts.limit[r]:
                     raise ValueError(f"hand {s}: count {c} of rank {r} is beyond the deck")
-                self.hands[s][r] = <uint8_t>c
+                counts[s * NUM_RANKS + r] = <uint8_t>c
                 sums[r] += c
                 total += c
             if total > table.opts.max_hand:
                 raise ValueError(f"hand {s} holds {total} cards, more than {table.opts.max_hand}")
-            self.left[s] = total
-            self.nplays[s] = 0
         for r in range(NUM_RANKS):
             if sums[r] > table.opts.limit[r]:
                 raise ValueError(f"the hands together hold {sums[r]} cards of rank {r}, more than the deck")
@@ -155,7 +326,6 @@ cdef class PlayState:
             raise ValueError(f"to_move {to_move} is not a seat of {n}")
         if doubling_bombs not in _BOMBS_RULES:
             raise ValueError(f"doubling_bombs must be one of {tuple(_BOMBS_RULES)}, got {doubling_bombs!r}")
-        self.bombs_rule = _BOMBS_RULES[doubling_bombs]
         if to_beat:
             if not 0 < to_beat < table.view.n_ids or not table.allowed_code(table.view.codes[to_beat]):
                 raise ValueError(f"to_beat {to_beat} is no play of the table")
@@ -163,58 +333,90 @@ cdef class PlayState:
                 raise ValueError(f"beat_seat {beat_seat} is not another seat of {n}")
             if not 0 <= passes <= n - 2:
                 raise ValueError(f"passes {passes} is not 0..{n - 2}")
-            self.to_beat, self.to_beat_seat, self.passes = to_beat, beat_seat, passes
-        else:
-            self.to_beat, self.to_beat_seat, self.passes = 0, -1, 0
-        self.current = to_move
-        self.bombs = self.rockets = 0
-        self.winner = -1
         self.table = table
-        self.v = &table.view
-        for s in range(n):
-            if self.left[s] == 0:
-                self.winner = s
-                self.current = -1
+        core_start(&self.c, &table.view, n, counts, to_move, _BOMBS_RULES[doubling_bombs])
+        if to_beat:
+            self.c.to_beat, self.c.to_beat_seat, self.c.passes = to_beat, beat_seat, passes
 
     cdef int ready(self) except -1:
-        if self.v == NULL:
+        if self.c.v == NULL:
             raise ValueError("this PlayState was never built: make one with PlayState(table, hands, to_move)")
         return 0
 
     # -- the position --
     @property
+    def seats(self):
+        """How many seats (hands) the position has."""
+        return self.c.seats
+
+    @property
+    def current(self):
+        """The seat to act; -1 once a seat has gone out."""
+        return self.c.current
+
+    @property
+    def to_beat(self):
+        """The id of the play to beat (0: the seat to act leads)."""
+        return self.c.to_beat
+
+    @property
+    def to_beat_seat(self):
+        """The seat that made :attr:`to_beat` (-1: leading)."""
+        return self.c.to_beat_seat
+
+    @property
+    def passes(self):
+        """Passes since the last play of the trick."""
+        return self.c.passes
+
+    @property
+    def bombs(self):
+        """Played bombs that double the score (``doubling_bombs``)."""
+        return self.c.bombs
+
+    @property
+    def rockets(self):
+        """Played rockets that double the score (``doubling_bombs``)."""
+        return self.c.rockets
+
+    @property
+    def winner(self):
+        """The seat that went out; -1 while playing."""
+        return self.c.winner
+
+    @property
     def cards_left(self):
         """Cards left per seat (tuple of ints)."""
-        return int_tuple(self.left, self.seats)
+        return int_tuple(self.c.left, self.c.seats)
 
     @property
     def plays_made(self):
         """Plays (not passes) made per seat (tuple of ints)."""
-        return int_tuple(self.nplays, self.seats)
+        return int_tuple(self.c.nplays, self.c.seats)
 
     @property
     def doubling_bombs(self):
         """The ``doubling_bombs`` rule the counters follow."""
-        return _BOMBS_NAMES[self.bombs_rule]
+        return _BOMBS_NAMES[self.c.bombs_rule]
 
     def hand(self, int seat):
         """The 15 counts of ``seat`` (tuple of ints). :raises IndexError: not a seat."""
         self.ready()
         cdef int c[NUM_RANKS]
         cdef int r
-        if not 0 <= seat < self.seats:
-            raise IndexError(f"seat {seat} of {self.seats}")
+        if not 0 <= seat < self.c.seats:
+            raise IndexError(f"seat {seat} of {self.c.seats}")
         for r in range(NUM_RANKS):
-            c[r] = self.hands[seat][r]
+            c[r] = self.c.hands[seat][r]
         return int_tuple(c, NUM_RANKS)
 
     def hand_array(self, int seat):
         """The 15 counts of ``seat`` as a new read-only ``uint8[15]`` array."""
         self.ready()
-        if not 0 <= seat < self.seats:
-            raise IndexError(f"seat {seat} of {self.seats}")
+        if not 0 <= seat < self.c.seats:
+            raise IndexError(f"seat {seat} of {self.c.seats}")
         cdef cnp.ndarray a = new_array(NUM_RANKS, cnp.NPY_UINT8)
-        memcpy(cnp.PyArray_DATA(a), self.hands[seat], NUM_RANKS)
+        memcpy(cnp.PyArray_DATA(a), self.c.hands[seat], NUM_RANKS)
         a.setflags(write=False)
         return a
 
@@ -223,34 +425,17 @@ cdef class PlayState:
         ``(seat, id)``."""
         if start < 0:
             start = 0
-        return [(self.hist[i].seat, self.hist[i].id) for i in range(start, self.nhist)]
+        return [(self.c.hist[i].seat, self.c.hist[i].id) for i in range(start, self.c.nhist)]
 
     def __len__(self):
-        return self.nhist
+        return self.c.nhist
 
     # -- legal moves --
     cdef Py_ssize_t fill(self) except -1:
         """Fill the cache with the legal codes of the position; their number."""
-        cdef Py_ssize_t n
-        cdef int64_t* grown
-        if self.ncodes >= 0:
-            return self.ncodes
-        if self.current < 0:
-            self.ncodes = 0
-            return 0
-        if self.codes == NULL:
-            self.codes = <int64_t*>malloc(FIRST_CAP * sizeof(int64_t))
-            if self.codes == NULL:
-                raise MemoryError()
-            self.cap = FIRST_CAP
-        n = legal_codes(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat], self.codes, self.cap)
-        if n > self.cap:
-            grown = <int64_t*>realloc(self.codes, n * sizeof(int64_t))
-            if grown == NULL:
-                raise MemoryError()
-            self.codes, self.cap = grown, n
-            legal_codes(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat], self.codes, self.cap)
-        self.ncodes = n
+        cdef Py_ssize_t n = core_fill(&self.c)
+        if n < 0:
+            raise MemoryError()
         return n
 
     def legal_ids(self):
@@ -261,7 +446,7 @@ cdef class PlayState:
         cdef cnp.ndarray a = new_array(n, cnp.NPY_INT32)
         cdef int32_t* out = <int32_t*>cnp.PyArray_DATA(a)
         for i in range(n):
-            out[i] = <int32_t>view_index(self.v, self.codes[i])
+            out[i] = <int32_t>view_index(self.c.v, self.c.codes[i])
         return a
 
     def legal_plays(self):
@@ -272,7 +457,7 @@ cdef class PlayState:
         cdef object p
         cdef tuple plays = self.table.plays
         for i in range(n):
-            p = <object>PyTuple_GET_ITEM(plays, view_index(self.v, self.codes[i]))
+            p = <object>PyTuple_GET_ITEM(plays, view_index(self.c.v, self.c.codes[i]))
             Py_INCREF(p)
             PyList_SET_ITEM(res, i, p)
         return res
@@ -280,95 +465,24 @@ cdef class PlayState:
     def count(self):
         """How many legal moves the seat to act has (0 once over); nothing is listed."""
         self.ready()
-        return self.count_()
-
-    cdef Py_ssize_t count_(self) noexcept:
-        if self.ncodes >= 0:
-            return self.ncodes
-        if self.current < 0:
-            return 0
-        return count_legal(self.v.opts, self.hands[self.current], self.v.codes[self.to_beat])
-
-    cdef bint is_legal(self, Py_ssize_t pid) noexcept:
-        cdef const uint8_t* p
-        cdef const uint8_t* h
-        cdef int64_t code
-        cdef int r
-        if self.current < 0 or pid < 0 or pid >= self.v.n_ids:
-            return False
-        if pid == 0:
-            return self.to_beat != 0
-        code = self.v.codes[pid]
-        if not ((self.v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
-            return False
-        p = self.v.counts + pid * NUM_RANKS
-        h = self.hands[self.current]
-        for r in range(NUM_RANKS):
-            if p[r] > h[r]:
-                return False
-        return self.to_beat == 0 or beats_opts(self.v.opts, code, self.v.codes[self.to_beat])
+        return core_count(&self.c)
 
     def legal(self, Py_ssize_t pid):
         """Whether id ``pid`` is a legal play of the seat to act (``False`` for ids out of
         range and once over): a fit check and one comparison, nothing generated."""
         self.ready()
-        return self.is_legal(pid)
+        return core_is_legal(&self.c, pid)
 
     # -- stepping --
-    cdef int apply(self, int32_t pid) except -1:
-        """Play the legal id ``pid`` (trusted)."""
-        cdef Entry* e
-        cdef Entry* grown
-        cdef int seat = self.current, r, t
-        cdef const uint8_t* p
-        cdef Py_ssize_t cap
-        if self.nhist == self.hcap:
-            cap = FIRST_HIST if self.hcap == 0 else 2 * self.hcap
-            grown = <Entry*>realloc(self.hist, cap * sizeof(Entry))
-            if grown == NULL:
-                raise MemoryError()
-            self.hist, self.hcap = grown, cap
-        e = &self.hist[self.nhist]
-        self.nhist += 1
-        e.id = pid
-        e.seat = <int8_t>seat
-        e.prev_beat = self.to_beat
-        e.prev_beat_seat = <int8_t>self.to_beat_seat
-        e.prev_passes = <int8_t>self.passes
-        self.ncodes = -1
-        if pid == 0:
-            self.passes += 1
-            if self.passes == self.seats - 1:
-                self.to_beat, self.to_beat_seat, self.passes = 0, -1, 0
-            self.current = seat + 1 if seat + 1 < self.seats else 0
-            return 0
-        p = self.v.counts + pid * NUM_RANKS
-        for r in range(NUM_RANKS):
-            self.hands[seat][r] -= p[r]
-            self.left[seat] -= p[r]
-        self.nplays[seat] += 1
-        t = <int>((self.v.codes[pid] >> CODE_TYPE_SHIFT) & 31)
-        if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[pid], self.to_beat):
-            if t == T_BOMB:
-                self.bombs += 1
-            else:
-                self.rockets += 1
-        self.to_beat, self.to_beat_seat, self.passes = pid, seat, 0
-        if self.left[seat] == 0:
-            self.winner = seat
-            self.current = -1
-        else:
-            self.current = seat + 1 if seat + 1 < self.seats else 0
-        return 0
-
     def step(self, Py_ssize_t pid):
         """Play id ``pid`` if it is legal: ``True`` when played, ``False`` (and nothing
         changed) for an id out of range, a pass when leading, a play the seat does not
         hold, one that does not beat, a banned one, or any id once the hand is over."""
         self.ready()
-        if not self.is_legal(pid):
+        if not core_is_legal(&self.c, pid):
             return False
-        self.apply(<int32_t>pid)
+        if core_apply(&self.c, <int32_t>pid) < 0:
+            raise MemoryError()
         return True
 
     def advance(self, Py_ssize_t pid):
@@ -376,59 +490,37 @@ cdef class PlayState:
         (``>= 0``), ``-1`` when the play ended the hand (see :attr:`winner`), ``-2`` when
         ``pid`` was not legal (nothing changed)."""
         self.ready()
-        if not self.is_legal(pid):
+        if not core_is_legal(&self.c, pid):
             return -2
-        self.apply(<int32_t>pid)
-        return self.current
+        if core_apply(&self.c, <int32_t>pid) < 0:
+            raise MemoryError()
+        return self.c.current
 
     def pop(self):
         """Undo the last step; returns its id, or -1 when there is nothing to undo."""
         self.ready()
-        cdef Entry* e
-        cdef int seat, r, t
-        cdef const uint8_t* p
-        if self.nhist == 0:
-            return -1
-        self.nhist -= 1
-        e = &self.hist[self.nhist]
-        seat = e.seat
-        if e.id:
-            p = self.v.counts + e.id * NUM_RANKS
-            for r in range(NUM_RANKS):
-                self.hands[seat][r] += p[r]
-                self.left[seat] += p[r]
-            self.nplays[seat] -= 1
-            t = <int>((self.v.codes[e.id] >> CODE_TYPE_SHIFT) & 31)
-            if (t == T_BOMB or t == T_ROCKET) and doubles_score(self.bombs_rule, self.v.codes[e.id], e.prev_beat):
-                if t == T_BOMB:
-                    self.bombs -= 1
-                else:
-                    self.rockets -= 1
-        self.to_beat, self.to_beat_seat, self.passes = e.prev_beat, e.prev_beat_seat, e.prev_passes
-        self.current = seat
-        self.winner = -1
-        self.ncodes = -1
-        return e.id
+        return core_pop(&self.c)
 
     # -- whole-tree counting (perft) --
     cdef long long perft_(self, int depth) except -1:
         cdef Py_ssize_t n, i
         cdef long long total = 0
         cdef int64_t* mine
-        if self.current < 0:
+        if self.c.current < 0:
             return 0
         if depth == 1:
-            return self.count_()
+            return core_count(&self.c)
         n = self.fill()
         mine = <int64_t*>malloc(n * sizeof(int64_t) + 1)
         if mine == NULL:
             raise MemoryError()
-        memcpy(mine, self.codes, n * sizeof(int64_t))
+        memcpy(mine, self.c.codes, n * sizeof(int64_t))
         try:
             for i in range(n):
-                self.apply(<int32_t>view_index(self.v, mine[i]))
+                if core_apply(&self.c, <int32_t>view_index(self.c.v, mine[i])) < 0:
+                    raise MemoryError()
                 total += self.perft_(depth - 1)
-                self.pop()
+                core_pop(&self.c)
         finally:
             free(mine)
         return total
@@ -449,21 +541,17 @@ cdef class PlayState:
         self.ready()
         cdef PlayState c = PlayState.__new__(PlayState)
         c.table = self.table
-        c.v = self.v
-        c.seats = self.seats
-        c.current = self.current
-        memcpy(c.hands, self.hands, sizeof(self.hands))
-        memcpy(c.left, self.left, sizeof(self.left))
-        memcpy(c.nplays, self.nplays, sizeof(self.nplays))
-        c.to_beat, c.to_beat_seat, c.passes = self.to_beat, self.to_beat_seat, self.passes
-        c.bombs, c.rockets, c.winner = self.bombs, self.rockets, self.winner
-        c.bombs_rule = self.bombs_rule
-        if self.nhist:
-            c.hist = <Entry*>malloc(self.nhist * sizeof(Entry))
-            if c.hist == NULL:
+        memcpy(&c.c, &self.c, sizeof(PlayCore))
+        c.c.hist = NULL
+        c.c.codes = NULL
+        c.c.hcap = c.c.cap = c.c.nhist = 0
+        c.c.ncodes = -1
+        if self.c.nhist:
+            c.c.hist = <Entry*>malloc(self.c.nhist * sizeof(Entry))
+            if c.c.hist == NULL:
                 raise MemoryError()
-            memcpy(c.hist, self.hist, self.nhist * sizeof(Entry))
-            c.nhist = c.hcap = self.nhist
+            memcpy(c.c.hist, self.c.hist, self.c.nhist * sizeof(Entry))
+            c.c.nhist = c.c.hcap = self.c.nhist
         return c
 
     def __copy__(self):
@@ -475,14 +563,14 @@ cdef class PlayState:
     def __reduce__(self):
         # rebuilt from the start of the recorded steps: the hands before them, replayed
         cdef PlayState c = self.copy()
-        while c.nhist:
-            c.pop()
-        start = (c.table.rules, [c.hand(s) for s in range(c.seats)], c.current, c.to_beat, c.to_beat_seat,
-                 c.passes, c.bombs, c.rockets, c.plays_made, c.doubling_bombs)
-        return (_rebuild, (start, [self.hist[i].id for i in range(self.nhist)]))
+        while c.c.nhist:
+            core_pop(&c.c)
+        start = (c.table.rules, [c.hand(s) for s in range(c.c.seats)], c.c.current, c.c.to_beat, c.c.to_beat_seat,
+                 c.c.passes, c.c.bombs, c.c.rockets, c.plays_made, c.doubling_bombs)
+        return (_rebuild, (start, [self.c.hist[i].id for i in range(self.c.nhist)]))
 
     def __repr__(self):
-        return (f"<ddz._game.PlayState seats={self.seats} current={self.current} to_beat={self.to_beat} "
+        return (f"<ddz._game.PlayState seats={self.c.seats} current={self.c.current} to_beat={self.c.to_beat} "
                 f"cards_left={self.cards_left}>")
 
 
@@ -492,9 +580,9 @@ def _rebuild(start, ids):
     from ddz.tables import table
     rules, hands, cur, beat, beat_seat, passes, nbombs, nrockets, nplays, bombs_rule = start
     s = PlayState(table(rules), hands, cur, beat, beat_seat, passes, bombs_rule)
-    s.bombs, s.rockets = nbombs, nrockets
-    for i in range(s.seats):
-        s.nplays[i] = nplays[i]
+    s.c.bombs, s.c.rockets = nbombs, nrockets
+    for i in range(s.c.seats):
+        s.c.nplays[i] = nplays[i]
     for pid in ids:
         if not s.step(pid):
             raise ValueError(f"a pickled PlayState replays an illegal id {pid}")
@@ -502,6 +590,80 @@ def _rebuild(start, ids):
 
 
 # -- the deal: Python's Mersenne Twister in C ---------------------------------------
+
+cdef void mt_init_genrand(MTState* m, uint32_t s) noexcept nogil:
+    cdef int i
+    m.mt[0] = s
+    for i in range(1, MT_N):
+        m.mt[i] = <uint32_t>(1812433253u * (m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) + <uint32_t>i)
+    m.mti = MT_N
+
+
+cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil:
+    """``init_by_array``: the state ``random.Random(seed)`` has, for the 32-bit words
+    ``key[0:n]`` of ``abs(seed)`` (least significant first)."""
+    cdef Py_ssize_t i = 1, j = 0, k
+    mt_init_genrand(m, 19650218u)
+    k = MT_N if MT_N > n else n
+    while k:
+        m.mt[i] = <uint32_t>((m.mt[i] ^ ((m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) * 1664525u))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            m.mt[0] = m.mt[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        m.mt[i] = <uint32_t>((m.mt[i] ^ ((m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) * 1566083941u))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            m.mt[0] = m.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    m.mt[0] = 0x80000000u
+
+
+cdef uint32_t mt_next(MTState* m) noexcept nogil:
+    """``genrand_uint32``: the next 32 random bits."""
+    cdef uint32_t y
+    cdef int kk
+    if m.mti >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
+            m.mt[kk] = m.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
+            m.mt[kk] = m.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        y = (m.mt[MT_N - 1] & 0x80000000u) | (m.mt[0] & 0x7fffffffu)
+        m.mt[MT_N - 1] = m.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        m.mti = 0
+    y = m.mt[m.mti]
+    m.mti += 1
+    y ^= (y >> 11)
+    y ^= (y << 7) & 0x9d2c5680u
+    y ^= (y << 15) & 0xefc60000u
+    y ^= (y >> 18)
+    return y
+
+
+cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil:
+    """``Random._randbelow(n)`` for ``1 <= n < 2**32``: rejection sampling on
+    ``getrandbits(n.bit_length())``."""
+    cdef int k = 0
+    cdef uint32_t b = n, r
+    while b:
+        k += 1
+        b >>= 1
+    r = mt_next(m) >> (32 - k)
+    while r >= n:
+        r = mt_next(m) >> (32 - k)
+    return r
+
 
 cdef class Twister:
     """The random generator of the deal: ``random.Random``'s MT19937 in C, bit for bit.
@@ -533,81 +695,14 @@ cdef class Twister:
             raise MemoryError()
         for i in range(nkey):
             key[i] = <uint32_t>words[i]
-        self.init_by_array(key, nkey)
+        mt_seed(&self.m, key, nkey)
         free(key)
-
-    cdef void init_genrand(self, uint32_t s) noexcept:
-        cdef int i
-        self.mt[0] = s
-        for i in range(1, MT_N):
-            self.mt[i] = <uint32_t>(1812433253u * (self.mt[i - 1] ^ (self.mt[i - 1] >> 30)) + <uint32_t>i)
-        self.mti = MT_N
-
-    cdef void init_by_array(self, const uint32_t* key, Py_ssize_t n) noexcept:
-        cdef Py_ssize_t i = 1, j = 0, k
-        self.init_genrand(19650218u)
-        k = MT_N if MT_N > n else n
-        while k:
-            self.mt[i] = <uint32_t>((self.mt[i] ^ ((self.mt[i - 1] ^ (self.mt[i - 1] >> 30)) * 1664525u))
-                                    + key[j] + <uint32_t>j)
-            i += 1
-            j += 1
-            if i >= MT_N:
-                self.mt[0] = self.mt[MT_N - 1]
-                i = 1
-            if j >= n:
-                j = 0
-            k -= 1
-        k = MT_N - 1
-        while k:
-            self.mt[i] = <uint32_t>((self.mt[i] ^ ((self.mt[i - 1] ^ (self.mt[i - 1] >> 30)) * 1566083941u))
-                                    - <uint32_t>i)
-            i += 1
-            if i >= MT_N:
-                self.mt[0] = self.mt[MT_N - 1]
-                i = 1
-            k -= 1
-        self.mt[0] = 0x80000000u
-
-    cdef uint32_t genrand(self) noexcept:
-        cdef uint32_t y
-        cdef int kk
-        if self.mti >= MT_N:
-            for kk in range(MT_N - MT_M):
-                y = (self.mt[kk] & 0x80000000u) | (self.mt[kk + 1] & 0x7fffffffu)
-                self.mt[kk] = self.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-            for kk in range(MT_N - MT_M, MT_N - 1):
-                y = (self.mt[kk] & 0x80000000u) | (self.mt[kk + 1] & 0x7fffffffu)
-                self.mt[kk] = self.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-            y = (self.mt[MT_N - 1] & 0x80000000u) | (self.mt[0] & 0x7fffffffu)
-            self.mt[MT_N - 1] = self.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-            self.mti = 0
-        y = self.mt[self.mti]
-        self.mti += 1
-        y ^= (y >> 11)
-        y ^= (y << 7) & 0x9d2c5680u
-        y ^= (y << 15) & 0xefc60000u
-        y ^= (y >> 18)
-        return y
-
-    cdef uint32_t below(self, uint32_t n) noexcept:
-        """``Random._randbelow(n)`` for ``1 <= n < 2**32``: rejection sampling on
-        ``getrandbits(n.bit_length())``."""
-        cdef int k = 0
-        cdef uint32_t m = n, r
-        while m:
-            k += 1
-            m >>= 1
-        r = self.genrand() >> (32 - k)
-        while r >= n:
-            r = self.genrand() >> (32 - k)
-        return r
 
     def randrange(self, Py_ssize_t n):
         """``Random.randrange(n)`` for ``1 <= n < 2**32``."""
         if not 0 < n < 4294967296:
             raise ValueError(f"randrange({n}): n must be 1 .. 2**32 - 1")
-        return self.below(<uint32_t>n)
+        return mt_below(&self.m, <uint32_t>n)
 
     def deal(self, ranks, sizes):
         """Shuffle positions ``0 .. len(ranks) - 1`` as ``Random.shuffle`` would and cut
@@ -641,7 +736,7 @@ cdef class Twister:
                     raise ValueError(f"rank {r[i]} at deck position {i}")
             i = n - 1
             while i >= 1:
-                j = self.below(<uint32_t>(i + 1))
+                j = mt_below(&self.m, <uint32_t>(i + 1))
                 t = order[i]
                 order[i] = order[j]
                 order[j] = t
@@ -665,7 +760,7 @@ cdef class Twister:
 
     def getstate(self):
         """The state in ``random.Random.getstate()``'s format (``Random().setstate`` takes it)."""
-        return (3, tuple([self.mt[i] for i in range(MT_N)]) + (self.mti,), None)
+        return (3, tuple([self.m.mt[i] for i in range(MT_N)]) + (self.m.mti,), None)
 
     def setstate(self, state):
         """Take a state of :meth:`getstate` or ``random.Random.getstate()``.
@@ -680,8 +775,8 @@ cdef class Twister:
                 or any(not 0 <= w < 4294967296 for w in words):
             raise ValueError("not a random.Random state of version 3")
         for i in range(MT_N):
-            self.mt[i] = <uint32_t>words[i]
-        self.mti = words[MT_N]
+            self.m.mt[i] = <uint32_t>words[i]
+        self.m.mti = words[MT_N]
 
     def __reduce__(self):
         return (_twister, (self.getstate(),))
