@@ -66,6 +66,7 @@ def extension(name: str, openmp: bool = False) -> Extension:
     )
 
 
-extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver")]
+extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver"),
+              extension("_vector")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -16,6 +16,7 @@ from ddz import DdzError, IllegalActionError, Rules
 from ddz.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions, observation_layout, observation_size
 from ddz.envs import core
+from ddz.envs.vector import PyVectorGame
 
 FOUR = Rules.four_player()
 RULE_SETS = [ddz.STANDARD, Rules(bidding="rob", doubling=True), Rules(bid_rounds="until_passes",
@@ -176,7 +177,7 @@ def test_vector_game_in_lockstep_with_games(rules):
             np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], acts.legal_ids(g))
             np.testing.assert_array_equal(np.flatnonzero(masks[i]), acts.legal_ids(g))
             assert vg.current_players[i] == g.current_player
-            np.testing.assert_array_equal(vg._obs[i], encode_observation(g, g.current_player))
+            np.testing.assert_array_equal(vg.observations[i], encode_observation(g, g.current_player))
             assert vg.seeds[i] == g.seed
         counts = np.diff(offsets)
         actions = ids[offsets[:-1] + rng.integers(0, counts)]
@@ -195,22 +196,39 @@ def test_vector_game_in_lockstep_with_games(rules):
     assert finished >= 2          # the auto-reset path ran
 
 
-def test_vector_game_refuses_bad_actions_and_steps_nothing():
-    vg = VectorGame(3, seed=1)
-    before = [g.to_record() for g in vg.games]
+def _vector_snapshot(vg):
     ids, offsets = vg.legal_ids()
-    good = ids[offsets[:-1]]
-    for bad, err in [(good[:2], ActionIdError), (good.astype(float), ActionIdError),
-                     (np.array([0, 0, 10 ** 6]), ActionIdError), ("abc", ActionIdError)]:
-        with pytest.raises(err):
+    return (vg.observations.copy(), ids.copy(), offsets.copy(), vg.current_players.copy(),
+            [vg.hands(i) for i in range(vg.num_envs)])
+
+
+@pytest.mark.parametrize("cls", [VectorGame, PyVectorGame])
+def test_vector_game_refuses_bad_actions_and_steps_nothing(cls):
+    vg = cls(3, seed=1)
+    before = _vector_snapshot(vg)
+    ids, offsets = vg.legal_ids()
+    good = ids[offsets[:-1]].copy()
+    for bad, err, msg in [(good[:2], ActionIdError, "shape"), (good.astype(float), ActionIdError, "int array"),
+                          (np.array([0, 0, 10 ** 6]), ActionIdError, r"actions\[2\] = 1000000 is out of range"),
+                          (np.array([0, -1, 0], np.int32), ActionIdError, r"actions\[1\] = -1 is out of range"),
+                          (np.array([0, 0, 2 ** 40]), ActionIdError, "out of range"),
+                          (np.array([True, False, True]), ActionIdError, "int array"),
+                          ("abc", ActionIdError, "int array")]:
+        with pytest.raises(err, match=msg):
             vg.step(bad)
     illegal = good.copy()
     illegal[2] = 5                 # a play id during the auction
     with pytest.raises(IllegalActionError, match=r"actions\[2\] = 5 .* game 2"):
         vg.step(illegal)
-    assert [g.to_record() for g in vg.games] == before
+    after = _vector_snapshot(vg)
+    for x, y in zip(before[:4], after[:4]):
+        np.testing.assert_array_equal(x, y)
+    for x, y in zip(before[4], after[4]):
+        np.testing.assert_array_equal(x, y)
     with pytest.raises(DdzError):
         vg.legal_masks(out=np.zeros((3, 5), np.int8))
+    with pytest.raises(DdzError):
+        vg.hands(3)
 
 
 @pytest.mark.parametrize("kwargs", [dict(num_envs=0), dict(num_envs=2.0), dict(num_envs=2, seed=-1),

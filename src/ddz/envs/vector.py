@@ -1,39 +1,318 @@
 """N games stepped in one call (RULES.md §3–§7): :class:`VectorGame`.
 
-Every game is a :class:`ddz.Game` (its play phase is the compiled ``ddz._game.PlayState``,
-or its pure-Python twin under ``DDZ_NO_EXTENSIONS=1``): the vector game is no second
-implementation of the rules. Actions are ids of the env action table of
-:mod:`ddz.envs.core` (the pass is 0 in every phase, then the plays of
-:class:`ddz.ActionSpace`, then bid 1..3, call/rob, double, open), and observations are the
-layout of :func:`ddz.envs.core.encode_observation`, from the point of view of the seat to
-act in each game.
+``VectorGame(num_envs, rules, seed)`` is one of two implementations with the same
+interface, chosen at construction:
+
+* :class:`CVectorGame`, when the core is compiled and the rule set is one it supports:
+  the games live in C (``ddz._vector``) and are stepped without the GIL; the play phase
+  is the core's ``PlayCore`` state machine, the very one :class:`ddz.Game` steps through
+  ``ddz._game.PlayState``, and the deal, the auction, doubling, scoring and the
+  observation encoding are C twins of :mod:`ddz.deal`, :mod:`ddz.auction`,
+  :class:`ddz.Game` and :func:`ddz.envs.core.encode_observation`. It supports three
+  players with every move option, ``bidding`` (``"points"`` with either ``bid_rounds``,
+  or ``"rob"``), ``doubling``, ``all_pass``, ``max_redeals`` and ``doubling_bombs``; it
+  refuses ``players=4``, ``bottom_bonus=True`` and ``first_bidder="face_up"``
+  (:func:`c_unsupported` names the option).
+* :class:`PyVectorGame`, the pure-Python reference: a list of :class:`ddz.Game` (any rule
+  set), used under ``DDZ_NO_EXTENSIONS=1`` and for the rule sets the C one refuses.
+
+The test suite steps both, and independent :class:`ddz.Game` objects, in lockstep and
+requires identical hands, legal ids, observations, rewards and ends.
+
+Actions are ids of the env action table of :mod:`ddz.envs.core` (the pass is 0 in every
+phase, then the plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, double,
+open), and observations are the layout of :func:`ddz.envs.core.encode_observation`, from
+the point of view of the seat to act in each game.
 
 Seeds: the ``j``-th hand dealt by ``VectorGame(n, rules, seed)`` (counting game 0..n-1 at
-:meth:`VectorGame.reset`, then every auto-reset in game order within a step) is
+:meth:`~PyVectorGame.reset`, then every auto-reset in game order within a step) is
 ``ddz.Game(rules, seed=s_j)`` with ``s_j = numpy.random.default_rng(seed).integers(0,
-2**62, size=j + 1)[j]`` (drawn one at a time), so any hand can be replayed alone.
+2**62, size=j + 1)[j]``, so any hand can be replayed alone.
+
+Built-in policies (``play(steps, policy)``, for data generation): ``"random"`` picks
+``ids[(z >> 32) * m >> 32]`` of the ``m`` legal ids (ascending) of each game, in game
+order, with ``z`` the next output of a splitmix64 generator whose state starts at
+``seed ^ 0x5DEECE66D``; ``"greedy"`` takes in the auction the highest id (bid 3, call/rob,
+double) and in the play phase the play of the most cards (the lowest such id).
 """
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+import abc
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from .. import _args
+from .._compiled import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_size
+from .core import encode_observation, env_actions, observation_layout, observation_size
 
-__all__ = ["VectorGame"]
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported"]
+
+_vector = compiled("_vector", "the compiled vectorised game (ddz._vector)")
 
 SEED_BOUND = 2 ** 62
+_MASK64 = (1 << 64) - 1
+_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
 
 
-class VectorGame:
-    """``num_envs`` hands of Dou Dizhu stepped together, each restarted when it ends.
+def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any) -> Tuple[int, Rules, int, float]:
+    """The constructor's arguments, checked. :raises DdzError: a bad one."""
+    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+        raise DdzError(f"num_envs must be an int >= 1, got {num_envs!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise DdzError(f"seed must be an int >= 0, got {seed!r}")
+    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating, np.integer)):
+        raise DdzError(f"reward_scale must be a number, got {reward_scale!r}")
+    return int(num_envs), _args.rules_arg(rules), int(seed), float(reward_scale)
+
+
+def _index_arg(i: Any, n: int) -> int:
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise DdzError(f"a game index is an int 0..{n - 1}, got {i!r}")
+    return int(i)
+
+
+def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+        raise DdzError(f"steps must be an int >= 0, got {steps!r}")
+    if policy not in ("random", "greedy"):
+        raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
+    if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
+                               or record.shape != (int(steps), n) or not record.flags.c_contiguous
+                               or not record.flags.writeable):
+        raise DdzError(f"record must be a writeable C-contiguous int32 array of shape ({int(steps)}, {n}) or None")
+    return int(steps), policy == "greedy"
+
+
+def _policy_seed(seed: int) -> int:
+    return (seed & _MASK64) ^ 0x5DEECE66D
+
+
+def _splitmix(state: int) -> Tuple[int, int]:
+    """splitmix64: ``(new state, output)``."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK64
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return state, z ^ (z >> 31)
+
+
+def c_unsupported(rules: Rules) -> Optional[str]:
+    """The first rule option of ``rules`` that :class:`CVectorGame` does not support, as
+    ``"Rules.name=value"``, or ``None`` when it supports them all."""
+    if rules.players != 3:
+        return f"Rules.players={rules.players}"
+    if rules.bottom_bonus:
+        return "Rules.bottom_bonus=True"
+    if rules.first_bidder != "random":
+        return f"Rules.first_bidder={rules.first_bidder!r}"
+    return None
+
+
+class VectorGame(abc.ABC):
+    """``num_envs`` hands of Dou Dizhu stepped together, each restarted when it ends
+    (RULES.md §3–§7).
+
+    ``VectorGame(num_envs, rules=STANDARD, seed=0, reward_scale=1.0)`` returns a
+    :class:`CVectorGame` when the core is compiled and supports ``rules``
+    (:func:`c_unsupported`), else a :class:`PyVectorGame`; both are instances of
+    ``VectorGame`` and behave identically (module docstring).
+
+    :param num_envs: an int >= 1.
+    :param rules: a :class:`ddz.Rules`.
+    :param seed: an int >= 0 (the module docstring says which hands it deals).
+    :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :raises DdzError: a bad argument.
+
+    Interface: ``reset() -> obs``; ``legal_ids() -> (ids int32[M], offsets
+    int64[num_envs + 1])``; ``legal_masks(out=None) -> int8[num_envs, num_actions]``;
+    ``step(actions int[num_envs]) -> (obs float32[num_envs, observation_size], rewards
+    float32[num_envs, players], dones bool[num_envs])``; ``play(steps, policy="random",
+    record=None)``; ``current_players`` (``int32[num_envs]``), ``observations``,
+    ``seeds`` (``int64[num_envs]``, the seed of each game's hand), ``hands(i)``;
+    ``num_envs``, ``num_actions``, ``num_players``, ``observation_size``, ``rules``,
+    ``seed``, ``reward_scale``. Returned arrays are preallocated buffers, overwritten by
+    the next call: copy them to keep them.
+    """
+
+    def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
+                reward_scale: float = 1.0) -> Any:
+        _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale)
+        if _vector is not None and c_unsupported(rules) is None:
+            return CVectorGame(num_envs, rules, seed, reward_scale)
+        return PyVectorGame(num_envs, rules, seed, reward_scale)
+
+
+class CVectorGame:
+    """:class:`VectorGame` in C (module docstring): the games are C structs stepped
+    without the GIL by ``ddz._vector``. Same arguments and interface as
+    :class:`VectorGame`.
+
+    :raises DdzError: a bad argument, a rule option it does not support (the message
+        names it: use :class:`PyVectorGame`), or the compiled core is absent
+        (``DDZ_NO_EXTENSIONS=1``).
+
+    It cannot be pickled or copied (``TypeError``): rebuild it with the same seed, or use
+    :class:`PyVectorGame`.
+    """
+
+    def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0) -> None:
+        n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale)
+        if _vector is None:
+            raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
+        problem = c_unsupported(rules)
+        if problem is not None:
+            raise DdzError(f"CVectorGame does not support {problem}: use PyVectorGame, or VectorGame, "
+                           "which falls back to it")
+        from ..deal import _DECKS
+        from ..tables import table
+        self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
+        self.actions = env_actions(rules)
+        self.num_actions = self.actions.size
+        self.num_players = rules.seats
+        self.observation_size = observation_size(rules)
+        settings = dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size,
+                        auction=2 if rules.bidding == "rob" else (1 if rules.bid_rounds == "until_passes" else 0),
+                        doubling=int(rules.doubling), all_void=int(rules.all_pass == "void"),
+                        max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
+                        plays=self.actions.plays, decks=rules.decks)
+        layout = {name: start for name, start, _ in observation_layout(rules)}
+        self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
+                                        _DECKS[rules.decks][1], seed, scale)
+        self._core.reset()
+
+    def reset(self) -> npt.NDArray[np.float32]:
+        """Deal a new hand in every game (the next seeds, module docstring).
+
+        :returns: the observation buffer, ``float32[num_envs, observation_size]``.
+        """
+        return self._core.reset()
+
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """The observation buffer, ``float32[num_envs, observation_size]`` (reused)."""
+        return self._core.obs
+
+    @property
+    def current_players(self) -> npt.NDArray[np.int32]:
+        """The seat to act in each game, ``int32[num_envs]`` (a reused buffer)."""
+        return self._core.current_players
+
+    @property
+    def seeds(self) -> npt.NDArray[np.int64]:
+        """The seed of each game's hand (``ddz.Game(rules, seed=...)`` replays it)."""
+        return self._core.seeds
+
+    def legal_ids(self) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
+        """The legal env ids of every game in CSR form: game ``i``'s are
+        ``ids[offsets[i]:offsets[i+1]]``, ascending (never empty).
+
+        :returns: ``(ids int32[M], offsets int64[num_envs + 1])``, views of reused buffers.
+        """
+        return self._core.legal_ids()
+
+    def legal_masks(self, out: Optional[np.ndarray] = None) -> npt.NDArray[np.int8]:
+        """The legal ids as 0/1 masks, ``int8[num_envs, num_actions]`` (into ``out``).
+
+        :raises DdzError: ``out`` of the wrong shape or dtype, or not C-contiguous.
+        """
+        shape = (self.num_envs, self.num_actions)
+        if out is None:
+            out = np.empty(shape, np.int8)
+        elif (not isinstance(out, np.ndarray) or out.shape != shape or out.dtype != np.int8
+              or not out.flags.c_contiguous or not out.flags.writeable):
+            raise DdzError(f"out must be a writeable C-contiguous int8 array of shape {shape}")
+        self._core.legal_masks(out)
+        return out
+
+    def _actions_arg(self, actions: Any) -> np.ndarray:
+        """``actions`` as a C-contiguous ``int32[num_envs]`` (ids not yet checked)."""
+        n = self.num_envs
+        try:
+            a = np.asarray(actions)
+        except Exception:
+            raise ActionIdError(f"actions must be an int array of shape ({n},)") from None
+        if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise ActionIdError(f"actions must be an int array of shape ({n},), got "
+                                f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
+        if a.dtype != np.int32:
+            wide = a.astype(np.int64)
+            bad = np.flatnonzero((wide < 0) | (wide >= self.num_actions))
+            if len(bad):
+                i = int(bad[0])
+                raise ActionIdError(f"actions[{i}] = {int(wide[i])} is out of range 0..{self.num_actions - 1}")
+            a = wide
+        return np.ascontiguousarray(a, np.int32)
+
+    def step(self, actions: Any) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
+        """Each game's seat to act takes ``actions[i]`` (an env id); a game that ends
+        is scored and restarted with the next seed (RULES.md §3–§6).
+
+        :param actions: ``int[num_envs]`` env ids, each legal in its game (``int32``
+            C-contiguous is taken as is; other integer arrays are converted).
+        :returns: ``(obs float32[num_envs, observation_size], rewards float32[num_envs,
+            players], dones bool[num_envs])``: rewards are the RULES.md §6 scores (zero-sum,
+            times ``reward_scale``) in the step that ends a game and 0 otherwise; ``dones[i]``
+            says game ``i`` ended (void hands too, with zero rewards) and ``obs[i]`` is the
+            first observation of its new hand. Reused buffers.
+        :raises ActionIdError: not an int array of shape ``(num_envs,)``, or an id out of range.
+        :raises IllegalActionError: an id not legal in its game (the message names the
+            game); nothing is stepped then.
+        """
+        a = actions
+        if type(a) is not np.ndarray or a.dtype != np.int32 or a.shape != (self.num_envs,) \
+                or not a.flags.c_contiguous:
+            a = self._actions_arg(actions)
+        i = self._core.first_illegal(a)
+        if i >= 0:
+            x = int(a[i])
+            if not 0 <= x < self.num_actions:
+                raise ActionIdError(f"actions[{i}] = {x} is out of range 0..{self.num_actions - 1}")
+            raise IllegalActionError(f"actions[{i}] = {x} ({self.actions.describe(x)}) is not legal in game {i} "
+                                     f"(phase {self._core.phase(i)}, seat {int(self.current_players[i])}); "
+                                     "nothing was stepped")
+        return self._core.step(a)
+
+    def play(self, steps: int, policy: str = "random",
+             record: Optional[np.ndarray] = None) -> Tuple[int, npt.NDArray[np.float64]]:
+        """Step every game ``steps`` times with a built-in policy chosen in C, without the
+        GIL (module docstring), for data generation; the observations and legal ids are
+        brought up to date once, at the end.
+
+        :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
+        :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
+        :returns: ``(hands finished, float64[players] rewards summed per seat)``.
+        :raises DdzError: a bad argument.
+        """
+        steps, greedy = _play_args(steps, policy, record, self.num_envs)
+        return self._core.play(steps, greedy, record)
+
+    def play_random(self, steps: int) -> Tuple[int, npt.NDArray[np.float64]]:
+        """``play(steps, "random")``."""
+        return self.play(steps, "random")
+
+    def hands(self, i: int) -> npt.NDArray[np.int64]:
+        """Every seat's cards in game ``i``: a new ``int64[seats, 15]`` array.
+
+        :raises DdzError: ``i`` is not a game index."""
+        return self._core.hands(_index_arg(i, self.num_envs))
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a CVectorGame cannot be pickled or copied: build a new one with the same "
+                        "arguments (the seed replays the same hands), or use PyVectorGame")
+
+    def __repr__(self) -> str:
+        return f"<ddz.envs.CVectorGame num_envs={self.num_envs} rules={self.rules!r} seed={self.seed}>"
+
+
+class PyVectorGame:
+    """``num_envs`` hands of Dou Dizhu stepped together, each restarted when it ends: the
+    pure-Python reference (a list of :class:`ddz.Game`), any rule set.
 
     :param num_envs: an int >= 1.
     :param rules: a :class:`ddz.Rules` (any: the four-player game included).
@@ -47,16 +326,8 @@ class VectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0) -> None:
-        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
-            raise DdzError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-            raise DdzError(f"seed must be an int >= 0, got {seed!r}")
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating, np.integer)):
-            raise DdzError(f"reward_scale must be a number, got {reward_scale!r}")
-        self.num_envs = n = int(num_envs)
-        self.rules = _args.rules_arg(rules)
-        self.seed = int(seed)
-        self.reward_scale = float(reward_scale)
+        n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale)
+        self.num_envs = n
         self.actions = env_actions(self.rules)
         self.num_actions = self.actions.size
         self.num_players = self.rules.seats
@@ -68,6 +339,7 @@ class VectorGame:
         self.seeds = np.zeros(n, np.int64)
         self._rng = np.random.default_rng(self.seed)
         self.games: List[Game] = []
+        self._pstate: Optional[int] = None
         self._ids: Optional[Tuple[np.ndarray, np.ndarray]] = None
         self.reset()
 
@@ -188,5 +460,59 @@ class VectorGame:
         self._ids = None
         return self._obs, rewards, dones
 
+    @property
+    def observations(self) -> npt.NDArray[np.float32]:
+        """The observation buffer, ``float32[num_envs, observation_size]`` (reused)."""
+        return self._obs
+
+    def hands(self, i: int) -> npt.NDArray[np.int64]:
+        """Every seat's cards in game ``i``: a new ``int64[seats, 15]`` array.
+
+        :raises DdzError: ``i`` is not a game index."""
+        i = _index_arg(i, self.num_envs)
+        return np.array([self.games[i].hand(s) for s in range(self.num_players)], np.int64)
+
+    def play(self, steps: int, policy: str = "random",
+             record: Optional[np.ndarray] = None) -> Tuple[int, npt.NDArray[np.float64]]:
+        """:meth:`step` every game ``steps`` times with a built-in policy (module
+        docstring: the same choices as the C :class:`CVectorGame`, for data generation).
+
+        :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
+        :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
+        :returns: ``(hands finished, float64[players] rewards summed per seat)``.
+        :raises DdzError: a bad argument.
+        """
+        steps, greedy = _play_args(steps, policy, record, self.num_envs)
+        state = _policy_seed(self.seed) if self._pstate is None else self._pstate
+        counts = self.actions.space.card_counts if greedy else None
+        finished, total = 0, np.zeros(self.num_players, np.float64)
+        for t in range(steps):
+            ids, offsets = self.legal_ids()
+            acts = np.empty(self.num_envs, np.int64)
+            for i in range(self.num_envs):
+                row = ids[offsets[i]:offsets[i + 1]]
+                if not greedy:
+                    state, z = _splitmix(state)
+                    acts[i] = row[((z >> 32) * len(row)) >> 32]
+                elif self.games[i].phase != "playing":
+                    acts[i] = row[-1]
+                else:
+                    acts[i] = row[int(np.argmax([sum(counts[x]) for x in row.tolist()]))]
+            if record is not None:
+                record[t] = acts
+            _, rewards, dones = self.step(acts)
+            finished += int(dones.sum())
+            total += rewards.sum(axis=0, dtype=np.float64)
+        self._pstate = state
+        return finished, total
+
+    def play_random(self, steps: int) -> Tuple[int, npt.NDArray[np.float64]]:
+        """``play(steps, "random")``."""
+        return self.play(steps, "random")
+
     def __repr__(self) -> str:
-        return f"<ddz.envs.VectorGame num_envs={self.num_envs} rules={self.rules!r} seed={self.seed}>"
+        return f"<ddz.envs.PyVectorGame num_envs={self.num_envs} rules={self.rules!r} seed={self.seed}>"
+
+
+VectorGame.register(CVectorGame)
+VectorGame.register(PyVectorGame)

@@ -1,0 +1,201 @@
+"""The vectorised game in C (``ddz._vector`` behind ``ddz.envs.CVectorGame``) against its
+pure-Python reference ``PyVectorGame`` and against independent ``ddz.Game`` objects:
+identical hands, legal ids, observations, rewards and ends, for every rule option the C
+games support; the built-in policies in C against their Python twin; bad input; seeds."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import DdzError, IllegalActionError, Rules
+from ddz._compiled import NO_EXTENSIONS
+from ddz.actions import ActionIdError
+from ddz.envs import VectorGame, encode_observation, env_actions
+from ddz.envs.vector import CVectorGame, PyVectorGame, c_unsupported
+
+needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+
+C_RULES = [ddz.STANDARD,
+           Rules(bidding="rob", doubling=True),
+           Rules(bid_rounds="until_passes", kickers="repeat", doubling_bombs="beating"),
+           Rules(all_pass="void", doubling_bombs="six_plus", banned={"TRIO_PAIR"}, straights=False),
+           Rules(max_redeals=0, doubling=True, wings="trios", kickers="repeat", four_with_two=False)]
+C_IDS = ["standard", "rob-doubling", "until-passes-repeat-beating", "void-six-plus-banned", "no-redeal-openspiel"]
+
+
+def random_actions(vg, rng):
+    ids, offsets = vg.legal_ids()
+    return ids[offsets[:-1] + rng.integers(0, np.diff(offsets))]
+
+
+def assert_same_state(a, b):
+    ia, oa = a.legal_ids()
+    ib, ob = b.legal_ids()
+    np.testing.assert_array_equal(oa, ob)
+    np.testing.assert_array_equal(ia, ib)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    np.testing.assert_array_equal(a.current_players, b.current_players)
+    np.testing.assert_array_equal(a.seeds, b.seeds)
+    for i in range(a.num_envs):
+        np.testing.assert_array_equal(a.hands(i), b.hands(i))
+    np.testing.assert_array_equal(a.legal_masks(), b.legal_masks())
+
+
+@needs_core
+@pytest.mark.parametrize("rules", C_RULES, ids=C_IDS)
+def test_c_and_python_vector_games_step_identically(rules):
+    n = 8
+    c, py = CVectorGame(n, rules, seed=11, reward_scale=0.5), PyVectorGame(n, rules, seed=11, reward_scale=0.5)
+    rng = np.random.default_rng(4)
+    assert_same_state(c, py)
+    ends = 0
+    for _ in range(250):
+        actions = random_actions(py, rng)
+        oc, rc, dc = c.step(actions)
+        op, rp, dp = py.step(actions)
+        np.testing.assert_array_equal(dc, dp)
+        np.testing.assert_array_equal(rc, rp)
+        ends += int(dc.sum())
+        assert_same_state(c, py)
+    assert ends >= 10                 # hands ended and were dealt again on both sides
+
+
+@needs_core
+@pytest.mark.parametrize("rules", C_RULES[:3], ids=C_IDS[:3])
+def test_c_vector_game_in_lockstep_with_games(rules):
+    """Every hand of the C games is ``ddz.Game(rules, seed=vg.seeds[i])`` played with the
+    same env ids: same hands of every seat, legal ids, seat to act, observation, scores."""
+    n, seed = 12, 3
+    vg = CVectorGame(n, rules, seed=seed)
+    acts = env_actions(rules)
+    seeds = np.random.default_rng(seed)
+    games = [ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62))) for _ in range(n)]
+    rng = np.random.default_rng(1)
+    finished = 0
+    for _ in range(200):
+        ids, offsets = vg.legal_ids()
+        for i, g in enumerate(games):
+            assert vg.seeds[i] == g.seed
+            np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], acts.legal_ids(g))
+            np.testing.assert_array_equal(vg.hands(i), [g.hand(s) for s in range(rules.seats)])
+            assert vg.current_players[i] == g.current_player
+            np.testing.assert_array_equal(vg.observations[i], encode_observation(g, g.current_player))
+        actions = ids[offsets[:-1] + rng.integers(0, np.diff(offsets))]
+        _, rewards, dones = vg.step(actions)
+        for i in range(n):
+            acts.step(games[i], int(actions[i]))
+            if games[i].result is not None:
+                assert dones[i]
+                np.testing.assert_array_equal(rewards[i], games[i].result.scores)
+                games[i] = ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62)))
+                finished += 1
+            else:
+                assert not dones[i] and not rewards[i].any()
+    assert finished >= 20
+
+
+@needs_core
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_built_in_policies_in_c_match_their_python_twin(policy):
+    rules = Rules(bidding="rob", doubling=True)
+    n, steps = 6, 120
+    c, py = CVectorGame(n, rules, seed=21), PyVectorGame(n, rules, seed=21)
+    rec_c, rec_p = np.zeros((steps, n), np.int32), np.zeros((steps, n), np.int32)
+    fc, tc = c.play(steps, policy, record=rec_c)
+    fp, tp = py.play(steps, policy, record=rec_p)
+    np.testing.assert_array_equal(rec_c, rec_p)
+    assert fc == fp and fc > 0
+    np.testing.assert_array_equal(tc, tp)
+    assert tc.sum() == 0              # zero-sum scores
+    assert_same_state(c, py)
+    # the policy's generator goes on where it stopped, and stepping goes on from there
+    assert c.play(30, policy)[1].tolist() == py.play(30, policy)[1].tolist()
+    actions = random_actions(py, np.random.default_rng(0))
+    np.testing.assert_array_equal(c.step(actions)[1], py.step(actions)[1])
+    assert_same_state(c, py)
+
+
+@needs_core
+def test_recorded_random_play_replays_through_step():
+    n, steps = 5, 80
+    a, b = CVectorGame(n, seed=8), CVectorGame(n, seed=8)
+    record = np.zeros((steps, n), np.int32)
+    a.play(steps, record=record)
+    for t in range(steps):
+        b.step(record[t])
+    assert_same_state(a, b)
+
+
+@needs_core
+def test_seed_decides_everything():
+    a, b, other = CVectorGame(16, seed=5), CVectorGame(16, seed=5), CVectorGame(16, seed=6)
+    assert not np.array_equal(a.observations, other.observations)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        actions = random_actions(a, rng)
+        ra = a.step(actions)[1].copy()
+        rb = b.step(actions)[1]
+        np.testing.assert_array_equal(ra, rb)
+    assert_same_state(a, b)
+    seeds = a.seeds.copy()
+    a.reset()
+    assert not np.array_equal(seeds, a.seeds)      # reset deals the next hands
+
+
+@needs_core
+def test_c_vector_game_refuses_what_it_does_not_support_and_vector_game_falls_back():
+    for rules, option in [(Rules.four_player(), "Rules.players=4"), (Rules(bottom_bonus=True), "Rules.bottom_bonus"),
+                          (Rules(first_bidder="face_up"), "Rules.first_bidder='face_up'")]:
+        assert c_unsupported(rules) == option if option != "Rules.bottom_bonus" else c_unsupported(rules).startswith(option)
+        with pytest.raises(DdzError, match=option.replace(".", r"\.")):
+            CVectorGame(2, rules)
+        vg = VectorGame(2, rules)
+        assert isinstance(vg, PyVectorGame) and isinstance(vg, VectorGame)
+    vg = VectorGame(2)
+    assert isinstance(vg, CVectorGame) and isinstance(vg, VectorGame)
+
+
+@needs_core
+def test_c_vector_game_is_not_picklable():
+    vg = CVectorGame(2)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(vg)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        copy.deepcopy(vg)
+
+
+@needs_core
+def test_c_vector_game_bad_input():
+    vg = CVectorGame(4, seed=3)
+    with pytest.raises(ActionIdError):
+        vg.step(np.zeros((4, 1), np.int32))
+    ids, offsets = vg.legal_ids()
+    actions = ids[offsets[:-1]].copy()
+    actions[3] = len(vg.actions.space) + 4          # "double": not a bidding action
+    with pytest.raises(IllegalActionError, match=r"actions\[3\] = .*double.* game 3 \(phase bidding"):
+        vg.step(actions)
+    strided = np.zeros(8, np.int32)[::2]
+    strided[:] = ids[offsets[:-1]]
+    vg.step(strided)                                  # a non-contiguous int32 array is converted
+    for bad in [dict(steps=-1), dict(steps=2, policy="smart"), dict(steps=2, record=np.zeros((2, 4), np.int64)),
+                dict(steps=2, record=np.zeros((3, 4), np.int32))]:
+        with pytest.raises(DdzError):
+            vg.play(**bad)
+    with pytest.raises(DdzError):
+        vg.legal_masks(out=np.zeros((4, vg.num_actions), np.int8)[:, ::-1])
+    for bad in [-1, 4, 1.0, True]:
+        with pytest.raises(DdzError):
+            vg.hands(bad)
+
+
+def test_vector_game_without_the_core_is_the_python_one():
+    if not NO_EXTENSIONS:
+        pytest.skip("the core is compiled: VectorGame is the C one (tested above)")
+    assert isinstance(VectorGame(2), PyVectorGame)
+    with pytest.raises(DdzError, match="compiled core"):
+        CVectorGame(2)
