@@ -93,7 +93,7 @@ cdef struct Conf:
 
 cdef struct VGame:
     PlayCore pc
-    MTState rng
+    MTState* rng                # the deal's generator (kept apart: 2.5 KB, used once a hand)
     int64_t seed
     int phase
     int current
@@ -128,7 +128,7 @@ cdef void deal(VGame* g, const Conf* c) noexcept nogil:
         order[i] = i
     i = n - 1
     while i >= 1:
-        j = <int>mt_below(&g.rng, <uint32_t>(i + 1))
+        j = <int>mt_below(g.rng, <uint32_t>(i + 1))
         t = order[i]
         order[i] = order[j]
         order[j] = t
@@ -163,9 +163,9 @@ cdef void new_hand(VGame* g, const Conf* c, int64_t seed) noexcept nogil:
     g.seed = seed
     key[0] = <uint32_t>(s & 0xFFFFFFFFu)
     key[1] = <uint32_t>(s >> 32)
-    mt_seed(&g.rng, key, 2 if key[1] else 1)
+    mt_seed(g.rng, key, 2 if key[1] else 1)
     deal(g, c)
-    g.first = <int>mt_below(&g.rng, <uint32_t>c.seats)
+    g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
     g.ndeals = 1
     start_deal(g, c)
 
@@ -515,6 +515,7 @@ cdef class VectorCore:
     """
 
     cdef VGame* games
+    cdef MTState* rngs
     cdef Py_ssize_t n
     cdef Conf conf
     cdef RuleTable table
@@ -534,6 +535,7 @@ cdef class VectorCore:
 
     def __cinit__(self, *args, **kwargs):
         self.games = NULL
+        self.rngs = NULL
         self.n = 0
 
     def __dealloc__(self):
@@ -542,6 +544,7 @@ cdef class VectorCore:
             for i in range(self.n):
                 core_free(&self.games[i].pc)
             free(self.games)
+        free(self.rngs)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
                  Py_ssize_t obs_size, bytes ranks, seed, double reward_scale):
@@ -580,11 +583,13 @@ cdef class VectorCore:
             c.enc_max[r] = 4 * d if r < 13 else d
         c.scale = <float>reward_scale
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
-        if self.games == NULL:
+        self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
+        if self.games == NULL or self.rngs == NULL:
             raise MemoryError()
         self.n = num_envs
         for i in range(num_envs):
             core_init(&self.games[i].pc)
+            self.games[i].rng = &self.rngs[i]
         self.obs = np.zeros((num_envs, obs_size), np.float32)
         self.rewards = np.zeros((num_envs, c.seats), np.float32)
         self.dones = np.zeros(num_envs, np.bool_)
