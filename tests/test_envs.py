@@ -177,7 +177,7 @@ def test_vector_game_in_lockstep_with_games(rules):
             np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], acts.legal_ids(g))
             np.testing.assert_array_equal(np.flatnonzero(masks[i]), acts.legal_ids(g))
             assert vg.current_players[i] == g.current_player
-            np.testing.assert_array_equal(vg.observations[i], encode_observation(g, g.current_player))
+            np.testing.assert_array_equal(vg.observations[i], core.encode_observation_py(g, g.current_player))
             assert vg.seeds[i] == g.seed
         counts = np.diff(offsets)
         actions = ids[offsets[:-1] + rng.integers(0, counts)]
@@ -191,7 +191,7 @@ def test_vector_game_in_lockstep_with_games(rules):
                 finished += 1
             else:
                 assert not dones[i] and not rewards[i].any()
-            np.testing.assert_array_equal(obs[i], encode_observation(games[i], games[i].current_player))
+            np.testing.assert_array_equal(obs[i], core.encode_observation_py(games[i], games[i].current_player))
         assert (rewards.sum(axis=1) == 0).all()
     assert finished >= 2          # the auto-reset path ran
 

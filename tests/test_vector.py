@@ -16,6 +16,7 @@ from ddz import DdzError, IllegalActionError, Rules
 from ddz._compiled import NO_EXTENSIONS
 from ddz.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions
+from ddz.envs.core import _c_encoder, encode_observation_py
 from ddz.envs.vector import CVectorGame, PyVectorGame, c_unsupported
 
 needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
@@ -84,7 +85,7 @@ def test_c_vector_game_in_lockstep_with_games(rules):
             np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], acts.legal_ids(g))
             np.testing.assert_array_equal(vg.hands(i), [g.hand(s) for s in range(rules.seats)])
             assert vg.current_players[i] == g.current_player
-            np.testing.assert_array_equal(vg.observations[i], encode_observation(g, g.current_player))
+            np.testing.assert_array_equal(vg.observations[i], encode_observation_py(g, g.current_player))
         actions = ids[offsets[:-1] + rng.integers(0, np.diff(offsets))]
         _, rewards, dones = vg.step(actions)
         for i in range(n):
@@ -199,3 +200,45 @@ def test_vector_game_without_the_core_is_the_python_one():
     assert isinstance(VectorGame(2), PyVectorGame)
     with pytest.raises(DdzError, match="compiled core"):
         CVectorGame(2)
+
+
+ENCODER_RULES = C_RULES + [Rules(all_pass="void", doubling=True), Rules(bidding="rob", kickers="repeat",
+                                                                      doubling_bombs="beating")]
+
+
+@needs_core
+@pytest.mark.parametrize("rules", ENCODER_RULES, ids=C_IDS + ["void-doubling", "rob-repeat"])
+def test_c_encoder_of_one_game_matches_the_python_one(rules):
+    """``encode_observation`` (the C encoder, for the PettingZoo and Gymnasium envs) gives
+    the reference's array for every seat, in every phase, over and void hands included."""
+    assert _c_encoder(rules) is not None
+    acts = env_actions(rules)
+    rng = np.random.default_rng(7)
+    out = np.zeros(len(encode_observation_py(ddz.Game(rules, seed=0), 0)), np.float32)
+    phases = set()
+    for seed in range(12):
+        game = ddz.Game(rules, seed=seed)
+        while True:
+            phases.add(game.phase.value)
+            for seat in range(rules.seats):
+                want = encode_observation_py(game, seat)
+                np.testing.assert_array_equal(encode_observation(game, seat), want)
+                np.testing.assert_array_equal(encode_observation(game, seat, out), want)
+            if game.result is not None:
+                break
+            ids = acts.legal_ids(game)
+            acts.step(game, int(ids[rng.integers(len(ids))]))
+    assert {"bidding", "playing", "over"} <= phases
+    assert ("doubling" in phases) == rules.doubling
+    with pytest.raises(DdzError):
+        encode_observation(ddz.Game(rules, seed=1), 3)
+
+
+def test_encoder_falls_back_for_what_it_does_not_encode():
+    for rules in [Rules.four_player(), Rules(first_bidder="face_up"), Rules(bottom_bonus=True)]:
+        assert _c_encoder(rules) is None
+        game = ddz.Game(rules, seed=2)
+        np.testing.assert_array_equal(encode_observation(game, 1), encode_observation_py(game, 1))
+    game = ddz.Game(seed=3)       # an out buffer the C encoder cannot take: float64
+    out = np.zeros(len(encode_observation(game, 0)), np.float64)
+    np.testing.assert_array_equal(encode_observation(game, 0, out), encode_observation_py(game, 0))

@@ -26,7 +26,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from ddz._core cimport NUM_RANKS, RuleTable, TableView, view_index
-from ddz._game cimport (MAX_SEATS, MTState, PlayCore, core_apply, core_fill, core_free, core_init, core_is_legal,
+from ddz._game cimport (MAX_SEATS, PlayState, MTState, PlayCore, core_apply, core_fill, core_free, core_init, core_is_legal,
                         core_start, mt_below, mt_seed)
 
 import numpy as np
@@ -115,6 +115,7 @@ cdef struct VGame:
     # doubling
     int8_t doubles[MAX_SEATS]   # -1 not chosen, 0 no, 1 yes
     int ndoubles
+    int in_play                 # pc holds the play phase (from its start, also once over)
 
 
 # -- one game ------------------------------------------------------------------------
@@ -147,6 +148,7 @@ cdef void start_deal(VGame* g, const Conf* c) noexcept nogil:
     """A deal's auction begins (``Game._start_deal``)."""
     cdef int s
     g.phase = PH_BIDDING
+    g.in_play = 0
     g.current = g.first
     g.landlord = -1
     g.bid = g.robs = g.spoken = g.final = g.passes = g.ndoubles = 0
@@ -176,6 +178,7 @@ cdef inline int next_seat(int s, const Conf* c) noexcept nogil:
 
 cdef void start_play(VGame* g, const Conf* c) noexcept nogil:
     g.phase = PH_PLAYING
+    g.in_play = 1
     g.current = g.landlord
     core_start(&g.pc, c.v, c.seats, &g.hands[0][0], g.landlord, c.bombs_rule)
 
@@ -395,16 +398,16 @@ cdef inline int relative(int s, int seat, int S) noexcept nogil:
     return s + S if s < 0 else s
 
 
-cdef void encode(VGame* g, const Conf* c, float* out) noexcept nogil:
-    """The observation of the seat to act (``ddz.envs.core.encode_observation``). Every
+cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
+    """The observation of ``seat`` (``ddz.envs.core.encode_observation``). Every
     card block is written whole (zeros included), so only the small blocks are cleared
     first: the row is written once."""
-    cdef int S = c.seats, K = c.K, seat = g.current, s, r, rel, lord = g.landlord, shown_doubles
+    cdef int S = c.seats, K = c.K, s, r, rel, lord = g.landlord, shown_doubles
     cdef uint8_t played[NUM_RANKS]
     cdef int32_t last[MAX_SEATS]
     cdef const int* at = c.at
     cdef Py_ssize_t h, lo
-    cdef bint playing = g.phase == PH_PLAYING
+    cdef bint playing = g.in_play
     cdef int8_t d
     cdef bint hidden
     memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(float))
@@ -445,7 +448,7 @@ cdef void encode(VGame* g, const Conf* c, float* out) noexcept nogil:
     else:
         memset(out + at[B_BOTTOM], 0, K * sizeof(float))
         out[at[B_LORD] + S] = 1
-    out[at[B_TO_ACT]] = 1            # the observer is the seat to act
+    out[at[B_TO_ACT] + (relative(g.current, seat, S) if g.current >= 0 else S)] = 1
     out[at[B_PHASE] + g.phase] = 1
     out[at[B_BID] + g.bid] = 1
     for s in range(S):
@@ -495,6 +498,40 @@ cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int gre
         if cards > most:
             most, best = cards, k
     return ids[best]
+
+
+cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssize_t obs_size,
+                   bytes ranks) except -1:
+    """Fill ``c`` from the arguments of :class:`VectorCore`."""
+    cdef Py_ssize_t i
+    cdef int r, d
+    c.v = &table.view
+    c.seats = settings["seats"]
+    c.hand_size = settings["hand_size"]
+    c.bottom_size = settings["bottom_size"]
+    c.auction = settings["auction"]
+    c.doubling = settings["doubling"]
+    c.all_void = settings["all_void"]
+    c.max_redeals = settings["max_redeals"]
+    c.bombs_rule = settings["bombs_rule"]
+    c.P = settings["plays"]
+    d = settings["decks"]
+    c.K = 54 * d
+    c.obs_size = obs_size
+    for i, name in enumerate(BLOCKS):
+        c.at[i] = layout[name]
+        if i and c.at[i] <= c.at[i - 1]:
+            raise ValueError("the observation blocks are not in the order of BLOCKS")
+    if len(ranks) > MAX_DECK or c.seats > MAX_SEATS or d > 2:
+        raise ValueError("deck or seats beyond the C game")
+    c.ndeck = len(ranks)
+    for i in range(c.ndeck):
+        c.ranks[i] = ranks[i]
+    for r in range(NUM_RANKS):
+        c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
+        c.enc_max[r] = 4 * d if r < 13 else d
+    c.scale = 1
+    return 0
 
 
 # -- the vector --------------------------------------------------------------------------
@@ -556,31 +593,7 @@ cdef class VectorCore:
         table.built()
         self.table = table
         c = &self.conf
-        c.v = &table.view
-        c.seats = settings["seats"]
-        c.hand_size = settings["hand_size"]
-        c.bottom_size = settings["bottom_size"]
-        c.auction = settings["auction"]
-        c.doubling = settings["doubling"]
-        c.all_void = settings["all_void"]
-        c.max_redeals = settings["max_redeals"]
-        c.bombs_rule = settings["bombs_rule"]
-        c.P = settings["plays"]
-        d = settings["decks"]
-        c.K = 54 * d
-        c.obs_size = obs_size
-        for i, name in enumerate(BLOCKS):
-            c.at[i] = layout[name]
-            if i and c.at[i] <= c.at[i - 1]:
-                raise ValueError("the observation blocks are not in the order of BLOCKS")
-        if len(ranks) > MAX_DECK or c.seats > MAX_SEATS:
-            raise ValueError("deck or seats beyond the C game")
-        c.ndeck = len(ranks)
-        for i in range(c.ndeck):
-            c.ranks[i] = ranks[i]
-        for r in range(NUM_RANKS):
-            c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
-            c.enc_max[r] = 4 * d if r < 13 else d
+        conf_from(c, table, settings, layout, obs_size, ranks)
         c.scale = <float>reward_scale
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
         self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
@@ -636,7 +649,7 @@ cdef class VectorCore:
         cdef VGame* g = &self.games[i]
         self.cur_p[i] = g.current
         if observe:
-            encode(g, &self.conf, self.obs_p + i * self.conf.obs_size)
+            encode(g, &self.conf, g.current, self.obs_p + i * self.conf.obs_size)
         return count_ids(g, &self.conf)
 
     cdef int write_all_ids(self) except -1:
@@ -807,3 +820,62 @@ cdef class VectorCore:
 
     def __reduce__(self):
         raise TypeError("a C VectorGame cannot be pickled")
+
+
+# -- the encoder of one ddz.Game ---------------------------------------------------------
+
+@cython.final
+cdef class GameEncoder:
+    """The C observation encoder for one :class:`ddz.Game` at a time (the PettingZoo and
+    Gymnasium envs, through :func:`ddz.envs.core.encode_observation`): the game's fields
+    are copied into a game struct and :func:`encode` (the vector game's) writes the row.
+    Arguments as :class:`VectorCore`'s (``ranks`` unused); trusted."""
+
+    cdef Conf conf
+    cdef RuleTable table
+
+    def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size):
+        table.built()
+        self.table = table
+        conf_from(&self.conf, table, settings, layout, obs_size, b"")
+
+    def encode(self, int seat, int phase, int current, PlayState ps, hands, left, bottom, int landlord,
+               int bid, int robs, bids, doubles, int ndoubles, cnp.float32_t[::1] out):
+        """Write the observation of ``seat`` into ``out`` (``float32[obs_size]``).
+
+        :param phase: 0 bidding, 1 doubling, 3 playing, 4 over. :param current: the seat to
+            act, -1 when over. :param ps: the game's ``PlayState`` (``None`` before the play
+            phase). :param hands: the hands before the play phase (with the bottom once
+            there is a landlord): the start of the play phase. :param left: cards left
+            before the play phase. :param bottom: 15 counts, or ``None`` when not shown.
+        :param bids: ``(seat, value)`` of this deal's auction. :param doubles: per seat
+            ``None``/``False``/``True``.
+        """
+        cdef VGame g
+        cdef int s, r, S = self.conf.seats
+        if out.shape[0] != self.conf.obs_size:
+            raise ValueError("out has the wrong size")
+        memset(&g, 0, sizeof(VGame))
+        if ps is not None:
+            if ps.c.v != self.conf.v:
+                raise ValueError("the play state is of another table")
+            memcpy(&g.pc, &ps.c, sizeof(PlayCore))      # read only: its buffers stay the PlayState's
+            g.in_play = 1
+        g.phase = phase
+        g.current = current
+        g.landlord = landlord
+        for s in range(S):
+            h = hands[s]
+            for r in range(NUM_RANKS):
+                g.hands[s][r] = <uint8_t>h[r]
+            g.left[s] = left[s]
+            d = doubles[s]
+            g.doubles[s] = -1 if d is None else (1 if d else 0)
+        if bottom is not None:
+            for r in range(NUM_RANKS):
+                g.bottom[r] = <uint8_t>bottom[r]
+        g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
+        for who, value in bids:
+            g.word[<int>who] = <int8_t>(1 + value)
+        with nogil:
+            encode(&g, &self.conf, seat, &out[0])

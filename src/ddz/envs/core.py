@@ -74,6 +74,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from .._compiled import compiled
 from ..actions import ActionSpace, encode_actions
 from ..cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, IllegalActionError
@@ -82,7 +83,9 @@ from ..rules import Rules
 from ..tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
-           "observation_high", "render_text", "AUCTION_ACTIONS"]
+           "encode_observation_py", "observation_high", "render_text", "AUCTION_ACTIONS"]
+
+_vector = compiled("_vector", "the compiled vectorised game and encoder (ddz._vector)")
 
 #: the auction actions after the play ids, by offset from ``P`` (see the module docstring)
 AUCTION_ACTIONS = ("bid 1", "bid 2", "bid 3", "call/rob", "double", "open")
@@ -282,9 +285,64 @@ def _encoder(rules: Rules) -> _Encoder:
     return enc
 
 
+_PHASE_CODE = {Phase.BIDDING: 0, Phase.DOUBLING: 1, Phase.OPENING: 2, Phase.PLAYING: 3, Phase.OVER: 4}
+_C_ENCODERS: Dict[Rules, Any] = {}
+
+
+def _c_encoder(rules: Rules) -> Any:
+    """The C encoder of ``rules`` (``ddz._vector.GameEncoder``), or ``None`` without the
+    core or for the options it does not encode: four players (the open hand), the face-up
+    card, and the bottom bonus (a multiplier that is not a power of 2)."""
+    enc = _C_ENCODERS.get(rules, False)
+    if enc is False:
+        enc = None
+        if _vector is not None and rules.players == 3 and rules.first_bidder == "random" and not rules.bottom_bonus:
+            acts = env_actions(rules)
+            settings = dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size, auction=0,
+                            doubling=int(rules.doubling), all_void=0, max_redeals=0, bombs_rule=0,
+                            plays=acts.plays, decks=rules.decks)
+            layout = {name: start for name, start, _ in observation_layout(rules)}
+            enc = _vector.GameEncoder(table(rules.move_rules), settings, layout, observation_size(rules))
+        _C_ENCODERS[rules] = enc
+    return enc
+
+
 def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.float32]:
-    """The observation vector of ``seat`` in ``game`` (layout in the module docstring),
-    built from :meth:`ddz.Game.observation`: only what that seat may see.
+    """The observation vector of ``seat`` in ``game`` (layout in the module docstring):
+    only what that seat may see (RULES.md §5).
+
+    With the compiled core the vector is written by the C encoder of the vectorised game
+    (``ddz._vector``) for the three-player rule sets without ``first_bidder="face_up"``
+    and ``bottom_bonus``; otherwise (and under ``DDZ_NO_EXTENSIONS=1``) by
+    :func:`encode_observation_py`, the reference, which builds it from
+    :meth:`ddz.Game.observation`. The test suite requires both to give the same arrays.
+
+    :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
+    :param out: a ``float32[observation_size(rules)]`` buffer to fill (else a new one).
+    :returns: ``out``. :raises DdzError: a bad seat.
+    """
+    enc = _c_encoder(game.rules)
+    if enc is None or (out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.float32
+                                                and out.ndim == 1 and out.flags.c_contiguous
+                                                and out.flags.writeable)):
+        return encode_observation_py(game, seat, out)
+    seat = game._seat_arg(seat)
+    if out is None:
+        out = np.empty(observation_size(game.rules), np.float32)
+    # the game's own fields (this module is the observation's other half: it reads them as
+    # Game.observation() does, without building the Observation)
+    a = game._auction
+    lord = game.landlord
+    current = game._current
+    enc.encode(seat, _PHASE_CODE[game._phase], -1 if current is None else current, game._ps, game._hands,
+               game._left, None if lord is None else game._deals[-1].bottom, -1 if lord is None else lord,
+               a.bid, a.robs, a.bids, game._doubles, game._ndoubles, out)
+    return out
+
+
+def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = None) -> npt.NDArray[np.float32]:
+    """:func:`encode_observation` in plain Python (the reference), built from
+    :meth:`ddz.Game.observation`: only what that seat may see.
 
     :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
     :param out: a ``float32[observation_size(rules)]`` buffer to fill (else a new one).
