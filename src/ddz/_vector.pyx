@@ -833,8 +833,10 @@ cdef class GameEncoder:
 
     cdef Conf conf
     cdef RuleTable table
+    cdef readonly Py_ssize_t obs_size
 
     def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size):
+        self.obs_size = obs_size
         table.built()
         self.table = table
         conf_from(&self.conf, table, settings, layout, obs_size, b"")

@@ -328,7 +328,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
         return encode_observation_py(game, seat, out)
     seat = game._seat_arg(seat)
     if out is None:
-        out = np.empty(observation_size(game.rules), np.float32)
+        out = np.empty(enc.obs_size, np.float32)
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation)
     a = game._auction
