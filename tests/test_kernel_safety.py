@@ -38,7 +38,7 @@ import numpy as np
 
 import ddz
 
-MODULES = ("ddz._core", "ddz._actions", "ddz._game")
+MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector")
 REQUIRED = {"legal_codes", "moves", "readings", "beats", "legal_codes_batch", "count_legal_batch",
             "legal_ids_one", "legal_masks", "legal_ids_csr"}
 SEED = 20240611

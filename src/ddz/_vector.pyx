@@ -502,9 +502,33 @@ cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int gre
 
 cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssize_t obs_size,
                    bytes ranks) except -1:
-    """Fill ``c`` from the arguments of :class:`VectorCore`."""
+    """Fill ``c`` from the arguments of :class:`VectorCore`, checked enough that no
+    argument can make the C code read or write out of bounds.
+
+    :raises ValueError: a setting out of range, or a layout other than
+        ``ddz.envs.core.observation_layout``'s for these seats and decks."""
     cdef Py_ssize_t i
     cdef int r, d
+    want = dict(seats=(3, 3), hand_size=(0, 33), bottom_size=(0, 8), auction=(0, 2), doubling=(0, 1),
+                all_void=(0, 1), max_redeals=(0, 2 ** 30), bombs_rule=(0, 2), plays=(1, 2 ** 30), decks=(1, 2))
+    for key, (lo, hi) in want.items():
+        x = settings.get(key)
+        if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+            raise ValueError(f"setting {key!r} must be an int {lo}..{hi}, got {x!r}")
+    if settings["plays"] != table.view.n_ids or settings["decks"] != table.opts.decks:
+        raise ValueError("settings 'plays' and 'decks' must be those of the table")
+    k, S = 54 * settings["decks"], settings["seats"]
+    sizes = (k, S * k, S * k, k, S + 1, k, k, S, S + 1, S + 1, 5, 4, S * 5, S * 3, 1, 1, 1, NUM_RANKS + S + 1)
+    start = 0
+    for name, size in zip(BLOCKS, sizes):
+        if layout.get(name) != start:
+            raise ValueError(f"layout[{name!r}] must be {start} (ddz.envs.core.observation_layout)")
+        start += size
+    if obs_size != start:
+        raise ValueError(f"obs_size must be {start}")
+    if ranks and (len(ranks) != S * settings["hand_size"] + settings["bottom_size"] or len(ranks) > MAX_DECK
+                  or max(ranks) >= NUM_RANKS):
+        raise ValueError("ranks must give a rank 0..14 to each card dealt")
     c.v = &table.view
     c.seats = settings["seats"]
     c.hand_size = settings["hand_size"]
@@ -590,6 +614,10 @@ cdef class VectorCore:
         cdef Conf* c
         if self.games != NULL:
             raise RuntimeError("VectorCore is initialised once")
+        if not 1 <= num_envs <= 1 << 24:
+            raise ValueError(f"num_envs must be 1..2**24, got {num_envs}")
+        if not ranks:
+            raise ValueError("ranks must give a rank 0..14 to each card dealt")
         table.built()
         self.table = table
         c = &self.conf
@@ -683,6 +711,7 @@ cdef class VectorCore:
     def reset(self):
         """Deal a new hand in every game (the next seeds); the observation buffer."""
         cdef Py_ssize_t i
+        self.ready()
         self.need_seeds(self.n)
         with nogil:
             for i in range(self.n):
@@ -693,9 +722,15 @@ cdef class VectorCore:
 
     def legal_ids(self):
         """``(ids int32[M], offsets int64[num_envs + 1])`` (views of reused buffers)."""
+        self.ready()
         if self.ids_view is None:
             self.ids_view = self.ids_buf[:self.nids]
         return self.ids_view, self.offsets
+
+    cdef int ready(self) except -1:
+        if self.games == NULL:
+            raise ValueError("this VectorCore was never initialised")
+        return 0
 
     def legal_masks(self, cnp.int8_t[:, ::1] out):
         """Write the legal ids as 0/1 into ``out`` (``int8[num_envs, num_actions]``, checked
@@ -703,6 +738,9 @@ cdef class VectorCore:
         cdef Py_ssize_t i, k
         cdef const int64_t* off = self.off_p
         cdef const int32_t* ids = self.ids_p
+        self.ready()
+        if out.shape[0] != self.n or out.shape[1] < self.conf.P + 6:
+            raise ValueError(f"out must have shape ({self.n}, {self.conf.P + 6})")
         with nogil:
             for i in range(self.n):
                 memset(&out[i, 0], 0, out.shape[1])
@@ -712,14 +750,18 @@ cdef class VectorCore:
     def first_illegal(self, const int32_t[::1] actions):
         """The first game whose action is not legal, or -1 (nothing is stepped)."""
         cdef Py_ssize_t i
+        self.ready()
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must have {self.n} entries")
         for i in range(self.n):
             if not is_legal(&self.games[i], &self.conf, actions[i]):
                 return i
         return -1
 
     def step(self, const int32_t[::1] actions):
-        """Take ``actions`` (trusted: each legal in its game, see :meth:`first_illegal`);
-        a game that ends is scored and restarted. ``(obs, rewards, dones)`` buffers."""
+        """Take ``actions`` if each is legal in its game: a game that ends is scored and
+        restarted; -1. Otherwise nothing is stepped and the first game whose action is not
+        legal is returned. The results are in :attr:`obs`, :attr:`rewards`, :attr:`dones`."""
         cdef Py_ssize_t i
         cdef int res = 0
         cdef VGame* g
@@ -727,6 +769,9 @@ cdef class VectorCore:
         cdef float* rew = self.rew_p
         cdef uint8_t* done = self.done_p
         cdef int S = self.conf.seats
+        i = self.first_illegal(actions)
+        if i >= 0:
+            return i
         with nogil:
             for i in range(self.n):
                 g = &self.games[i]
@@ -742,7 +787,7 @@ cdef class VectorCore:
         if res < 0:
             raise MemoryError()
         self.write_all_ids()
-        return self.obs, self.rewards, self.dones
+        return -1
 
     def play(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record=None):
         """Step every game ``steps`` times with the built-in policy chosen in C; the
@@ -757,6 +802,9 @@ cdef class VectorCore:
         cdef double total[MAX_SEATS]
         cdef bint rec = record is not None
         cdef Py_ssize_t most = self.table.max_moves + 8
+        self.ready()
+        if steps < 0 or (rec and (record.shape[0] != steps or record.shape[1] != self.n)):
+            raise ValueError(f"steps must be >= 0 and record of shape (steps, {self.n})")
         buf = <int32_t*>calloc(most, sizeof(int32_t))
         if buf == NULL:
             raise MemoryError()
@@ -798,12 +846,20 @@ cdef class VectorCore:
         return finished, np.array([total[s] for s in range(S)], np.float64)
 
     # -- inspection --
+    cdef int check_index(self, Py_ssize_t i) except -1:
+        self.ready()
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return 0
+
     def phase(self, Py_ssize_t i):
-        """The phase name of game ``i`` (trusted index)."""
+        """The phase name of game ``i``."""
+        self.check_index(i)
         return PHASE_NAMES[self.games[i].phase]
 
     def hands(self, Py_ssize_t i):
         """Every seat's cards in game ``i`` as a new ``int64[seats, 15]`` array."""
+        self.check_index(i)
         cdef VGame* g = &self.games[i]
         cdef int s, r
         out = np.zeros((self.conf.seats, NUM_RANKS), np.int64)
@@ -815,6 +871,7 @@ cdef class VectorCore:
 
     def info(self, Py_ssize_t i):
         """``(landlord, bid, robs, doubles, redeals)`` of game ``i`` (-1: no landlord)."""
+        self.check_index(i)
         cdef VGame* g = &self.games[i]
         return g.landlord, g.bid, g.robs, g.ndoubles, g.ndeals - 1
 
@@ -835,6 +892,9 @@ cdef class GameEncoder:
     cdef RuleTable table
     cdef readonly Py_ssize_t obs_size
 
+    def __cinit__(self, *args, **kwargs):
+        self.conf.v = NULL
+
     def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size):
         self.obs_size = obs_size
         table.built()
@@ -854,9 +914,16 @@ cdef class GameEncoder:
             ``None``/``False``/``True``.
         """
         cdef VGame g
-        cdef int s, r, S = self.conf.seats
+        cdef int s, r, S = self.conf.seats, x
+        if self.conf.v == NULL:
+            raise ValueError("this GameEncoder was never initialised")
         if out.shape[0] != self.conf.obs_size:
             raise ValueError("out has the wrong size")
+        if not (0 <= seat < S and phase in (0, 1, 2, 3, 4) and -1 <= current < S and -1 <= landlord < S
+                and 0 <= bid <= 3 and 0 <= robs <= 64 and 0 <= ndoubles <= S):
+            raise ValueError("a seat, phase, bid or count out of range")
+        if len(hands) != S or len(left) != S or len(doubles) != S:
+            raise ValueError(f"hands, left and doubles need {S} entries")
         memset(&g, 0, sizeof(VGame))
         if ps is not None:
             if ps.c.v != self.conf.v:
@@ -868,16 +935,28 @@ cdef class GameEncoder:
         g.landlord = landlord
         for s in range(S):
             h = hands[s]
+            if len(h) != NUM_RANKS:
+                raise ValueError("a hand is 15 counts")
             for r in range(NUM_RANKS):
-                g.hands[s][r] = <uint8_t>h[r]
+                x = h[r]
+                if not 0 <= x <= self.conf.v.opts.limit[r]:
+                    raise ValueError("a count beyond the deck")
+                g.hands[s][r] = <uint8_t>x
             g.left[s] = left[s]
             d = doubles[s]
             g.doubles[s] = -1 if d is None else (1 if d else 0)
         if bottom is not None:
+            if len(bottom) != NUM_RANKS:
+                raise ValueError("the bottom is 15 counts")
             for r in range(NUM_RANKS):
-                g.bottom[r] = <uint8_t>bottom[r]
+                x = bottom[r]
+                if not 0 <= x <= self.conf.v.opts.limit[r]:
+                    raise ValueError("a count beyond the deck")
+                g.bottom[r] = <uint8_t>x
         g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
         for who, value in bids:
+            if not (0 <= who < S and 0 <= value <= 3):
+                raise ValueError("a bid (seat, value) out of range")
             g.word[<int>who] = <int8_t>(1 + value)
         with nogil:
             encode(&g, &self.conf, seat, &out[0])

@@ -268,7 +268,8 @@ class CVectorGame:
         if type(a) is not np.ndarray or a.dtype != np.int32 or a.shape != (self.num_envs,) \
                 or not a.flags.c_contiguous:
             a = self._actions_arg(actions)
-        i = self._core.first_illegal(a)
+        core = self._core
+        i = core.step(a)
         if i >= 0:
             x = int(a[i])
             if not 0 <= x < self.num_actions:
@@ -276,7 +277,7 @@ class CVectorGame:
             raise IllegalActionError(f"actions[{i}] = {x} ({self.actions.describe(x)}) is not legal in game {i} "
                                      f"(phase {self._core.phase(i)}, seat {int(self.current_players[i])}); "
                                      "nothing was stepped")
-        return self._core.step(a)
+        return core.obs, core.rewards, core.dones
 
     def play(self, steps: int, policy: str = "random",
              record: Optional[np.ndarray] = None) -> Tuple[int, npt.NDArray[np.float64]]:
