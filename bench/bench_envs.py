@@ -9,6 +9,8 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 * ``VectorGame``: ``--games`` games in C (``CVectorGame``), actions picked with numpy
   from the CSR ids of ``legal_ids()`` and stepped with ``step()`` (observations encoded
   for every game, the auction included, auto-reset on game end), ``--steps`` calls;
+* ``VectorGame C, observe=False``: the same without encoding observations (OpenSpiel's
+  loop below encodes none either);
 * ``VectorGame.play``: the same games stepped ``--steps`` times by the built-in random
   policy inside C (no Python per step; observations encoded once at the end);
 * ``PyVectorGame``: the pure-Python reference vector (a loop over ``ddz.Game``), 64 games;
@@ -41,8 +43,8 @@ import ddz  # noqa: E402
 from ddz.envs.vector import CVectorGame, PyVectorGame  # noqa: E402
 
 
-def vector_game(games, steps, cls=CVectorGame):
-    vg = cls(games, seed=0)
+def vector_game(games, steps, cls=CVectorGame, observe=True):
+    vg = cls(games, seed=0, observe=observe)
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     for _ in range(steps):
@@ -141,7 +143,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     g, steps, d = args.games, args.steps, args.decisions
     rows = [(f"VectorGame C ({g} games, numpy choice)", lambda: vector_game(g, steps)),
-            (f"VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
+            ("VectorGame C, observe=False", lambda: vector_game(g, steps, observe=False)),
+            ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
             ("PettingZoo raw_env", lambda: pettingzoo_env(d // 4)),
             ("Gymnasium DouDizhuEnv", lambda: gymnasium_env(d // 4)),
@@ -168,11 +171,11 @@ def main(argv=None):
         t = times[name]
         print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
               f"{1 / med[name]:12,.0f}")
-    vec, play = rows[0][0], rows[1][0]
+    vec, blind, play = rows[0][0], rows[1][0], rows[2][0]
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
-            print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, VectorGame.play "
-                  f"{med[base] / med[play]:.1f}x faster")
+            print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
+                  f"{med[base] / med[blind]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
         print(f"PettingZoo step {med['RLCard doudizhu env'] / med['PettingZoo raw_env']:.1f}x faster than RLCard's")
     print(f"{load()} at the end")

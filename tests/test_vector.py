@@ -242,3 +242,23 @@ def test_encoder_falls_back_for_what_it_does_not_encode():
     game = ddz.Game(seed=3)       # an out buffer the C encoder cannot take: float64
     out = np.zeros(len(encode_observation(game, 0)), np.float64)
     np.testing.assert_array_equal(encode_observation(game, 0, out), encode_observation_py(game, 0))
+
+
+@pytest.mark.parametrize("cls", [VectorGame, PyVectorGame])
+def test_observe_false_skips_only_the_observations(cls):
+    a, b = cls(6, seed=9), cls(6, seed=9, observe=False)
+    assert not b.observations.any() and a.observations.any()
+    rng = np.random.default_rng(5)
+    for _ in range(80):
+        actions = random_actions(a, rng)
+        ra, da = [x.copy() for x in a.step(actions)[1:]]
+        ob, rb, db = b.step(actions)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(da, db)
+        np.testing.assert_array_equal(a.legal_ids()[0], b.legal_ids()[0])
+        assert not ob.any()
+    b.observe = True                  # from the next step on
+    actions = random_actions(a, rng)
+    np.testing.assert_array_equal(a.step(actions)[0], b.step(actions)[0])
+    with pytest.raises(DdzError):
+        cls(2, observe="yes")

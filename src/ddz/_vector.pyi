@@ -18,6 +18,7 @@ class VectorCore:
     current_players: npt.NDArray[np.int32]
     seeds: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
+    observe: bool
     def __init__(self, num_envs: int, table: RuleTable, settings: Dict[str, int], layout: Dict[str, int],
                  obs_size: int, ranks: bytes, seed: int, reward_scale: float) -> None: ...
     def reset(self) -> npt.NDArray[np.float32]: ...

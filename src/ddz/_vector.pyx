@@ -584,6 +584,7 @@ cdef class VectorCore:
     cdef object ids_buf, rng, seedbuf, ids_view
     cdef Py_ssize_t seed_pos, seed_len, ids_cap, nids
     cdef uint64_t pstate
+    cdef public bint observe      # encode the observations (else obs stays as it is)
     # the buffers' data (the arrays above own them)
     cdef float* obs_p
     cdef float* rew_p
@@ -644,6 +645,7 @@ cdef class VectorCore:
         self.seedbuf = np.zeros(0, np.int64)
         self.seed_pos = self.seed_len = 0
         self.pstate = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF) ^ 0x5DEECE66DULL
+        self.observe = True
         self.obs_p = <float*>cnp.PyArray_DATA(self.obs)
         self.rew_p = <float*>cnp.PyArray_DATA(self.rewards)
         self.done_p = <uint8_t*>cnp.PyArray_DATA(self.dones)
@@ -716,7 +718,7 @@ cdef class VectorCore:
         with nogil:
             for i in range(self.n):
                 self.next_hand(i)
-                self.refresh(i, True)
+                self.refresh(i, self.observe)
         self.write_all_ids()
         return self.obs
 
@@ -783,7 +785,7 @@ cdef class VectorCore:
                     self.next_hand(i)
                 else:
                     memset(rew + i * S, 0, S * sizeof(float))
-                self.refresh(i, True)
+                self.refresh(i, self.observe)
         if res < 0:
             raise MemoryError()
         self.write_all_ids()
@@ -841,7 +843,7 @@ cdef class VectorCore:
             raise MemoryError()
         with nogil:
             for i in range(self.n):
-                self.refresh(i, True)
+                self.refresh(i, self.observe)
         self.write_all_ids()
         return finished, np.array([total[s] for s in range(S)], np.float64)
 

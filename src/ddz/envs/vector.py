@@ -60,8 +60,11 @@ _MASK64 = (1 << 64) - 1
 _BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
 
 
-def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any) -> Tuple[int, Rules, int, float]:
+def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
+                observe: Any = True) -> Tuple[int, Rules, int, float]:
     """The constructor's arguments, checked. :raises DdzError: a bad one."""
+    if not isinstance(observe, (bool, np.bool_)):
+        raise DdzError(f"observe must be True or False, got {observe!r}")
     if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
         raise DdzError(f"num_envs must be an int >= 1, got {num_envs!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
@@ -127,6 +130,8 @@ class VectorGame(abc.ABC):
     :param rules: a :class:`ddz.Rules`.
     :param seed: an int >= 0 (the module docstring says which hands it deals).
     :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
+        that need only the legal ids, rewards and ends (the attribute can be switched).
     :raises DdzError: a bad argument.
 
     Interface: ``reset() -> obs``; ``legal_ids() -> (ids int32[M], offsets
@@ -141,11 +146,11 @@ class VectorGame(abc.ABC):
     """
 
     def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
-                reward_scale: float = 1.0) -> Any:
-        _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale)
+                reward_scale: float = 1.0, observe: bool = True) -> Any:
+        _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale, observe)
         if _vector is not None and c_unsupported(rules) is None:
-            return CVectorGame(num_envs, rules, seed, reward_scale)
-        return PyVectorGame(num_envs, rules, seed, reward_scale)
+            return CVectorGame(num_envs, rules, seed, reward_scale, observe)
+        return PyVectorGame(num_envs, rules, seed, reward_scale, observe)
 
 
 class CVectorGame:
@@ -161,8 +166,9 @@ class CVectorGame:
     :class:`PyVectorGame`.
     """
 
-    def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0) -> None:
-        n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale)
+    def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
+                 observe: bool = True) -> None:
+        n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale, observe)
         if _vector is None:
             raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
         problem = c_unsupported(rules)
@@ -184,7 +190,19 @@ class CVectorGame:
         layout = {name: start for name, start, _ in observation_layout(rules)}
         self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
                                         _DECKS[rules.decks][1], seed, scale)
+        self._core.observe = bool(observe)
         self._core.reset()
+
+    @property
+    def observe(self) -> bool:
+        """Whether :meth:`step` encodes the observations (settable)."""
+        return bool(self._core.observe)
+
+    @observe.setter
+    def observe(self, value: bool) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise DdzError(f"observe must be True or False, got {value!r}")
+        self._core.observe = bool(value)
 
     def reset(self) -> npt.NDArray[np.float32]:
         """Deal a new hand in every game (the next seeds, module docstring).
@@ -326,8 +344,10 @@ class PyVectorGame:
     and reused: copy them to keep them past the next step.
     """
 
-    def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0) -> None:
-        n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale)
+    def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
+                 observe: bool = True) -> None:
+        n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale, observe)
+        self.observe = bool(observe)
         self.num_envs = n
         self.actions = env_actions(self.rules)
         self.num_actions = self.actions.size
@@ -353,7 +373,8 @@ class PyVectorGame:
         g = self.games[i]
         seat = g.current_player
         self._current[i] = seat
-        encode_observation(g, seat, self._obs[i])
+        if self.observe:
+            encode_observation(g, seat, self._obs[i])
 
     def reset(self) -> npt.NDArray[np.float32]:
         """Deal a new hand in every game (the next seeds, module docstring).
