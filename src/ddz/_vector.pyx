@@ -33,6 +33,16 @@ import numpy as np
 
 cnp.import_array()
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define DDZ_PREFETCH_W(p) __builtin_prefetch((p), 1, 0)
+    #else
+    #define DDZ_PREFETCH_W(p) ((void)0)
+    #endif
+    """
+    void DDZ_PREFETCH_W(const void* p) noexcept nogil
+
 cdef enum:
     PH_BIDDING = 0
     PH_DOUBLING = 1
@@ -585,6 +595,7 @@ cdef class VectorCore:
     cdef Py_ssize_t seed_pos, seed_len, ids_cap, nids
     cdef uint64_t pstate
     cdef public bint observe      # encode the observations (else obs stays as it is)
+    cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
     # the buffers' data (the arrays above own them)
     cdef float* obs_p
     cdef float* rew_p
@@ -646,6 +657,7 @@ cdef class VectorCore:
         self.seed_pos = self.seed_len = 0
         self.pstate = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF) ^ 0x5DEECE66DULL
         self.observe = True
+        self.prefetch = True
         self.obs_p = <float*>cnp.PyArray_DATA(self.obs)
         self.rew_p = <float*>cnp.PyArray_DATA(self.rewards)
         self.done_p = <uint8_t*>cnp.PyArray_DATA(self.dones)
@@ -677,8 +689,18 @@ cdef class VectorCore:
     cdef Py_ssize_t refresh(self, Py_ssize_t i, bint observe) noexcept nogil:
         """After game ``i`` moved: its seat, observation and legal-id count (-1: no memory)."""
         cdef VGame* g = &self.games[i]
+        cdef Py_ssize_t k
+        cdef char* row
         self.cur_p[i] = g.current
         if observe:
+            if self.prefetch and i + 1 < self.n:
+                # the next row is written next: ask for its cache lines now (a row is 2.4 KB,
+                # the buffer larger than the cache: otherwise each line waits on memory)
+                row = <char*>(self.obs_p + (i + 1) * self.conf.obs_size)
+                k = 0
+                while k < self.conf.obs_size * <Py_ssize_t>sizeof(float):
+                    DDZ_PREFETCH_W(row + k)
+                    k += 64
             encode(g, &self.conf, g.current, self.obs_p + i * self.conf.obs_size)
         return count_ids(g, &self.conf)
 
@@ -774,7 +796,10 @@ cdef class VectorCore:
         i = self.first_illegal(actions)
         if i >= 0:
             return i
+        cdef Py_ssize_t k, total = 0
+        cdef bint fits = True
         with nogil:
+            self.off_p[0] = 0
             for i in range(self.n):
                 g = &self.games[i]
                 res = apply(g, &self.conf, actions[i], rew + i * S)
@@ -785,10 +810,24 @@ cdef class VectorCore:
                     self.next_hand(i)
                 else:
                     memset(rew + i * S, 0, S * sizeof(float))
-                self.refresh(i, self.observe)
+                k = self.refresh(i, self.observe)
+                if k < 0:
+                    res = -1
+                    break
+                # the legal ids in the same pass, while the game is in cache
+                if fits and total + k <= self.ids_cap:
+                    write_ids(g, &self.conf, self.ids_p + total)
+                else:
+                    fits = False
+                total += k
+                self.off_p[i + 1] = total
         if res < 0:
             raise MemoryError()
-        self.write_all_ids()
+        if fits:
+            self.nids = total
+            self.ids_view = None
+        else:
+            self.write_all_ids()
         return -1
 
     def play(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record=None):
