@@ -89,7 +89,7 @@ SEATS = 3          # the three-player game's sizes; Rules.seats, hand_size, bott
 HAND_SIZE = 17
 BOTTOM_SIZE = 3
 RECORD_FORMAT = "ddz-record"
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 
 Counts = Tuple[int, ...]
 Action = Union[Play, str, int, bool]
@@ -1213,11 +1213,13 @@ class LegalMoves:
 
 _ADDED_IN_3 = ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
                "bid_rounds", "wings", "four_with_two", "airplane_rank")
+_ADDED_IN_4 = ("beat_reading", "chain_from_four", "bomb_on_rocket")
 
 #: per record version, the Rules fields added after it: a record of that version lacks
 #: them, and they take their defaults (version 2 added ``banned``, version 3 the fields of
-#: ``_ADDED_IN_3``)
-_RULES_ADDED = {1: ("banned",) + _ADDED_IN_3, 2: _ADDED_IN_3, 3: ()}
+#: ``_ADDED_IN_3``, version 4 those of ``_ADDED_IN_4``)
+_RULES_ADDED = {1: ("banned",) + _ADDED_IN_3 + _ADDED_IN_4, 2: _ADDED_IN_3 + _ADDED_IN_4, 3: _ADDED_IN_4,
+                4: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:
