@@ -200,7 +200,8 @@ def test_openspiel_games_in_lockstep():
         rank = [c % 13 if c < 52 else c - 39 for c in range(54)]
         hands = [ddz.format_cards(rank_counts([rank[c] for c in h])) for h in dealt]
         bottom = ddz.format_cards(rank_counts([rank[c] for c in cards[51:]]))
-        game = ddz.Game(rules, deal=hands + [bottom], first_bidder=up % 3)
+        # OpenSpiel turns the up-th dealt card (dealt to seat up % 3): that seat bids first
+        game = ddz.Game(rules, deal=hands + [bottom], face_up=(up % 3, ddz.format_cards(rank_counts([rank[cards[up]]]))))
         assert game.first_bidder == up % 3 == state.current_player()
         while not state.is_terminal():
             assert game.current_player == state.current_player()

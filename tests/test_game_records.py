@@ -346,3 +346,23 @@ def test_version_3_records_still_replay_without_the_version_4_fields():
     g = play_out(Rules.profile("openspiel", first_bidder="random", all_pass="redeal"), 7)
     again = Game.from_record(json.loads(json.dumps(g.to_record())))
     assert again.rules == g.rules and again.to_record() == g.to_record()
+
+
+def test_a_given_face_up_card_decides_the_first_bidder_and_replays():
+    rules = Rules.profile("openspiel")
+    g0 = Game(rules, seed=9)
+    hands = [ddz.format_cards(h) for h in g0.deal.hands] + [ddz.format_cards(g0.deal.bottom)]
+    card = ddz.format_cards(g0.deal.hands[2])[0]
+    g = Game(rules, seed=9, deal=hands, face_up=(2, card))
+    assert g.face_up == (2, card) and g.first_bidder == g.current_player == 2
+    g = play_hand(g, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    again = Game.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.face_up == (2, card) and again.result == g.result
+    with pytest.raises(ddz.DdzError, match="not in seat 1's dealt hand"):
+        Game(rules, deal=hands, face_up=(1, "X"))
+    with pytest.raises(ddz.DdzError, match="not both"):
+        Game(rules, deal=hands, face_up=(2, card), first_bidder=2)
+    with pytest.raises(ddz.DdzError, match="only Rules\\(first_bidder='face_up'\\)"):
+        Game(Rules(), deal=hands, face_up=(2, card))
+    with pytest.raises(ddz.DdzError, match="pair"):
+        Game(rules, deal=hands, face_up=2)
