@@ -3,10 +3,16 @@
 Run from the repository root (after building or installing ddz)::
 
     python bench/compare.py [--runs 7]
+    python bench/compare.py --profiles [--runs 7]
 
 Prints, per engine and position group, microseconds per position (median of the runs;
 each run times every position of the group once, or many times for the fast engines)
 and each engine's time divided by ddz's. Engines missing here are reported and skipped.
+
+``--profiles`` times ddz alone under the default rules and each engine profile
+(``Rules.profile``, RULES.md §2.5) on the same positions (those whose play to beat is a
+play under every one of them, read under each), through ``ddz.legal_moves`` and the
+batch kernel, and prints each profile's time divided by the default rules'.
 """
 
 from __future__ import annotations
@@ -52,10 +58,88 @@ def batch_fn(ps):
     return lambda: batch(hands, codes)
 
 
+PROFILE_RULES = {"default": ddz.Rules()} | {name: ddz.Rules.profile(name) for name in ddz.Rules.profiles()}
+
+
+def profile_positions():
+    """Per group, the positions whose play to beat is a play under every rule set of
+    ``PROFILE_RULES``, and per rule set its (hand, play to beat) of each: the play to beat
+    is the first reading of the same cards under that rule set."""
+    out = {}
+    for g in positions.GROUPS:
+        rows = {name: [] for name in PROFILE_RULES}
+        for p in positions.by_group(g):
+            beats = {}
+            for name, rules in PROFILE_RULES.items():
+                if p.to_beat is None:
+                    beats[name] = None
+                    continue
+                found = ddz.readings(p.to_beat.counts, rules)
+                if not found:
+                    break
+                beats[name] = found[0]
+            else:
+                for name in PROFILE_RULES:
+                    rows[name].append((p.hand, beats[name]))
+        out[g] = rows
+    return out
+
+
+def compare_profiles(runs):
+    """``--profiles``: each profile's time per position against the default rules'. Every
+    timing is warmed up first (tables built), and the runs interleave the rule sets, so
+    that a change of machine load touches all of them alike; medians of the runs."""
+    groups = positions.GROUPS
+    chosen = profile_positions()
+    work = {}
+    moves = {}
+    for name, rules in PROFILE_RULES.items():
+        for g in groups:
+            ps = chosen[g][name]
+            fns = [(lambda h=h, b=b: ddz.legal_moves(h, b, rules)) for h, b in ps]
+            hands = np.array([h for h, _ in ps], dtype=np.uint8)
+            codes = np.array([b.code if b else 0 for _, b in ps], dtype=np.int64)
+            batch = rule_table(rules).legal_codes_batch
+            moves[name, g] = sum(len(f()) for f in fns) / len(ps)          # warm-up, and the work done
+            batch(hands, codes)
+            work["legal_moves", name, g] = (fns, 1)
+            work["batch kernel", name, g] = ([lambda batch=batch, hands=hands, codes=codes: batch(hands, codes)],
+                                             len(ps))
+    samples = {key: [] for key in work}
+    for _ in range(runs):
+        for key, (fns, n) in work.items():
+            samples[key].append(time_calls(fns, 1) / n)
+    table = {key: statistics.median(v) for key, v in samples.items()}
+    print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}), median of {runs} interleaved runs; µs per position "
+          f"and ratio to the default rules (positions per group: "
+          f"{', '.join(f'{g} {len(chosen[g][next(iter(PROFILE_RULES))])}' for g in groups)})")
+    for how in ("legal_moves", "batch kernel"):
+        head = f"{how:14s}{'rules':11s}" + "".join(f"{g:>14s}" for g in groups) + f"{'worst':>9s}"
+        print(head)
+        print("-" * len(head))
+        for name in PROFILE_RULES:
+            row = f"{'':14s}{name:11s}"
+            worst = 0.0
+            for g in groups:
+                v = table[how, name, g]
+                ratio = v / table[how, "default", g]
+                worst = max(worst, ratio)
+                row += f"{v:8.2f} {ratio:4.2f}x"
+            print(row + f"{worst:8.2f}x")
+        print()
+    print("legal moves per position (the work each rule set asks for)")
+    for name in PROFILE_RULES:
+        print(f"{'':14s}{name:11s}" + "".join(f"{moves[name, g]:14.1f}" for g in groups))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--profiles", action="store_true",
+                    help="time each engine profile against the default rules (ddz only)")
     args = ap.parse_args(argv)
+    if args.profiles:
+        return compare_profiles(args.runs)
     groups = positions.GROUPS
     names = ["ddz batch kernel"] + list(engines.ENGINES)
     table = {}

@@ -18,10 +18,12 @@
 
 from __future__ import annotations
 
+import collections
 import functools
 import importlib
 import os
 import pathlib
+import random
 import re
 
 import numpy as np
@@ -198,6 +200,89 @@ class RLCardPlayer:
         text = hand if isinstance(hand, str) else ddz.format_cards(hand)
         self.current_hand = [_RLCardCard(ch) for ch in text]
         self.played_cards = played
+
+
+# -- engine-profile positions (tests/test_engines.py, tests/test_core_crosscheck.py) ----------
+
+DECK_RANKS = [r for r in range(13) for _ in range(4)] + [13, 14]
+
+
+def rank_counts(ranks):
+    c = [0] * 15
+    for r in ranks:
+        c[r] += 1
+    return tuple(c)
+
+
+class ProfilePlays:
+    """A profile's plays grouped for drawing positions: by type, by (type, length), and
+    the special ones (a card set with several readings; kickers holding a trio, four of a
+    rank or both jokers)."""
+
+    def __init__(self, rules):
+        plays = ddz.all_plays(rules)
+        sets = collections.Counter(p.counts for p in plays)
+        self.by_type = collections.defaultdict(list)
+        self.by_shape = collections.defaultdict(list)
+        self.special = []
+        for p in plays:
+            self.by_type[p.type].append(p)
+            self.by_shape[p.type, p.length].append(p)
+            k = collections.Counter(p.kickers)
+            if sets[p.counts] > 1 or (k and (max(k.values()) >= 3 or (k[13] and k[14]))):
+                self.special.append(p)
+        self.types = sorted(self.by_type)
+
+
+def draw_beat(rng, plays):
+    if plays.special and rng.random() < 0.25:
+        return rng.choice(plays.special)
+    return rng.choice(plays.by_type[rng.choice(plays.types)])
+
+
+def take_cards(rest, counts):
+    """Remove ``counts`` from the list of ranks ``rest``; False (and ``rest`` unchanged)
+    when it does not hold them."""
+    have = collections.Counter(rest)
+    if any(have[r] < c for r, c in enumerate(counts)):
+        return False
+    for r, c in enumerate(counts):
+        for _ in range(c):
+            rest.remove(r)
+    return True
+
+
+def plant(rng, rest, plays, beat, size):
+    """Ranks of a hand of ``size`` cards drawn from ``rest`` (removed from it), often
+    holding a play of ``beat``'s type and length (or, when leading, a special play)."""
+    hand = []
+    if rng.random() < 0.7:
+        pool = plays.by_shape[beat.type, beat.length] if beat is not None else plays.special
+        q = rng.choice(pool) if pool else None
+        if q is not None and sum(q.counts) <= size and take_cards(rest, q.counts):
+            hand += [r for r, c in enumerate(q.counts) for _ in range(c)]
+    rng.shuffle(rest)
+    k = size - len(hand)
+    hand += rest[:k]
+    del rest[:k]                     # rest: the cards not dealt
+    return hand
+
+
+def profile_positions(rules, n, seed):
+    """``n`` positions ``(hand counts, play to beat or None)`` for ``rules`` (seeded)."""
+    rng = random.Random(seed)
+    plays = ProfilePlays(rules)
+    out = []
+    while len(out) < n:
+        size = rng.choice((17, 20))
+        rest = list(DECK_RANKS)
+        beat = None if rng.random() < 0.3 else draw_beat(rng, plays)
+        if beat is not None:
+            take_cards(rest, beat.counts)
+        hand = plant(rng, rest, plays, beat, size)
+        out.append((rank_counts(hand), beat))
+    return out
+
 
 
 # -- README and CLI ---------------------------------------------------------------------

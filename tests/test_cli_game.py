@@ -47,7 +47,8 @@ def test_selfplay_is_reproducible_and_takes_rule_options(tmp_path, capsys, run_c
                             "bottom_bonus": True, "players": 3, "straights": True, "doubling_bombs": "all",
                             "all_pass": "void", "max_redeals": 3, "first_bidder": "random",
                             "bid_rounds": "once", "wings": "standard",
-                            "four_with_two": True, "airplane_rank": "chain"}
+                            "four_with_two": True, "airplane_rank": "chain", "beat_reading": "play",
+                            "chain_from_four": True, "bomb_on_rocket": False}
 
 
 @pytest.mark.parametrize("argv", [

@@ -33,7 +33,7 @@ from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, Play, Rule
                  PlayType, format_cards)
 from ddz import fast, reference
 from ddz.tables import table
-from conftest import (CARDS, DECK, RULE_IDS, RULESETS, deal, play_from, small_hands,
+from conftest import (CARDS, DECK, RULE_IDS, RULESETS, deal, play_from, profile_positions, small_hands,
                       universe_arrays as universe)
 
 PROFILE_NAMES = ["rlcard", "douzero", "openspiel"]
@@ -453,3 +453,34 @@ def test_core_universe_and_comparison_equal_reference(name):
         a, b = rng.sample(airplanes, 2)
         if all(x + y <= (4 if r < 13 else 1) for r, (x, y) in enumerate(zip(a.counts, b.counts))):
             assert fast.beats(a, b, rules) == reference.beats(a, b, rules), (a, b)
+
+
+@pytest.mark.crosscheck
+@pytest.mark.parametrize("name", PROFILE_NAMES)
+def test_core_equals_reference_on_positions_the_profile_options_decide(name):
+    """Positions drawn for the profiles (plays of the play to beat's type and length in the
+    hand; card sets of several readings, wings of a trio, a bomb or the rocket as plays to
+    beat): legal moves, and legality of each play in a play state of the core and of the
+    reference (``beat_reading``, ``chain_from_four``, ``bomb_on_rocket``: RULES.md §2.5)."""
+    from ddz.playstate import PyPlayState
+    from ddz._game import PlayState
+
+    rules = Rules.profile(name)
+    t = table(rules)
+    seen = set()
+    for k, (hand, beat) in enumerate(profile_positions(rules, 300, 41)):
+        want = reference.legal_moves(hand, beat, rules)
+        assert fast.legal_moves(hand, beat, rules) == want, (hand, beat)
+        if k % 5 == 0:            # the play states' own legality test (a fit check and beats)
+            tb = 0 if beat is None else t.index_of_play[beat]
+            left = [int(d) - h - (beat.counts[r] if beat else 0) for r, (d, h) in enumerate(zip(DECK, hand))]
+            ranks = [r for r, c in enumerate(left) for _ in range(c)]     # the others: the rest, alternately
+            hands = [hand] + [[ranks[s::2][:20].count(r) for r in range(15)] for s in (0, 1)]
+            core = PlayState(t, hands, 0, tb, 1 if tb else -1)
+            pure = PyPlayState(t, hands, 0, tb, 1 if tb else -1)
+            ids = [t.index_of_play[p] for p in want]
+            assert core.legal_ids().tolist() == pure.legal_ids().tolist() == ids
+            for pid in range(len(t.plays)) if k == 0 else ids + [i for i in range(0, len(t.plays), 97)]:
+                assert core.legal(pid) == pure.legal(pid) == (pid in ids), (hand, beat, t.plays[pid])
+        seen.add(beat.type if beat else None)
+    assert len(seen) >= 11

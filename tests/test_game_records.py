@@ -97,12 +97,13 @@ def test_record_round_trip(rules):
 def test_record_format_fields():
     g = play_out(Rules(bidding="rob", doubling=True), 5)
     rec = g.to_record()
-    assert rec["format"] == "ddz-record" and rec["version"] == 3
+    assert rec["format"] == "ddz-record" and rec["version"] == 4
     assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": False, "players": 3, "straights": True, "doubling_bombs": "all",
                             "all_pass": "redeal", "max_redeals": 10, "first_bidder": "random",
                             "bid_rounds": "once", "wings": "standard",
-                            "four_with_two": True, "airplane_rank": "chain"}
+                            "four_with_two": True, "airplane_rank": "chain", "beat_reading": "play",
+                            "chain_from_four": True, "bomb_on_rocket": False}
     assert rec["seed"] == 5 and rec["dealt_from_seed"] is True
     deal = rec["deals"][0]
     assert len(deal["hands"]) == 3 and len(deal["bottom"].split()) == 3
@@ -174,7 +175,7 @@ def test_replay_names_the_first_bad_action():
 
 @pytest.mark.parametrize("mutate, match", [
     (lambda r: r.update(format="other"), "not a ddz-record"),
-    (lambda r: r.update(version=4), "version"),
+    (lambda r: r.update(version=5), "version"),
     (lambda r: r.update(version=0), "version"),
     (lambda r: r.pop("deals"), "lacks"),
     (lambda r: r.update(rules={"kickers": "many"}), "rules"),
@@ -327,3 +328,41 @@ def test_version_1_record_with_banned_and_a_null_seed_are_refused():
         Game.from_record(old)
     with pytest.raises(RecordError, match="seed must be an integer"):
         Game.from_record(dict(rec, seed=None))
+
+
+def test_version_3_records_still_replay_without_the_version_4_fields():
+    """Version 4 added ``beat_reading``, ``chain_from_four`` and ``bomb_on_rocket``
+    (RULES.md §2.5): a version 3 record lacks them and replays with their defaults; a
+    version 3 record that holds one is refused."""
+    rec = play_out(Rules(kickers="repeat", wings="trios"), 6).to_record()
+    assert set(ddz.game._RULES_ADDED[3]) == {"beat_reading", "chain_from_four", "bomb_on_rocket"}
+    old = dict(rec, version=3, rules={k: v for k, v in rec["rules"].items() if k not in ddz.game._RULES_ADDED[3]})
+    again = Game.from_record(json.loads(json.dumps(old)))
+    assert again.rules == Rules(kickers="repeat", wings="trios") and again.result == Game.from_record(rec).result
+    old["rules"]["bomb_on_rocket"] = False
+    with pytest.raises(RecordError, match=r"version 3 record has no field\(s\) \['bomb_on_rocket'\]"):
+        Game.from_record(old)
+    # a version 4 record of a profile round-trips its new fields
+    g = play_out(Rules.profile("openspiel", first_bidder="random", all_pass="redeal"), 7)
+    again = Game.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.rules == g.rules and again.to_record() == g.to_record()
+
+
+def test_a_given_face_up_card_decides_the_first_bidder_and_replays():
+    rules = Rules.profile("openspiel")
+    g0 = Game(rules, seed=9)
+    hands = [ddz.format_cards(h) for h in g0.deal.hands] + [ddz.format_cards(g0.deal.bottom)]
+    card = ddz.format_cards(g0.deal.hands[2])[0]
+    g = Game(rules, seed=9, deal=hands, face_up=(2, card))
+    assert g.face_up == (2, card) and g.first_bidder == g.current_player == 2
+    g = play_hand(g, [RandomBot(1), RandomBot(2), RandomBot(3)])
+    again = Game.from_record(json.loads(json.dumps(g.to_record())))
+    assert again.face_up == (2, card) and again.result == g.result
+    with pytest.raises(ddz.DdzError, match="not in seat 1's dealt hand"):
+        Game(rules, deal=hands, face_up=(1, "X"))
+    with pytest.raises(ddz.DdzError, match="not both"):
+        Game(rules, deal=hands, face_up=(2, card), first_bidder=2)
+    with pytest.raises(ddz.DdzError, match="only Rules\\(first_bidder='face_up'\\)"):
+        Game(Rules(), deal=hands, face_up=(2, card))
+    with pytest.raises(ddz.DdzError, match="pair"):
+        Game(rules, deal=hands, face_up=2)

@@ -106,7 +106,8 @@ def test_the_options_are_game_options_not_move_options():
     r = Rules(all_pass="void", max_redeals=0)
     assert r.move_rules is Rules().move_rules
     assert {f.name for f in Rules.move_fields()} == {"kickers", "banned", "players", "straights", "wings",
-                                                   "four_with_two", "airplane_rank"}
+                                                   "four_with_two", "airplane_rank", "beat_reading",
+                                                   "chain_from_four", "bomb_on_rocket"}
 
 
 # -- records ---------------------------------------------------------------------------
@@ -114,7 +115,7 @@ def test_the_options_are_game_options_not_move_options():
 def test_void_hand_record_round_trip():
     g = play_hand(Game(Rules(max_redeals=2), seed=11), [AlwaysPass()] * 3)
     rec = json.loads(json.dumps(g.to_record()))
-    assert rec["version"] == 3
+    assert rec["version"] == 4
     assert rec["rules"]["all_pass"] == "redeal" and rec["rules"]["max_redeals"] == 2
     assert rec["result"]["void"] == g.result.void and rec["result"]["scores"] == [0, 0, 0]
     assert len(rec["deals"]) == 3

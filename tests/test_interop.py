@@ -218,3 +218,55 @@ def test_openspiel_helpers_default_to_repeat_kickers():
     assert interop.to_openspiel("333444+55") == interop.to_openspiel("333444+55", REPEAT)
     with pytest.raises(ddz.InvalidPlayError):
         interop.to_openspiel("333444+55", ddz.STANDARD)
+
+
+# -- exact id maps of the profiles (issue 14) ---------------------------------------------
+
+def test_openspiel_id_map_is_a_bijection_over_every_id():
+    rules = ddz.Rules.profile("openspiel")
+    assert interop.OPENSPIEL == rules
+    space = ActionSpace(rules)
+    to_os, from_os = interop.openspiel_id_map()
+    assert to_os.dtype == from_os.dtype == np.int32 and not to_os.flags.writeable
+    assert len(space) == 26054 and len(from_os) == interop.OPENSPIEL_NUM_ACTIONS
+    assert from_os[[1, 2, 3]].tolist() == [-1, -1, -1]
+    plays = [i for i in range(interop.OPENSPIEL_NUM_ACTIONS) if i not in (1, 2, 3)]
+    assert sorted(to_os.tolist()) == plays                      # onto every play id, once
+    assert np.array_equal(from_os[to_os], np.arange(len(space)))
+    assert np.array_equal(to_os[from_os[plays]], np.array(plays))
+    for i, play in enumerate(space):
+        a = interop.to_openspiel(play)
+        assert a == to_os[i] and interop.openspiel_play(a) == play
+    # both readings of one card set are two actions and two plays
+    a1, a2 = interop.to_openspiel("333444555+666"), interop.to_openspiel("444555666+333")
+    assert a1 != a2 and interop.openspiel_play(a1).counts == interop.openspiel_play(a2).counts
+    assert interop.openspiel_id_map(space)[0] is to_os
+
+
+def test_openspiel_id_map_under_other_rules_marks_what_is_missing():
+    to_r, from_r = interop.openspiel_id_map(REPEAT)
+    space = ActionSpace(REPEAT)
+    missing = [i for i in range(len(space)) if to_r[i] < 0]
+    assert {space.play(i).type for i in missing} == {ddz.PlayType.FOUR_TWO_SINGLES, ddz.PlayType.FOUR_TWO_PAIRS}
+    trio_wings = (from_r[4:] < 0).sum()
+    assert trio_wings == 26053 - (len(space) - 1 - len(missing))     # OpenSpiel's plays REPEAT lacks
+
+
+def test_douzero_card_lists_convert_one_to_one():
+    rules = ddz.Rules.profile("douzero")
+    table = interop.douzero_plays()
+    assert len(table) == len({p.counts for p in ddz.all_plays(rules)}) == 29984
+    for cards, play in table.items():
+        assert tuple(interop.to_douzero(play)) == cards
+        assert interop.douzero_play(list(cards)) == play
+    for play in ddz.all_plays(rules):            # every play, each reading: back to its card set
+        assert interop.douzero_play(interop.to_douzero(play)).counts == play.counts
+    assert interop.douzero_play([3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6]) == ddz.Play.parse("333444555666", rules)
+    assert interop.douzero_play([]) == ddz.PASS
+
+
+def test_rlcard_id_map_defaults_to_the_profile():
+    pytest.importorskip("rlcard")
+    to_rl, from_rl = interop.rlcard_id_map()
+    assert interop.RLCARD.move_rules == REPEAT.move_rules and to_rl is interop.rlcard_id_map(REPEAT)[0]
+    assert sorted(to_rl.tolist()) == list(range(27472)) and np.array_equal(to_rl[from_rl], np.arange(27472))

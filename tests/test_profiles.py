@@ -1,5 +1,6 @@
 """Engine compatibility profiles (RULES.md §2.5): ``Rules.profile`` and its options
-``wings``, ``four_with_two`` and ``airplane_rank``, on both implementations; readings of
+``wings``, ``four_with_two``, ``airplane_rank``, ``beat_reading``, ``chain_from_four`` and
+``bomb_on_rocket``, on both implementations; readings of
 one card set that are several plays (``AmbiguousPlayError``, ``+`` notation); the
 universes against the real packages' own generators when they are installed."""
 
@@ -29,11 +30,21 @@ def _needs(module):
 
 def test_profiles_are_the_documented_rules():
     assert Rules.profile("rlcard") == Rules(kickers="repeat")
-    assert DOUZERO == Rules(kickers="repeat", wings="any", airplane_rank="trios")
-    assert OPENSPIEL == Rules(kickers="repeat", wings="trios", four_with_two=False)
+    assert DOUZERO == Rules(kickers="repeat", wings="any", airplane_rank="trios", beat_reading="cards")
+    assert OPENSPIEL.move_rules == Rules(kickers="repeat", wings="trios", four_with_two=False,
+                                         chain_from_four=False, bomb_on_rocket=True)
     assert Rules.profile("DouZero") == DOUZERO
-    assert Rules.profile("openspiel", all_pass="void").all_pass == "void"
     assert Rules.profiles() == ("douzero", "openspiel", "rlcard")
+
+
+def test_openspiel_profile_defaults_to_its_auction():
+    assert (OPENSPIEL.first_bidder, OPENSPIEL.bid_rounds, OPENSPIEL.all_pass) == ("face_up", "until_passes", "void")
+    mine = Rules.profile("openspiel", all_pass="redeal", first_bidder="random")
+    assert (mine.all_pass, mine.first_bidder, mine.bid_rounds) == ("redeal", "random", "until_passes")
+    assert mine.move_rules == OPENSPIEL.move_rules
+    # rounds are a rule of bids of points: another auction drops that default
+    assert Rules.profile("openspiel", bidding="rob").bid_rounds == "once"
+    assert Rules.profile("douzero").all_pass == Rules().all_pass
 
 
 @pytest.mark.parametrize("name", ["pokerth", "", None, 3])
@@ -55,14 +66,24 @@ def test_profile_refuses_its_own_options_and_bad_values():
         Rules(four_with_two=0)
     with pytest.raises(DdzError, match="airplane_rank"):
         Rules(airplane_rank="top")
+    with pytest.raises(DdzError, match="beat_reading"):
+        Rules(beat_reading="detector")
+    with pytest.raises(DdzError, match="chain_from_four"):
+        Rules(chain_from_four=None)
+    with pytest.raises(DdzError, match="bomb_on_rocket"):
+        Rules(bomb_on_rocket=1)
+    with pytest.raises(DdzError, match="fixes bomb_on_rocket"):
+        Rules.profile("openspiel", bomb_on_rocket=False)
 
 
 def test_the_options_are_declared():
     decides = {f.name: f.metadata.get("decides") for f in Rules.move_fields()}
     assert decides["wings"] == "plays" and decides["four_with_two"] == "plays"
-    assert decides["airplane_rank"] == "legality"
-    # airplane_rank compares plays; it does not renumber them
+    for name in ("airplane_rank", "beat_reading", "chain_from_four", "bomb_on_rocket"):
+        assert decides[name] == "legality"
+    # these compare or forbid plays; they do not renumber them
     assert DOUZERO.universe_rules == Rules(kickers="repeat", wings="any")
+    assert OPENSPIEL.universe_rules == Rules(kickers="repeat", wings="trios", four_with_two=False)
     assert Rules.from_json(DOUZERO.to_json()) == DOUZERO
 
 
@@ -135,11 +156,14 @@ def test_a_trio_next_to_the_chain_is_a_wing(impl, rules):
     assert Play.parse("333444555666", rules) == expected[0]
     with pytest.raises(InvalidPlayError, match="splits its cards differently"):
         Play.parse("333555666+444", rules)
-    # every reading is a play to beat of its own
     hand = "777888999TTT"
     assert Play(T.AIRPLANE, 7, 4) in impl.legal_moves(hand, expected[0], rules)
-    assert Play(T.AIRPLANE_SINGLES, 7, 3, (4, 4, 4)) in impl.legal_moves(hand, expected[2], rules)
-    assert Play(T.AIRPLANE_SINGLES, 7, 3, (4, 4, 4)) not in impl.legal_moves(hand, expected[0], rules)
+    if rules.beat_reading == "play":    # OpenSpiel: every reading is a play to beat of its own
+        assert Play(T.AIRPLANE_SINGLES, 7, 3, (4, 4, 4)) in impl.legal_moves(hand, expected[2], rules)
+        assert Play(T.AIRPLANE_SINGLES, 7, 3, (4, 4, 4)) not in impl.legal_moves(hand, expected[0], rules)
+    else:                               # DouZero reads the cards: each is the airplane
+        for beat in expected[1:]:
+            assert impl.legal_moves(hand, beat, rules) == impl.legal_moves(hand, expected[0], rules)
 
 
 def test_not_ambiguous_under_repeat(impl):
@@ -156,6 +180,51 @@ def test_douzero_compares_airplanes_by_the_highest_trio(impl):
     moves = impl.legal_moves("333444555KKK2", high_chain, DOUZERO)
     assert low_chain in moves
     assert low_chain not in impl.legal_moves("333444555KKK2", high_chain, repeat)
+
+
+def test_douzero_reads_the_play_to_beat_from_its_cards(impl):
+    """``beat_reading="cards"``: DouZero's detector reads 333444555+666 as the airplane
+    333444555666, and knows no airplane with singles of four or more trios whose wings hold
+    a trio, nor one whose wings hold a bomb: only bombs and the rocket answer those."""
+    as_airplane = Play.parse("333444555+666", DOUZERO)
+    lenient = Rules(kickers="repeat", wings="any", airplane_rank="trios")
+    hand = "777888999TTTJQK22"
+    moves = impl.legal_moves(hand, as_airplane, DOUZERO)
+    assert Play(T.AIRPLANE, 7, 4) in moves
+    assert not any(m.type is T.AIRPLANE_SINGLES for m in moves)
+    assert any(m.type is T.AIRPLANE_SINGLES for m in impl.legal_moves(hand, as_airplane, lenient))
+    assert impl.beats("777888999TTT", as_airplane, DOUZERO)
+    assert not impl.beats("777888999+TTT", as_airplane, DOUZERO)
+    for unknown in ("333444555666+7777", "333444555666+777J", "444555666777+3339"):
+        beat = Play.parse(unknown, DOUZERO)
+        moves = impl.legal_moves("888999TTTJJJQKA2", beat, DOUZERO)
+        assert moves == [Play.parse("pass")]
+        assert any(m.type is T.AIRPLANE_SINGLES for m in impl.legal_moves("888999TTTJJJQKA2", beat, lenient))
+        assert impl.legal_moves("2222", beat, DOUZERO) == [Play.parse("pass"), Play.parse("2222")]
+    # a chain of three with a trio apart is still an airplane with singles
+    beat = Play.parse("333444555+777", DOUZERO)
+    assert Play.parse("999TTTJJJ+KKK", DOUZERO) in impl.legal_moves("999TTTJJJKKK", beat, DOUZERO)
+
+
+def test_openspiel_chains_do_not_start_at_a_rank_held_in_full(impl):
+    for hand, chain in (("33334567", "34567"), ("33334444555", "333444"), ("333344556", "334455")):
+        ours = impl.legal_moves(hand, None, OPENSPIEL)
+        assert Play.parse(chain, OPENSPIEL) not in ours
+        assert Play.parse(chain, OPENSPIEL) in impl.legal_moves(hand, None, Rules(kickers="repeat"))
+    # a rank held in full inside the chain, or a chain with kickers, is fine
+    assert Play.parse("34567") in impl.legal_moves("344445667", None, OPENSPIEL)
+    assert Play.parse("333444+55", OPENSPIEL) in impl.legal_moves("3333444555", None, OPENSPIEL)
+    assert Play.parse("89TJQ") in impl.legal_moves("89999TJQ", Play.parse("34567"), OPENSPIEL)
+    assert Play.parse("89TJQ") not in impl.legal_moves("88889TJQ", Play.parse("34567"), OPENSPIEL)
+
+
+def test_openspiel_lets_a_bomb_on_the_rocket(impl):
+    rocket = Play.parse("BR")
+    assert impl.legal_moves("33336666", rocket, OPENSPIEL) == [Play.parse("pass"), Play.parse("3333"),
+                                                                Play.parse("6666")]
+    assert impl.legal_moves("33336666", rocket, Rules(kickers="repeat")) == [Play.parse("pass")]
+    assert impl.beats("3333", rocket, OPENSPIEL) and impl.beats(rocket, "2222", OPENSPIEL)
+    assert not impl.beats("3333", rocket, Rules(kickers="repeat"))
 
 
 # -- the real engines' universes -------------------------------------------------------

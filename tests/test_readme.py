@@ -33,3 +33,7 @@ def test_endgame_solver_block_runs_as_described(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("True [Play.parse('8')]")
     assert out[1] == "(-8, 4, 4)"
+
+
+def test_coming_from_other_engines_block_runs():
+    exec(compile(readme_code("Coming from DouZero / RLCard / OpenSpiel"), "README", "exec"), {})

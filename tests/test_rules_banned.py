@@ -40,7 +40,8 @@ def test_banned_decides_moves_but_not_ids():
     assert r.move_rules == Rules(banned={T.BOMB}) and r.move_rules is Rules(banned={"BOMB"}).move_rules
     assert r.universe_rules is ddz.STANDARD.move_rules
     assert [f.name for f in Rules.move_fields()] == ["kickers", "banned", "players", "straights", "wings",
-                                                      "four_with_two", "airplane_rank"]
+                                                      "four_with_two", "airplane_rank", "beat_reading",
+                                                      "chain_from_four", "bomb_on_rocket"]
     assert Rules(banned={T.BOMB}).move_options.allowed == (1 << 15) - 1 - (1 << T.BOMB)
 
 

@@ -24,7 +24,9 @@ Stable API (other modules depend on these signatures):
   ``MAX_READINGS`` entries).
 * ``beats_code(a, b)``: does play ``a`` beat play ``b`` (RULES.md §2.2, §7) under the
   comparison every rule set shares; ``beats_opts(o, a, b)`` under the rule set's options
-  (``airplane_rank``, RULES.md §2.5).
+  (``airplane_rank``, ``beat_reading``, ``bomb_on_rocket``, RULES.md §2.5).
+* ``fits_opts(o, code, hand)``: whether the options let ``hand`` (which holds the play)
+  play ``code`` (``chain_from_four``, RULES.md §2.5).
 * ``RuleTable.index(code)``: the action id of a code, -1 if it is none (nogil).
 """
 
@@ -74,6 +76,9 @@ cdef struct Opts:
     int wing_trios         # a trio next to an airplane's chain may be a wing (wings="trios"/"any")
     int wing_bombs         # single kickers may hold four of a rank and both jokers (wings="any")
     int airplane_trios     # AIRPLANE_SINGLES compare by their highest trio (airplane_rank="trios")
+    int beat_cards         # the play to beat is read from its cards as DouZero reads them (beat_reading="cards")
+    int chain_four         # a plain chain may start at a rank the hand holds in full (chain_from_four)
+    int bomb_on_rocket     # any bomb may be played on the rocket (bomb_on_rocket)
     uint8_t limit[NUM_RANKS]   # copies of each rank in the deck(s)
 
 cdef struct TableView:
@@ -133,6 +138,7 @@ cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_
 cdef int readings_codes(const Opts* o, const uint8_t* cards, int64_t* out) noexcept nogil
 cdef int beats_code(int64_t a, int64_t b) noexcept nogil
 cdef int beats_opts(const Opts* o, int64_t a, int64_t b) noexcept nogil
+cdef int fits_opts(const Opts* o, int64_t code, const uint8_t* hand) noexcept nogil
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil
 cdef const uint8_t[:, ::1] hands_view(object hands) except *
 

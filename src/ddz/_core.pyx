@@ -119,6 +119,9 @@ cdef int opts_from(object options, Opts* o) except -1:
     o.wing_trios = options.wing_trios
     o.wing_bombs = options.wing_bombs
     o.airplane_trios = options.airplane_trios
+    o.beat_cards = options.beat_cards
+    o.chain_four = options.chain_four
+    o.bomb_on_rocket = options.bomb_on_rocket
     if not (1 <= o.decks <= 2 and 4 <= o.bomb_min <= o.bomb_max <= 4 * o.decks
             and 1 <= o.rocket_width <= o.decks and 1 <= o.max_hand <= 54 * o.decks):
         raise ValueError(f"inconsistent move options {options!r}")
@@ -146,6 +149,7 @@ cdef struct Gen:
     int min_trio                 # >= 0: emit only codes whose trio_rank exceeds it (airplane_rank="trios")
     uint32_t m[MAX_WIDTH + 1]    # m[w]: bit r set when the hand holds >= w copies of rank r
     uint8_t cap1[NUM_RANKS]      # single-kicker copies available per rank, before the body
+    uint32_t no_chain            # ranks a plain chain may not start at (chain_from_four=False: held in full)
 
 
 cdef inline int trio_rank(int64_t code) noexcept nogil:
@@ -178,6 +182,7 @@ cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssi
     g.n = 0
     g.o = o
     g.min_trio = -1
+    g.no_chain = 0
     memset(g.m, 0, sizeof(g.m))
     if wmax > MAX_WIDTH:
         wmax = MAX_WIDTH
@@ -186,6 +191,7 @@ cdef void gen_init(Gen* g, const Opts* o, const uint8_t* h, int64_t* out, Py_ssi
         for w in range(1, wmax + 1):
             g.m[w] |= (<uint32_t>(c >= <uint32_t>w)) << r
         g.cap1[r] = <uint8_t>(c if c < lim else lim)
+        g.no_chain |= (<uint32_t>(not o.chain_four and c >= o.limit[r])) << r
 
 
 cdef inline uint32_t chain_starts(uint32_t s, int length) noexcept nogil:
@@ -266,6 +272,8 @@ cdef void gen_shape(Gen* g, int t, int length, int w, int minhi) noexcept nogil:
         top = BIG_JOKER
     if chain:
         starts = chain_starts(g.m[w] & CHAIN_MASK, length)
+        if ks == 0:
+            starts &= ~g.no_chain     # §2.5 chain_from_four=False
     else:
         starts = g.m[w] & ((2u << top) - 1)
     if minhi > length - 1:
@@ -329,6 +337,36 @@ cdef void gen_bombs(Gen* g, int wmin, int minhi, int total) noexcept nogil:
         minhi = 0
 
 
+cdef int64_t read_beat(const Opts* o, int64_t b) noexcept nogil:
+    """The play to beat ``b`` as DouZero reads its cards (RULES.md §2.5,
+    ``beat_reading="cards"``): an AIRPLANE_SINGLES whose wings are one trio next to its
+    chain is the AIRPLANE of all its trios; one whose wings hold four of a rank, or a trio
+    when the chain is four or more long, is -1 (only a bomb or the rocket answers it);
+    anything else is ``b``."""
+    cdef int t = <int>((b >> CODE_TYPE_SHIFT) & 31)
+    cdef int length = <int>((b >> CODE_LENGTH_SHIFT) & 15)
+    cdef int hi = <int>((b >> CODE_RANK_SHIFT) & 15)
+    cdef int lo = hi - length + 1
+    cdef int r, c, kinds = 0, trio = -1
+    if not o.beat_cards or t != T_AIRPLANE_SINGLES:
+        return b
+    for r in range(NUM_RANKS):
+        c = <int>((b >> (KICK_BITS * r)) & KICK_MASK)
+        if c == 0:
+            continue
+        kinds += 1
+        if c >= 4:
+            return -1
+        if c == 3:
+            trio = r
+    if trio >= 0:
+        if length >= 4:
+            return -1
+        if kinds == 1 and trio < CHAIN_RANKS and (trio == lo - 1 or trio == hi + 1):
+            return head(T_AIRPLANE, length + 1, 3, trio if trio > hi else hi)
+    return b
+
+
 cdef Py_ssize_t gen_moves(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
                           int max_cards, int64_t* out, Py_ssize_t cap) noexcept nogil:
     """Legal moves of ``hand`` against ``to_beat_code`` (0: leading) into ``out``
@@ -363,9 +401,23 @@ cdef Py_ssize_t gen_moves(const Opts* o, const uint8_t* hand, int64_t to_beat_co
         bl = <int>((to_beat_code >> CODE_LENGTH_SHIFT) & 15)
         bw = <int>((to_beat_code >> CODE_WIDTH_SHIFT) & 15)
         br = <int>((to_beat_code >> CODE_RANK_SHIFT) & 15)
+        if bt == T_ROCKET and o.bomb_on_rocket:     # §2.5: any bomb on the rocket
+            gen_bombs(&g, o.bomb_min, 0, total)
+            return g.n
         if bt >= T_ROCKET or bt <= T_PASS:
             return g.n
-        if bt == T_BOMB:
+        if bt == T_AIRPLANE_SINGLES and o.beat_cards:
+            to_beat_code = read_beat(o, to_beat_code)   # §2.5 beat_reading="cards"
+            if to_beat_code < 0:                        # only a bomb or the rocket answers it
+                gen_bombs(&g, o.bomb_min, 0, total)
+                bt = T_PASS
+            else:
+                bt = <int>((to_beat_code >> CODE_TYPE_SHIFT) & 31)
+                bl = <int>((to_beat_code >> CODE_LENGTH_SHIFT) & 15)
+                br = <int>((to_beat_code >> CODE_RANK_SHIFT) & 15)
+        if bt == T_PASS:
+            pass
+        elif bt == T_BOMB:
             gen_bombs(&g, bw, br + 1, total)
         else:
             # a to-beat code of no known shape: only the pass (trusted input never is one)
@@ -527,14 +579,34 @@ cdef int beats_code(int64_t a, int64_t b) noexcept nogil:
 
 
 cdef int beats_opts(const Opts* o, int64_t a, int64_t b) noexcept nogil:
-    """:func:`beats_code` under the options ``o``: with ``airplane_rank="trios"`` an
-    AIRPLANE_SINGLES beats one of the same length whose highest trio is lower (RULES.md
-    §2.5)."""
+    """:func:`beats_code` under the options ``o`` (RULES.md §2.5): with
+    ``bomb_on_rocket`` a bomb beats the rocket; with ``beat_reading="cards"`` ``b`` is read
+    as DouZero reads its cards (:func:`read_beat`); with ``airplane_rank="trios"`` an
+    AIRPLANE_SINGLES beats one of the same length whose highest trio is lower."""
+    cdef int ta = <int>((a >> CODE_TYPE_SHIFT) & 31)
+    if o.bomb_on_rocket and ta == T_BOMB and ((b >> CODE_TYPE_SHIFT) & 31) == T_ROCKET:
+        return 1
+    if o.beat_cards and ta != T_BOMB and ta != T_ROCKET:
+        b = read_beat(o, b)
+        if b < 0:
+            return 0
     if o.airplane_trios and ((a >> CODE_TYPE_SHIFT) & 31) == T_AIRPLANE_SINGLES \
             and ((b >> CODE_TYPE_SHIFT) & 31) == T_AIRPLANE_SINGLES:
         return ((a >> CODE_LENGTH_SHIFT) & 15) == ((b >> CODE_LENGTH_SHIFT) & 15) \
             and trio_rank(a) > trio_rank(b)
     return beats_code(a, b)
+
+
+cdef int fits_opts(const Opts* o, int64_t code, const uint8_t* hand) noexcept nogil:
+    """Whether the options let ``hand`` (which holds the play) play ``code``: not a
+    STRAIGHT, PAIR_STRAIGHT or AIRPLANE starting at a rank the hand holds in full under
+    ``chain_from_four=False`` (OpenSpiel, RULES.md §2.5); anything else always."""
+    cdef int t = <int>((code >> CODE_TYPE_SHIFT) & 31)
+    cdef int lo
+    if o.chain_four or (t != T_STRAIGHT and t != T_PAIR_STRAIGHT and t != T_AIRPLANE):
+        return 1
+    lo = <int>((code >> CODE_RANK_SHIFT) & 15) - <int>((code >> CODE_LENGTH_SHIFT) & 15) + 1
+    return lo < 0 or hand[lo] < o.limit[lo]
 
 
 cdef void code_counts(int64_t code, uint8_t* dst) noexcept nogil:
@@ -802,12 +874,13 @@ cdef class RuleTable:
     def options(self):
         """The kernel options as a dict (``decks``, ``max_hand``, ``kickers_repeat``, ``allowed``,
         ``bomb_min``, ``bomb_max``, ``rocket_width``, ``joker_pairs``, ``wing_trios``,
-        ``wing_bombs``, ``airplane_trios``)."""
+        ``wing_bombs``, ``airplane_trios``, ``beat_cards``, ``chain_four``, ``bomb_on_rocket``)."""
         o = self.opts
         return {"decks": o.decks, "max_hand": o.max_hand, "kickers_repeat": o.kickers_repeat, "allowed": o.allowed,
                 "bomb_min": o.bomb_min, "bomb_max": o.bomb_max, "rocket_width": o.rocket_width,
                 "joker_pairs": o.joker_pairs, "wing_trios": o.wing_trios, "wing_bombs": o.wing_bombs,
-                "airplane_trios": o.airplane_trios}
+                "airplane_trios": o.airplane_trios, "beat_cards": o.beat_cards, "chain_four": o.chain_four,
+                "bomb_on_rocket": o.bomb_on_rocket}
 
     @property
     def all_plays(self):

@@ -34,7 +34,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from ddz._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, CODE_WIDTH_SHIFT, RuleTable, TableView,
-                        beats_opts, count_legal, legal_codes, view_index)
+                        beats_opts, count_legal, fits_opts, legal_codes, view_index)
 
 import operator
 
@@ -171,6 +171,8 @@ cdef bint core_is_legal(const PlayCore* c, Py_ssize_t pid) noexcept nogil:
     for r in range(NUM_RANKS):
         if p[r] > h[r]:
             return False
+    if not fits_opts(c.v.opts, code, h):
+        return False
     return c.to_beat == 0 or beats_opts(c.v.opts, code, c.v.codes[c.to_beat])
 
 

@@ -130,6 +130,9 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
         elif f.default is True:   # an option that is on unless turned off
             p.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name, action="store_false",
                            help=f"{f.metadata['help']}: turn it off (default on)")
+        elif f.default is False:  # an option that is off unless turned on
+            p.add_argument(flag, dest=f.name, action="store_true",
+                           help=f"{f.metadata['help']}: turn it on (default off)")
         else:  # a set of play types: repeated options add up
             p.add_argument(flag, type=_play_types, default=f.default, metavar="TYPE[,TYPE]",
                            action=_Union,

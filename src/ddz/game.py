@@ -89,7 +89,7 @@ SEATS = 3          # the three-player game's sizes; Rules.seats, hand_size, bott
 HAND_SIZE = 17
 BOTTOM_SIZE = 3
 RECORD_FORMAT = "ddz-record"
-RECORD_VERSION = 3
+RECORD_VERSION = 4
 
 Counts = Tuple[int, ...]
 Action = Union[Play, str, int, bool]
@@ -295,6 +295,24 @@ def _nth_card(deal: Deal, seat: int, k: int) -> str:
     return RANK_CHARS[ranks[k]]
 
 
+def _face_up_arg(face_up: Any, deal: Deal, seats: int) -> Tuple[int, str]:
+    """``Game(face_up=...)``: a ``(seat, card)`` pair whose card is in that seat's hand."""
+    if not (isinstance(face_up, (tuple, list)) and len(face_up) == 2 and isinstance(face_up[1], str)):
+        raise DdzError(f"face_up must be a (seat, card) pair such as (0, '7'), got {face_up!r}")
+    seat = _int_arg(face_up[0], f"the face-up card's seat (0..{seats - 1})")
+    if not 0 <= seat < seats:
+        raise DdzError(f"the face-up card's seat must be 0..{seats - 1}, got {seat!r}")
+    card = face_up[1]
+    if deal.cards is not None:
+        held = any(str(c) == card for c in deal.cards[seat])
+    else:
+        held = len(card) == 1 and card in RANK_CHARS and deal.hands[seat][RANK_CHARS.index(card)] > 0
+    if not held:
+        raise DdzError(f"the face-up card {card!r} is not in seat {seat}'s dealt hand "
+                       f"({'suited cards such as 7H' if deal.cards is not None else 'one rank character'})")
+    return seat, card
+
+
 def _is_play_notation(text: str, rules: Rules) -> bool:
     """Whether ``text`` reads as a play (for messages about actions out of their phase)."""
     try:
@@ -314,10 +332,16 @@ class Game:
     :param deal: a deal to use instead of shuffling (see :meth:`Deal.parse`).
     :param first_bidder: the seat (0 .. seats - 1) to speak first; drawn from the generator
         if ``None``.
+    :param face_up: with ``Rules.first_bidder="face_up"``, the card turned face up as
+        ``(seat, card)``: a card of that seat's dealt hand (its text as in
+        :attr:`face_up`: ``"7"`` in a deal of ranks, ``"7H"`` in a suited one); that seat
+        bids first (RULES.md §3; to replay another engine's deal, e.g. OpenSpiel's).
+        ``None`` (default) draws it from the generator.
     :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int or is
         negative (``random.Random`` would deal the same cards as its opposite),
         ``first_bidder`` is not a seat (ints and numpy integers are accepted; bools and
-        floats are not).
+        floats are not), ``face_up`` is given with ``first_bidder`` or under rules that
+        turn no card, or is not a card of that seat's hand.
     :raises DealError: a bad ``deal``, or an unsuited deal with ``bottom_bonus``.
 
     Attributes (read-only): :attr:`phase`, :attr:`current_player`, :attr:`landlord`,
@@ -326,7 +350,8 @@ class Game:
     """
 
     def __init__(self, rules: Rules = STANDARD, seed: Optional[int] = None,
-                 deal: Any = None, first_bidder: Optional[int] = None) -> None:
+                 deal: Any = None, first_bidder: Optional[int] = None,
+                 face_up: Optional[Tuple[int, str]] = None) -> None:
         rules = _args.rules_arg(rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
@@ -358,9 +383,17 @@ class Game:
         if rules.first_bidder == "face_up":
             k = self._rng.randrange(seats * rules.hand_size)
             drawn = k // rules.hand_size
-            if first_bidder is None:
+            if face_up is not None:
+                if first_bidder is not None:
+                    raise DdzError("give first_bidder or face_up, not both (the face-up card decides who bids first)")
+                self.face_up = _face_up_arg(face_up, first, seats)
+                drawn = self.face_up[0]
+            elif first_bidder is None:
                 self.face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
         else:
+            if face_up is not None:
+                raise DdzError(f"face_up={face_up!r}: only Rules(first_bidder='face_up') turns a card face up, "
+                               f"not first_bidder={rules.first_bidder!r}")
             drawn = self._rng.randrange(seats)
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
@@ -1077,10 +1110,12 @@ class Game:
                 raise RecordError(f"the record has a face-up card {face_up!r} but its rules have "
                                   f"first_bidder={rules.first_bidder!r}: only 'face_up' turns one")
             turned = rules.first_bidder == "face_up" and face_up is not None
+            want = (face_up.get("seat"), face_up.get("card")) if isinstance(face_up, Mapping) else face_up
+            want = tuple(want) if isinstance(want, (list, tuple)) else want
             game = cls(rules, seed=record["seed"], deal=None if seeded else parsed[0],
-                       first_bidder=None if turned else record["first_bidder"])
+                       first_bidder=None if turned else record["first_bidder"],
+                       face_up=want if turned and not seeded else None)
             if turned:      # the face-up card decides the first bidder: it must be the recorded one
-                want = (face_up.get("seat"), face_up.get("card")) if isinstance(face_up, Mapping) else face_up
                 if game.face_up != want or game.first_bidder != record["first_bidder"]:
                     raise RecordError(f"the recorded face-up card {face_up!r} and first bidder "
                                       f"{record['first_bidder']!r} are not what seed {game.seed} turns: "
@@ -1213,11 +1248,13 @@ class LegalMoves:
 
 _ADDED_IN_3 = ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
                "bid_rounds", "wings", "four_with_two", "airplane_rank")
+_ADDED_IN_4 = ("beat_reading", "chain_from_four", "bomb_on_rocket")
 
 #: per record version, the Rules fields added after it: a record of that version lacks
 #: them, and they take their defaults (version 2 added ``banned``, version 3 the fields of
-#: ``_ADDED_IN_3``)
-_RULES_ADDED = {1: ("banned",) + _ADDED_IN_3, 2: _ADDED_IN_3, 3: ()}
+#: ``_ADDED_IN_3``, version 4 those of ``_ADDED_IN_4``)
+_RULES_ADDED = {1: ("banned",) + _ADDED_IN_3 + _ADDED_IN_4, 2: _ADDED_IN_3 + _ADDED_IN_4, 3: _ADDED_IN_4,
+                4: ()}
 
 
 def _record_rules(data: Any, version: int) -> Rules:

@@ -3,22 +3,27 @@
 None of them is imported here unless a function says so; the encodings are rebuilt from
 their published rules and checked against the real packages by ``tests/test_interop.py``.
 
+Each engine's helpers default to its profile (``Rules.profile(name)``, RULES.md §2.5),
+whose plays and legal moves are exactly the engine's.
+
 DouZero (``douzero.env``)
     A card is an int: ``3``..``14`` for 3..A, ``17`` for 2, ``20`` small joker, ``30`` big
     joker. A hand or a play is a list of them, sorted ascending; the pass is ``[]``.
-    DouZero plays by ``kickers="repeat"`` rules.
+    DouZero's moves are card lists, not readings: :func:`douzero_play` reads a list as
+    DouZero does (:func:`douzero_reading`), so the profile's 29,984 card sets and
+    DouZero's card lists convert both ways one to one (:func:`douzero_plays`).
 RLCard (``rlcard.games.doudizhu``, 1.2.0)
     An action is a string of rank characters sorted ascending (``'33344456'``, ``'BR'``;
     ``T`` for ten, ``B``/``R`` jokers), or ``'pass'``. Its 27,472 action ids (pass last)
-    list the same plays as ``ActionSpace(Rules(kickers="repeat"))`` in another order:
+    list the same plays as ``ActionSpace(Rules.profile("rlcard"))`` in another order:
     :func:`rlcard_id_map` gives the permutation (it needs ``rlcard`` installed).
 OpenSpiel (``pyspiel.load_game("dou_dizhu")``)
     Action ids 0 (pass; also "pass" in bidding) and 4..26056 are plays (1..3 are bids).
-    OpenSpiel has no four-with-two, and its airplane-with-singles wings may be a trio next
-    to the chain (``333444555-666``), which is not a play here (RULES.md §2.1): those
-    convert in one direction only and raise :class:`NotExpressibleError` in the other.
-    OpenSpiel's single kickers may share a rank (``333444-55``), so its helpers here
-    default to ``kickers="repeat"`` rules, like the DouZero and RLCard ones.
+    They are the 26,053 plays of ``Rules.profile("openspiel")`` reading for reading
+    (``333444555-666`` and ``444555666-333`` are two actions and two plays);
+    :func:`openspiel_id_map` gives the permutation. Under other rules, an action that is
+    not a play (e.g. ``333444555-666`` with ``wings="standard"``) or a play OpenSpiel lacks
+    (the four-with-twos) raises :class:`NotExpressibleError`.
 """
 
 from __future__ import annotations
@@ -34,15 +39,22 @@ from . import _args, moves
 from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
 from .errors import HandError, InvalidPlayError, NotationError
 from .play import PASS, Play, PlayType
-from .rules import REPEAT_KICKERS, STANDARD, Rules
+from .rules import STANDARD, Rules
 from .tables import table
 
 __all__ = [
-    "NotExpressibleError",
-    "to_douzero", "douzero_counts", "douzero_play",
+    "NotExpressibleError", "DOUZERO", "RLCARD", "OPENSPIEL",
+    "to_douzero", "douzero_counts", "douzero_play", "douzero_reading", "douzero_plays",
     "to_rlcard", "rlcard_play", "rlcard_counts", "rlcard_id_map",
-    "to_openspiel", "openspiel_play", "OPENSPIEL_PASS", "OPENSPIEL_NUM_ACTIONS",
+    "to_openspiel", "openspiel_play", "openspiel_id_map", "OPENSPIEL_PASS", "OPENSPIEL_NUM_ACTIONS",
 ]
+
+DOUZERO = Rules.profile("douzero")
+"""DouZero's rules (RULES.md §2.5): the DouZero helpers' default."""
+RLCARD = Rules.profile("rlcard")
+"""RLCard's rules (``kickers="repeat"``): the RLCard helpers' default."""
+OPENSPIEL = Rules.profile("openspiel")
+"""OpenSpiel's rules, auction included (RULES.md §2.5): the OpenSpiel helpers' default."""
 
 PlayOrCards = Union[Play, CardsLike]
 
@@ -113,13 +125,26 @@ def douzero_counts(cards: Iterable[int]) -> np.ndarray:
     return np.asarray(_args.cards_arg(counts, STANDARD), dtype=np.uint8)
 
 
-def douzero_play(cards: Iterable[int], rules: Rules = REPEAT_KICKERS) -> Play:
-    """The :class:`Play` a DouZero move forms (``[]`` is the pass).
+def douzero_reading(readings: List[Play]) -> Play:
+    """The one of several readings of a card set that DouZero's move detector gives its
+    cards: the first in move order (an AIRPLANE before the AIRPLANE_SINGLES of the same
+    cards, as DouZero reads ``333444555666``). DouZero has no reading of its own for
+    airplanes of four trios or more whose wings hold a trio; this one is a play of the same
+    cards all the same, and ``beat_reading="cards"`` answers all its readings alike.
+
+    :param readings: a non-empty list of plays of one card set, in move order.
+    """
+    return readings[0]
+
+
+def douzero_play(cards: Iterable[int], rules: Rules = DOUZERO) -> Play:
+    """The :class:`Play` a DouZero move forms (``[]`` is the pass); a card set of several
+    readings gives DouZero's (:func:`douzero_reading`).
 
     Parameters
     ----------
     cards : list of int
-    rules : Rules, default ``REPEAT_KICKERS`` (DouZero's rules)
+    rules : Rules, default ``Rules.profile("douzero")``
 
     Raises
     ------
@@ -132,12 +157,31 @@ def douzero_play(cards: Iterable[int], rules: Rules = REPEAT_KICKERS) -> Play:
     counts = douzero_counts(cards)
     if not counts.any():
         return PASS
+    found = moves.readings(counts, rules)
+    if len(found) > 1:
+        return douzero_reading(found)
     return moves.classify(counts, rules)
+
+
+def douzero_plays(rules: Rules = DOUZERO) -> Dict[Tuple[int, ...], Play]:
+    """Every move DouZero's generator can make under ``rules`` (its card lists, as tuples)
+    and the :class:`Play` each one is (:func:`douzero_play`): one entry per card set of
+    ``all_plays(rules)``, so ``to_douzero`` of the values gives the keys back.
+
+    :returns: a new dict, 29,984 entries under the default rules.
+    """
+    rules = _args.rules_arg(rules)
+    out: Dict[Tuple[int, ...], Play] = {}
+    for p in moves.all_plays(rules):
+        key = tuple(to_douzero(p))
+        if key not in out:         # move order: the first reading of a card set is DouZero's
+            out[key] = p
+    return out
 
 
 # -- RLCard -------------------------------------------------------------------------
 
-def to_rlcard(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> str:
+def to_rlcard(play: Union[Play, str], rules: Rules = RLCARD) -> str:
     """RLCard's action string of a play: ``'pass'`` or its cards sorted ascending.
 
     Parameters
@@ -175,7 +219,7 @@ def rlcard_counts(cards: str) -> np.ndarray:
     return np.asarray(_args.cards_arg(counts, STANDARD), dtype=np.uint8)
 
 
-def rlcard_play(action: str, rules: Rules = REPEAT_KICKERS) -> Play:
+def rlcard_play(action: str, rules: Rules = RLCARD) -> Play:
     """The :class:`Play` of an RLCard action string (``'pass'`` is the pass).
 
     Raises
@@ -222,20 +266,20 @@ def _build_rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     return to_rl, from_rl
 
 
-def rlcard_id_map(rules: object = REPEAT_KICKERS) -> Tuple[np.ndarray, np.ndarray]:
+def rlcard_id_map(rules: object = RLCARD) -> Tuple[np.ndarray, np.ndarray]:
     """The permutation between :class:`ddz.ActionSpace` ids and RLCard's action ids.
 
     Requires ``rlcard`` (imported on first call).
 
     Parameters
     ----------
-    rules : Rules or ActionSpace, default ``REPEAT_KICKERS``
+    rules : Rules or ActionSpace, default ``Rules.profile("rlcard")``
 
     Returns
     -------
     to_rlcard : numpy.ndarray
         ``int32[len(space)]``: RLCard's id of each of our ids (``-1``: RLCard lacks it;
-        never under ``REPEAT_KICKERS``).
+        never under the RLCard profile).
     from_rlcard : numpy.ndarray
         ``int32[27472]``: our id of each RLCard id (``-1``: not a play under ``rules``,
         e.g. ``'33344455'`` with ``kickers="distinct"``).
@@ -313,31 +357,23 @@ def _openspiel_tables() -> Tuple[Tuple[Play, ...], Dict[Play, int]]:
     return plays, {p: i + _OS_FIRST_PLAY for i, p in enumerate(plays)}
 
 
-def _trio_wing(p: Play) -> bool:
-    """An airplane whose single wings hold three cards of the rank next to the chain
-    (OpenSpiel's ``333444555-666``), which no rule set of RULES.md reads that way."""
-    if p.type is not _T.AIRPLANE_SINGLES:
-        return False
-    lo = p.rank - p.length + 1
-    return any(p.kickers.count(r) == 3 for r in (lo - 1, p.rank + 1) if 0 <= r < CHAIN_RANKS)
-
-
-def to_openspiel(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> int:
+def to_openspiel(play: Union[Play, str], rules: Rules = OPENSPIEL) -> int:
     """OpenSpiel ``dou_dizhu``'s action id of a play (the pass is 0).
 
     Parameters
     ----------
     play : Play or notation
     rules : Rules
-        Used to parse notation and to check a Play; default ``REPEAT_KICKERS``
-        (OpenSpiel's kicker rule).
+        Used to parse notation (``'333444555+666'`` picks one reading); default
+        ``Rules.profile("openspiel")``.
 
     Raises
     ------
     NotExpressibleError
-        OpenSpiel has no such action (four-with-two: FOUR_TWO_SINGLES, FOUR_TWO_PAIRS).
+        OpenSpiel has no such action (the four-with-twos; both jokers or four of a rank
+        among wings).
     InvalidPlayError, NotationError
-        Not a play under ``rules``.
+        Not a play under ``rules`` (or several: use ``+`` notation or a Play).
     """
     p = _args.play_arg(play, _args.rules_arg(rules), moves._readings)
     if not p:
@@ -348,10 +384,10 @@ def to_openspiel(play: Union[Play, str], rules: Rules = REPEAT_KICKERS) -> int:
     except KeyError:
         raise NotExpressibleError(
             f"OpenSpiel's dou_dizhu cannot express {str(p)!r} ({p.type.name}; it has no "
-            f"four-with-two)") from None
+            f"four-with-two, and no bomb or rocket among wings)") from None
 
 
-def openspiel_play(action: int, rules: Rules = REPEAT_KICKERS) -> Play:
+def openspiel_play(action: int, rules: Rules = OPENSPIEL) -> Play:
     """The :class:`Play` of an OpenSpiel ``dou_dizhu`` play-phase action id.
 
     Parameters
@@ -359,14 +395,15 @@ def openspiel_play(action: int, rules: Rules = REPEAT_KICKERS) -> Play:
     action : int
         0 (pass) or 4..26056.
     rules : Rules
-        The play must be a play under these rules; default ``REPEAT_KICKERS``
-        (OpenSpiel's kicker rule).
+        The play must be a play under these rules; default ``Rules.profile("openspiel")``
+        (every action is a play).
 
     Raises
     ------
     NotExpressibleError
         A bid (1..3), an id out of range, or an OpenSpiel action that is not a play under
-        ``rules`` (e.g. ``333444555-666``, or ``333444-55`` with ``kickers="distinct"``).
+        ``rules`` (e.g. ``333444555-666`` with ``wings="standard"``, or ``333444-55`` with
+        ``kickers="distinct"``).
     """
     rules = _args.rules_arg(rules)
     if not is_integer(action):
@@ -379,11 +416,65 @@ def openspiel_play(action: int, rules: Rules = REPEAT_KICKERS) -> Play:
             f"OpenSpiel action {a!r} is not a play (1..3 are bids; plays are 0 and 4..{OPENSPIEL_NUM_ACTIONS - 1})")
     plays, _ = _openspiel_tables()
     p = plays[a - _OS_FIRST_PLAY]
-    if _trio_wing(p):
-        raise NotExpressibleError(
-            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}: "
-            f"a trio next to the chain is never a wing (RULES.md §2.1)")
     if p not in moves.readings(p.counts, rules):
         raise NotExpressibleError(
-            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}")
+            f"OpenSpiel action {a} ({str(p)!r} as {p.type.name}) is not a play under {rules!r}"
+            + (": a trio next to the chain is a wing only with wings='trios' or 'any' (RULES.md §2.5)"
+               if _trio_wing(p) else ""))
     return p
+
+
+def _trio_wing(p: Play) -> bool:
+    """An airplane whose single wings hold three cards of the rank next to the chain
+    (OpenSpiel's ``333444555-666``)."""
+    if p.type is not _T.AIRPLANE_SINGLES:
+        return False
+    lo = p.rank - p.length + 1
+    return any(p.kickers.count(r) == 3 for r in (lo - 1, p.rank + 1) if 0 <= r < CHAIN_RANKS)
+
+
+def _openspiel_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
+    derived = table(rules).derived
+    maps = derived.get("openspiel_map")
+    if maps is None:
+        from .actions import ActionSpace
+
+        space = ActionSpace(rules)
+        plays, index = _openspiel_tables()
+        to_os = np.full(len(space), -1, dtype=np.int32)
+        from_os = np.full(OPENSPIEL_NUM_ACTIONS, -1, dtype=np.int32)
+        to_os[0] = from_os[OPENSPIEL_PASS] = 0
+        for i in range(1, len(space)):
+            a = index.get(space.play(i))
+            if a is not None:
+                to_os[i] = a
+                from_os[a] = i
+        to_os.setflags(write=False)
+        from_os.setflags(write=False)
+        maps = derived["openspiel_map"] = (to_os, from_os)
+    return maps
+
+
+def openspiel_id_map(rules: object = OPENSPIEL) -> Tuple[np.ndarray, np.ndarray]:
+    """The permutation between :class:`ddz.ActionSpace` ids and OpenSpiel's play-phase
+    action ids (needs no OpenSpiel: its numbering is rebuilt here and checked against it
+    by the tests).
+
+    Parameters
+    ----------
+    rules : Rules or ActionSpace, default ``Rules.profile("openspiel")``
+
+    Returns
+    -------
+    to_openspiel : numpy.ndarray
+        ``int32[len(space)]``: OpenSpiel's id of each of our ids (the pass 0 is 0; ``-1``:
+        OpenSpiel lacks the play; never under the OpenSpiel profile).
+    from_openspiel : numpy.ndarray
+        ``int32[26057]``: our id of each OpenSpiel id (``-1`` for the bids 1..3, and for a
+        play that is none under ``rules``; every other id under the OpenSpiel profile).
+    """
+    from .actions import ActionSpace
+
+    if isinstance(rules, ActionSpace):
+        rules = rules.rules
+    return _openspiel_map(_args.rules_arg(rules))

@@ -162,6 +162,8 @@ class PyPlayState:
             return False
         if any(c > h for c, h in zip(play.counts, self._hands[self._cur])):
             return False
+        if not reference.fits(play, self._hands[self._cur], self._rules):
+            return False
         return self._beat == 0 or reference._beats(play, self._plays[self._beat], self._rules)
 
     # -- stepping --

@@ -39,7 +39,7 @@ from .play import PASS, Play, PlayType, needs_play_grammar, parse_with
 from .rules import STANDARD, Rules
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
-           "parse_play", "kicker_sets", "trio_rank", "TYPES"]
+           "parse_play", "kicker_sets", "trio_rank", "read_beat", "fits", "TYPES"]
 
 T = PlayType
 Counts = Tuple[int, ...]
@@ -231,20 +231,58 @@ def trio_rank(play: Play) -> int:
     return max(r for r, c in enumerate(play.counts) if c == 3)
 
 
+def read_beat(play: Play, rules: Rules = STANDARD) -> Optional[Play]:
+    """The play to beat as ``rules`` read it (RULES.md §2.5 ``beat_reading``): ``play``
+    itself, except with ``beat_reading="cards"`` (DouZero reads the cards, not the play):
+    an AIRPLANE_SINGLES whose wings are one trio next to its chain is the AIRPLANE of all
+    its trios (``333444555+666`` is ``333444555666``); one whose wings hold four of a rank,
+    or a trio when its chain is four or more long, is no play DouZero knows, and ``None``
+    says that only a bomb or the rocket answers it."""
+    if rules.beat_reading != "cards" or play.type is not T.AIRPLANE_SINGLES:
+        return play
+    copies = collections.Counter(play.kickers)
+    lo = play.rank - play.length + 1
+    if 4 in copies.values() or (play.length >= 4 and 3 in copies.values()):
+        return None
+    if len(copies) == 1:
+        (r, c), = copies.items()
+        if c == 3 and r < CHAIN_RANKS and r in (lo - 1, play.rank + 1):
+            return Play(T.AIRPLANE, max(r, play.rank), play.length + 1)
+    return play
+
+
 def _beats(a: Play, b: Play, rules: Rules = STANDARD) -> bool:
-    if a.type is T.PASS or b.type is T.ROCKET:   # nothing beats a rocket
+    if a.type is T.PASS:
         return False
+    if b.type is T.ROCKET:           # nothing beats a rocket; §2.5: a bomb may be played on it
+        return rules.bomb_on_rocket and a.type is T.BOMB
     if a.type is T.ROCKET:
         return True
     if a.type is T.BOMB:             # RULES.md §7: more cards first, then the rank
         return b.type is not T.BOMB or (a.width, a.rank) > (b.width, b.rank)
     if b.type is T.BOMB:
         return False
+    read = read_beat(b, rules)       # §2.5 beat_reading
+    if read is None:
+        return False
+    b = read
     if a.type is not b.type or a.length != b.length:
         return False
     if a.type is T.AIRPLANE_SINGLES and rules.airplane_rank == "trios":   # §2.5
         return trio_rank(a) > trio_rank(b)
     return a.rank > b.rank
+
+
+#: the chains that ``chain_from_four=False`` keeps from starting at a rank held in full
+_PLAIN_CHAINS = (T.STRAIGHT, T.PAIR_STRAIGHT, T.AIRPLANE)
+
+
+def fits(play: Play, counts: Sequence[int], rules: Rules = STANDARD) -> bool:
+    """Whether ``rules`` let a hand of ``counts`` (which holds ``play``) play ``play``:
+    always, except with ``chain_from_four=False`` (OpenSpiel, RULES.md §2.5) a STRAIGHT,
+    PAIR_STRAIGHT or AIRPLANE that starts at a rank the hand holds every copy of."""
+    return (rules.chain_from_four or play.type not in _PLAIN_CHAINS
+            or counts[play.rank - play.length + 1] < 4 * rules.decks)
 
 
 def all_plays(rules: Rules = STANDARD) -> List[Play]:
@@ -310,12 +348,13 @@ def _legal_moves(counts: Counts, beat: Optional[Play], rules: Rules) -> List[Pla
     every, groups, bombs = _index(rules.move_rules)
     h = _pack(counts)
     if beat is None:
-        return [p for p, pk in every if _contains(h, pk)]
+        return [p for p, pk in every if _contains(h, pk) and fits(p, counts, rules)]
     out = [PASS]
-    if beat.type not in (T.BOMB, T.ROCKET):
-        out.extend(p for p, pk in groups.get((beat.type, beat.length), ())
-                   if _beats(p, beat, rules) and _contains(h, pk))
-    out.extend(p for p, pk in bombs if _contains(h, pk) and _beats(p, beat))
+    read = read_beat(beat, rules)            # §2.5: None, only bombs answer it
+    if read is not None and read.type not in (T.BOMB, T.ROCKET):
+        out.extend(p for p, pk in groups.get((read.type, read.length), ())
+                   if _beats(p, beat, rules) and _contains(h, pk) and fits(p, counts, rules))
+    out.extend(p for p, pk in bombs if _contains(h, pk) and _beats(p, beat, rules))
     return out
 
 

@@ -62,11 +62,20 @@ _FIRST_BIDDER = ("random", "face_up")
 _BID_ROUNDS = ("once", "until_passes")
 _WINGS = ("standard", "trios", "any")
 _AIRPLANE_RANK = ("chain", "trios")
+_BEAT_READING = ("play", "cards")
 #: the engine compatibility profiles (RULES.md §2.5): name -> the move options that differ
+#: (fixed: the profile's legal moves are the engine's)
 _PROFILES: Dict[str, Dict[str, Any]] = {
     "rlcard": {"kickers": "repeat"},
-    "douzero": {"kickers": "repeat", "wings": "any", "airplane_rank": "trios"},
-    "openspiel": {"kickers": "repeat", "wings": "trios", "four_with_two": False},
+    "douzero": {"kickers": "repeat", "wings": "any", "airplane_rank": "trios", "beat_reading": "cards"},
+    "openspiel": {"kickers": "repeat", "wings": "trios", "four_with_two": False,
+                  "chain_from_four": False, "bomb_on_rocket": True},
+}
+#: game options a profile defaults to (another value may be passed): OpenSpiel's auction
+_PROFILE_DEFAULTS: Dict[str, Dict[str, Any]] = {
+    "rlcard": {},
+    "douzero": {},
+    "openspiel": {"first_bidder": "face_up", "bid_rounds": "until_passes", "all_pass": "void"},
 }
 #: the play types that ``four_with_two=False`` takes away
 FOUR_WITH_TWO = frozenset({PlayType.FOUR_TWO_SINGLES, PlayType.FOUR_TWO_PAIRS})
@@ -93,6 +102,11 @@ class MoveOptions(NamedTuple):
         (``wings="any"``).
     :ivar airplane_trios: 1 when an AIRPLANE_SINGLES compares by the highest rank it holds
         three times, wing trios included (``airplane_rank="trios"``).
+    :ivar beat_cards: 1 when the play to beat is read from its cards as DouZero reads them
+        (``beat_reading="cards"``).
+    :ivar chain_four: 1 when a STRAIGHT, PAIR_STRAIGHT or AIRPLANE may start at a rank of
+        which the hand holds every copy (``chain_from_four``; 0 for OpenSpiel).
+    :ivar bomb_on_rocket: 1 when any bomb may be played on the rocket (``bomb_on_rocket``).
     """
     decks: int
     max_hand: int
@@ -105,6 +119,9 @@ class MoveOptions(NamedTuple):
     wing_trios: int = 0
     wing_bombs: int = 0
     airplane_trios: int = 0
+    beat_cards: int = 0
+    chain_four: int = 1
+    bomb_on_rocket: int = 0
 
 
 _ALL_TYPES = (1 << (PlayType.ROCKET + 1)) - 1
@@ -193,6 +210,19 @@ class Rules:
         ``"chain"`` (**default**, §2.2: the chain's highest rank) or ``"trios"``
         (DouZero: the highest rank the play holds three times, wing trios included, so
         ``333444555+KKK`` beats ``444555666+789``). Decides legality.
+    :param beat_reading: how a play to beat is read (RULES.md §2.5): ``"play"``
+        (**default**: as the play it was) or ``"cards"`` (DouZero: as DouZero's move
+        detector reads its cards, so ``333444555+666`` is answered as the airplane
+        ``333444555666``, and an airplane with singles of four or more trios whose wings
+        hold a trio, or whose wings hold four of a rank, only by a bomb or the rocket).
+        Decides legality.
+    :param chain_from_four: ``True`` (**default**) or ``False`` (OpenSpiel): whether a
+        STRAIGHT, PAIR_STRAIGHT or AIRPLANE may start at a rank of which the player holds
+        every copy (``33334567`` leads ``34567`` only when ``True``; RULES.md §2.5).
+        Decides legality.
+    :param bomb_on_rocket: ``False`` (**default**) or ``True`` (OpenSpiel): whether any
+        bomb may be played on the rocket (which still beats every bomb; RULES.md §2.5).
+        Decides legality.
     :raises DdzError: an unknown option value, an option of the wrong type, a
         three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``,
         ``bid_rounds="until_passes"``) with ``players=4``, or ``bid_rounds="until_passes"``
@@ -234,17 +264,29 @@ class Rules:
     airplane_rank: Literal["chain", "trios"] = field(
         default="chain", metadata={"decides": DECIDES_LEGALITY, "choices": _AIRPLANE_RANK,
                                    "help": "how an airplane with singles compares (RULES.md §2.5)"})
+    beat_reading: Literal["play", "cards"] = field(
+        default="play", metadata={"decides": DECIDES_LEGALITY, "choices": _BEAT_READING,
+                                  "help": "read the play to beat as its play or from its cards (RULES.md §2.5)"})
+    chain_from_four: bool = field(
+        default=True, metadata={"decides": DECIDES_LEGALITY,
+                                "help": "whether a chain may start at a rank the hand holds all of (RULES.md §2.5)"})
+    bomb_on_rocket: bool = field(
+        default=False, metadata={"decides": DECIDES_LEGALITY,
+                                 "help": "whether a bomb may be played on the rocket (RULES.md §2.5)"})
 
     @classmethod
     def profile(cls, name: str, **options: Any) -> "Rules":
         """The rule set whose legal moves are exactly those of another engine (RULES.md
         §2.5): ``"rlcard"`` (``kickers="repeat"``), ``"douzero"`` (``kickers="repeat"``,
-        ``wings="any"``, ``airplane_rank="trios"``) or ``"openspiel"`` (``kickers="repeat"``,
-        ``wings="trios"``, ``four_with_two=False``).
+        ``wings="any"``, ``airplane_rank="trios"``, ``beat_reading="cards"``) or
+        ``"openspiel"`` (``kickers="repeat"``, ``wings="trios"``, ``four_with_two=False``,
+        ``chain_from_four=False``, ``bomb_on_rocket=True``, and by default OpenSpiel's
+        auction: ``first_bidder="face_up"``, ``bid_rounds="until_passes"``,
+        ``all_pass="void"``).
 
         :param name: the engine's name (a ``str``, case-insensitive).
         :param options: any field that is not a move option of the profile (``bidding``,
-            ``all_pass``, ``first_bidder``...).
+            ``doubling``, ``first_bidder``...); they replace the profile's defaults.
         :raises DdzError: an unknown name (the message lists the names), a move option of
             the profile given again, or a bad value.
         """
@@ -256,7 +298,10 @@ class Rules:
         if clash:
             raise DdzError(f"Rules.profile({key!r}) fixes {', '.join(clash)}; do not pass them")
         try:
-            return cls(**fixed, **options)
+            defaults = dict(_PROFILE_DEFAULTS[key])
+            if options.get("bidding", "points") != "points" or options.get("players", 3) != 3:
+                defaults.pop("bid_rounds", None)     # rounds are a rule of bids of points, three players
+            return cls(**{**defaults, **options, **fixed})
         except TypeError as exc:
             raise DdzError(f"Rules.profile: {exc}") from None
 
@@ -426,7 +471,9 @@ class Rules:
                            allowed=allowed, bomb_min=4, bomb_max=4 * self.decks, rocket_width=self.decks,
                            joker_pairs=int(self.decks > 1), wing_trios=int(self.wings != "standard"),
                            wing_bombs=int(self.wings == "any"),
-                           airplane_trios=int(self.airplane_rank == "trios"))
+                           airplane_trios=int(self.airplane_rank == "trios"),
+                           beat_cards=int(self.beat_reading == "cards"), chain_four=int(self.chain_from_four),
+                           bomb_on_rocket=int(self.bomb_on_rocket))
 
     @property
     def move_rules(self) -> "Rules":
