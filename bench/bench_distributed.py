@@ -1,0 +1,97 @@
+"""Self-play on Ray (issue 13): hands per second in one process against Ray with 1 and 2
+workers, and the cost of one Ray task.
+
+    python bench/bench_distributed.py [--games 2000] [--runs 5] [--cpus 2]
+
+* in-process: ``ddz.distributed.selfplay(games, seed)`` (no Ray);
+* Ray, N workers: ``selfplay(games, seed, workers=N, ray=True)`` on a local cluster
+  started once with ``ray.init(num_cpus=--cpus)`` (start-up and the first call, which
+  starts the worker processes, are timed separately and not in the rates);
+* the three run side by side, ``--runs`` rounds, and the table shows the medians; every
+  Ray run's records are checked equal to the in-process run's.
+
+Bots: ``greedy, random, random`` (``ddz selfplay``'s default). The per-task overhead is
+measured with an empty remote task: the round trip of one ``ray.get(f.remote())`` at a
+time, and the cost per task of 1,000 submitted at once. No timing is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+
+def _noop():
+    return None
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cpus", type=int, default=2, help="num_cpus of the local Ray cluster")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    import ray
+
+    from ddz._compiled import engine_note
+    from ddz.distributed import selfplay
+    bots = ("greedy", "random", "random")
+
+    t0 = time.perf_counter()
+    ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False)
+    init_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    selfplay(4 * args.cpus, seed=0, workers=args.cpus, bots=bots, ray=True, chunk=1)   # start the workers
+    warm_s = time.perf_counter() - t0
+
+    loops = [("in-process", dict())] + [(f"Ray, {n} worker{'s' if n > 1 else ''}", dict(workers=n, ray=True))
+                                        for n in range(1, args.cpus + 1)]
+    rates = {name: [] for name, _ in loops}
+    for r in range(args.runs):
+        reference = None
+        for name, kw in loops:
+            t0 = time.perf_counter()
+            recs = selfplay(args.games, seed=args.seed + r, bots=bots, **kw)
+            rates[name].append(args.games / (time.perf_counter() - t0))
+            if reference is None:
+                reference = recs
+            elif recs != reference:
+                raise SystemExit(f"{name}: records differ from the in-process run")
+
+    noop = ray.remote(num_cpus=1)(_noop)
+    ray.get(noop.remote())
+    trips = []
+    for _ in range(200):
+        t0 = time.perf_counter()
+        ray.get(noop.remote())
+        trips.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    ray.get([noop.remote() for _ in range(1000)])
+    batch = (time.perf_counter() - t0) / 1000
+    ray.shutdown()
+
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"engine: {engine_note()}; Ray {ray.__version__}; {os.cpu_count()} CPUs; load: {load}")
+    print(f"{args.games} hands per run, bots {','.join(bots)}, median of {args.runs} runs; "
+          f"ray.init {init_s:.1f} s, first call (worker start) {warm_s:.1f} s\n")
+    base = statistics.median(rates["in-process"])
+    print("| loop | hands/s (median) | vs in-process | runs |")
+    print("|---|---:|---:|---|")
+    for name, _ in loops:
+        med = statistics.median(rates[name])
+        print(f"| {name} | {med:,.0f} | {med / base:.2f}× | {' '.join(f'{x:,.0f}' for x in rates[name])} |")
+    print(f"\nempty task: {statistics.median(trips) * 1e3:.2f} ms per round trip (median of 200), "
+          f"{batch * 1e3:.2f} ms per task with 1,000 in flight")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
