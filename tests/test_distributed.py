@@ -239,3 +239,13 @@ def test_cli_bad_workers_exit_2(capsys):
 
 def test_distributed_is_not_in_the_package_namespace():
     assert "distributed" not in ddz.__all__ and distributed.__name__ == "ddz.distributed"
+
+
+def test_readme_block(ray_cluster, capsys):
+    from conftest import readme_code
+    code = readme_code("Scale out with Ray").replace("200", "8")
+    exec(code, {})
+    out = capsys.readouterr().out.splitlines()
+    recs = selfplay(8, seed=7)
+    assert out[0] == str(sum(r["result"]["scores"][0] for r in recs))
+    assert out[1] == str([solve(Position.parse(p), score=True).value for p in ("KK54/225", "34/5555/6")])
