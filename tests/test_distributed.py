@@ -249,3 +249,27 @@ def test_readme_block(ray_cluster, capsys):
     recs = selfplay(8, seed=7)
     assert out[0] == str(sum(r["result"]["scores"][0] for r in recs))
     assert out[1] == str([solve(Position.parse(p), score=True).value for p in ("KK54/225", "34/5555/6")])
+
+
+def test_rllib_doc_wrapper_gives_what_the_masking_module_reads():
+    pytest.importorskip("pettingzoo")
+    import pathlib
+    import re
+    text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "rllib.md").read_text(encoding="utf-8")
+    scope = {}
+    exec(re.search(r"```python\n(.*?)```", text, re.S).group(1), scope)
+    from ddz.envs.pettingzoo import env
+    e = scope["RLlibObservations"](env())
+    e.reset(seed=4)
+    rng = np.random.default_rng(0)
+    steps = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        space = e.observation_space(agent)
+        assert set(obs) == {"observations", "action_mask"} and space.contains(obs)
+        assert obs["action_mask"].dtype == np.float32
+        legal = np.flatnonzero(obs["action_mask"])
+        assert list(legal) == list(np.flatnonzero(e.unwrapped.observe(agent)["action_mask"]))
+        e.step(None if terminated or truncated else int(rng.choice(legal)))
+        steps += 1
+    assert steps > 3 and e.unwrapped.game.result is not None
