@@ -1,7 +1,7 @@
 """Self-play on Ray (issue 13): hands per second in one process against Ray with 1 and 2
 workers, and the cost of one Ray task.
 
-    python bench/bench_distributed.py [--games 2000] [--runs 5] [--cpus 2]
+    python bench/bench_distributed.py [--games 2000] [--runs 5] [--cpus 2] [--niceness N]
 
 * in-process: ``ddz.distributed.selfplay(games, seed)`` (no Ray);
 * Ray, N workers: ``selfplay(games, seed, workers=N, ray=True)`` on a local cluster
@@ -10,7 +10,10 @@ workers, and the cost of one Ray task.
 * the three run side by side, ``--runs`` rounds, and the table shows the medians; every
   Ray run's records are checked equal to the in-process run's.
 
-Bots: ``greedy, random, random`` (``ddz selfplay``'s default). The per-task overhead is
+Bots: ``greedy, random, random`` (``ddz selfplay``'s default). Ray runs its worker
+processes at niceness 15 (its ``worker_niceness`` default): on a machine shared with
+other busy processes they get far less CPU than the in-process loop (niceness 0);
+``--niceness 0`` sets ``RAY_worker_niceness`` for a like-for-like comparison. The per-task overhead is
 measured with an empty remote task: the round trip of one ``ray.get(f.remote())`` at a
 time, and the cost per task of 1,000 submitted at once. No timing is asserted anywhere.
 """
@@ -37,7 +40,11 @@ def main(argv=None) -> int:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--cpus", type=int, default=2, help="num_cpus of the local Ray cluster")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--niceness", type=int, default=None,
+                    help="RAY_worker_niceness for the Ray workers (default: Ray's, 15)")
     args = ap.parse_args(argv)
+    if args.niceness is not None:
+        os.environ["RAY_worker_niceness"] = str(args.niceness)
 
     import ray
 
@@ -52,6 +59,7 @@ def main(argv=None) -> int:
     selfplay(4 * args.cpus, seed=0, workers=args.cpus, bots=bots, ray=True, chunk=1)   # start the workers
     warm_s = time.perf_counter() - t0
 
+    load_before = os.getloadavg()
     loops = [("in-process", dict())] + [(f"Ray, {n} worker{'s' if n > 1 else ''}", dict(workers=n, ray=True))
                                         for n in range(1, args.cpus + 1)]
     rates = {name: [] for name, _ in loops}
@@ -79,7 +87,9 @@ def main(argv=None) -> int:
     ray.shutdown()
 
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    print(f"engine: {engine_note()}; Ray {ray.__version__}; {os.cpu_count()} CPUs; load: {load}")
+    print(f"engine: {engine_note()}; Ray {ray.__version__}; {os.cpu_count()} CPUs; "
+          f"worker niceness {args.niceness if args.niceness is not None else 'Ray default (15)'}")
+    print(f"load average before the runs {load_before[0]:.2f}; after: {load}")
     print(f"{args.games} hands per run, bots {','.join(bots)}, median of {args.runs} runs; "
           f"ray.init {init_s:.1f} s, first call (worker start) {warm_s:.1f} s\n")
     base = statistics.median(rates["in-process"])

@@ -141,13 +141,15 @@ def test_the_pure_solver_limit_is_checked_before_any_work(monkeypatch):
     assert solve_many([big], node_limit=10)[0].nodes >= 0     # with a limit it runs
 
 
-def test_without_ray_a_clear_error(monkeypatch):
+def test_without_ray_a_clear_error(monkeypatch, run_cli):
     monkeypatch.setitem(sys.modules, "ray", None)               # `import ray` fails
     for call in (lambda: selfplay(4, workers=2), lambda: solve_many(["33/44"], workers=2),
                  lambda: iter_selfplay(4, ray=True)):
         with pytest.raises(DdzError, match=r"pip install 'ddz\[ray\]'"):
             call()
     assert len(selfplay(2, workers=1)) == 2                      # one worker needs no Ray
+    code, out, err = run_cli("selfplay", "--games", "2", "--quiet", "--ray")
+    assert code == 2 and "pip install 'ddz[ray]'" in err and out == ""
 
 
 # -- on Ray ---------------------------------------------------------------------------
