@@ -10,6 +10,10 @@ workers, and the cost of one Ray task.
 * the three run side by side, ``--runs`` rounds, and the table shows the medians; every
   Ray run's records are checked equal to the in-process run's.
 
+The CPU time of the whole process tree (the driver, and the Ray daemons and workers under
+it; Linux only) is read around each run, so the table also shows CPU seconds per 1,000
+hands: what Ray costs in work, apart from how much CPU the machine had to give.
+
 Bots: ``greedy, random, random`` (``ddz selfplay``'s default). Ray runs its worker
 processes at niceness 15 (its ``worker_niceness`` default): on a machine shared with
 other busy processes they get far less CPU than the in-process loop (niceness 0);
@@ -32,6 +36,30 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 def _noop():
     return None
+
+
+def _tree_cpu(root: int) -> float:
+    """CPU seconds (user + system) of ``root`` and every process below it (Linux /proc):
+    the driver, and the Ray daemons and workers that ``ray.init`` started under it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks)
+    children = {}
+    for pid, (ppid, _) in stats.items():
+        children.setdefault(ppid, []).append(pid)
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += stats.get(pid, (0, 0.0))[1]
+        todo += children.get(pid, [])
+    return total
 
 
 def main(argv=None) -> int:
@@ -63,12 +91,16 @@ def main(argv=None) -> int:
     loops = [("in-process", dict())] + [(f"Ray, {n} worker{'s' if n > 1 else ''}", dict(workers=n, ray=True))
                                         for n in range(1, args.cpus + 1)]
     rates = {name: [] for name, _ in loops}
+    cpu = {name: [] for name, _ in loops}
+    me = os.getpid()
     for r in range(args.runs):
         reference = None
         for name, kw in loops:
+            c0 = _tree_cpu(me)
             t0 = time.perf_counter()
             recs = selfplay(args.games, seed=args.seed + r, bots=bots, **kw)
             rates[name].append(args.games / (time.perf_counter() - t0))
+            cpu[name].append((_tree_cpu(me) - c0) / args.games * 1000)
             if reference is None:
                 reference = recs
             elif recs != reference:
@@ -93,11 +125,12 @@ def main(argv=None) -> int:
     print(f"{args.games} hands per run, bots {','.join(bots)}, median of {args.runs} runs; "
           f"ray.init {init_s:.1f} s, first call (worker start) {warm_s:.1f} s\n")
     base = statistics.median(rates["in-process"])
-    print("| loop | hands/s (median) | vs in-process | runs |")
-    print("|---|---:|---:|---|")
+    print("| loop | hands/s (median) | vs in-process | CPU s per 1,000 hands | runs (hands/s) |")
+    print("|---|---:|---:|---:|---|")
     for name, _ in loops:
         med = statistics.median(rates[name])
-        print(f"| {name} | {med:,.0f} | {med / base:.2f}× | {' '.join(f'{x:,.0f}' for x in rates[name])} |")
+        print(f"| {name} | {med:,.0f} | {med / base:.2f}× | {statistics.median(cpu[name]):.2f} | "
+              f"{' '.join(f'{x:,.0f}' for x in rates[name])} |")
     print(f"\nempty task: {statistics.median(trips) * 1e3:.2f} ms per round trip (median of 200), "
           f"{batch * 1e3:.2f} ms per task with 1,000 in flight")
     return 0
