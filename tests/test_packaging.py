@@ -103,6 +103,8 @@ def test_platform_limited_engines_carry_markers():
     for name in ("open_spiel", "ray"):
         assert ";" in by_name[name] and "sys_platform" in by_name[name], by_name[name]
     assert "mypy" in by_name and "douzero" not in by_name   # DouZero: --no-deps, by tools/test.py
+    # the tests of ddz.distributed need Ray where it installs: the ray extra's requirement
+    assert extras["ray"][0] in extras["test"]
     assert "mypy" not in " ".join(_pyproject()["project"]["dependencies"])
 
 

@@ -5,9 +5,9 @@ against the installed package (never the checkout's ``src/``).
     python3 tools/test.py [--no-install] [PYTEST ARGS...]
 
 1. ``pip install "<repo>[test]"``: builds and installs the package with the test extra
-   (pytest, hypothesis, mypy, rlcard; open_spiel where it publishes wheels). Skipped with
-   ``--no-install``, which tests the ddz already installed, e.g. a wheel
-   (``tools/build-wheels`` and cibuildwheel do that).
+   (pytest, hypothesis, mypy, rlcard, pettingzoo, gymnasium; open_spiel and ray where
+   they publish wheels). Skipped with ``--no-install``, which tests the ddz already
+   installed, e.g. a wheel (``tools/build-wheels`` and cibuildwheel do that).
 2. ``pip install --no-deps douzero==1.1.0``: DouZero's requirements pull in PyTorch; its
    interop tests use only its pure-Python move generator.
 3. Prints ``ddz --version`` and where ``ddz`` was imported from; a ``ddz`` imported from

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
 import sys
 import time
@@ -211,20 +212,21 @@ def _isatty(stream) -> bool:
 
 def cmd_selfplay(args) -> int:
     """`ddz selfplay`: bots play N hands; print a summary. Returns the exit status (130
-    after Ctrl-C, with the hands finished so far written and summarised)."""
+    after Ctrl-C, with the hands finished so far written and summarised).
+
+    The hands are :func:`ddz.distributed.selfplay`'s: hand ``i`` depends only on the seed
+    and ``i``, so ``--ray --workers N`` writes the same records as one process."""
     from ._compiled import engine_note
-    from .bots import make_bot, play_hand
-    from .game import Game
-    from .match import Match
+    from .distributed import iter_selfplay
     from .terminal import progress_bar
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    master = random.Random(seed)
     names = args.bots or ["greedy"] + ["random"] * (rules.seats - 1)
     if len(names) != rules.seats:
         raise DdzError(f"--bots names {len(names)} bots, but {rules.seats} players play (--players {rules.seats})")
     args.bots = names
-    bots = [make_bot(name, master.getrandbits(63)) for name in names]
+    workers = _ray_workers(args)
+    records = iter_selfplay(args.games, seed, workers, names, rules, match=args.match, ray=args.ray)
     out = None
     to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr
     if to_stdout:
@@ -241,25 +243,8 @@ def cmd_selfplay(args) -> int:
     interrupted = False
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
-
-    def unit():
-        """One hand, or with --match one match: (its record, its games)."""
-        if not args.match:
-            game = play_hand(Game(rules, seed=master.getrandbits(63)), bots)
-            return game.to_record(), [game]
-        m = Match(rules, args.match, seed=master.getrandbits(63))
-        while True:
-            play_hand(m.game, bots)
-            if m.finished:
-                break
-            m.next_hand()
-        for s_ in m.winners:
-            match_wins[s_] += 1
-        return m.to_record(), m.games
-
     try:
-        for _ in range(n):
-            record, games = unit()
+        for record in records:
             if out is not None:
                 line = json.dumps(record, separators=(",", ":")) + "\n"
                 try:
@@ -267,22 +252,27 @@ def cmd_selfplay(args) -> int:
                 except OSError as exc:
                     raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
             done += 1                   # right after the write: the file holds `done` records
-            for game in games:
+            if args.match:
+                best = max(record["totals"])
+                for s_, v in enumerate(record["totals"]):
+                    match_wins[s_] += v == best
+            for game in (record["games"] if args.match else [record]):
                 hands += 1
-                r = game.result
-                wins += r.winner == "landlord"
-                voids += bool(r.void)
-                redeals += game.redeals
-                bombs += r.bombs
-                rockets += r.rockets
-                springs += r.spring
-                antis += r.anti_spring
-                for s_, v in enumerate(r.scores):
+                r = game["result"]
+                wins += r["winner"] == "landlord"
+                voids += bool(r["void"])
+                redeals += len(game["deals"]) - 1
+                bombs += r["bombs"]
+                rockets += r["rockets"]
+                springs += r["spring"]
+                antis += r["anti_spring"]
+                for s_, v in enumerate(r["scores"]):
                     totals[s_] += v
             progress.advance()
     except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
         interrupted = True
     finally:
+        records.close()                 # with Ray: cancels the tasks still running
         progress.close()
         if out is not None and not to_stdout:
             try:
@@ -298,7 +288,7 @@ def cmd_selfplay(args) -> int:
         ("seed", f"{seed}"),
         ("rules", " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}"
                            for k, v in rules.to_json().items() if k != "banned" or v)),
-        ("engine", engine_note()),
+        ("engine", engine_note() + (f"; Ray, {workers or os.cpu_count()} workers" if args.ray else "")),
         ("landlord win rate", f"{wins / per:.1%}"),
     ]
     for s_ in range(rules.seats):
@@ -501,6 +491,80 @@ def cmd_perft(args) -> int:
     return 0
 
 
+def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("--ray", action="store_true",
+                   help=f"fan the {what} out over Ray tasks (pip install 'ddz[ray]'); the output "
+                        "is the same as without it")
+    p.add_argument("--workers", type=_positive, default=None, metavar="N",
+                   help="with --ray: Ray workers, at most N tasks at a time (default: the CPU "
+                        "count); a local cluster of N CPUs is started unless Ray runs already")
+
+
+def _ray_workers(args) -> Optional[int]:
+    """The ``workers`` of :mod:`ddz.distributed` for ``--ray``/``--workers`` (with
+    ``ray=args.ray``; ``None`` with ``--ray``: the CPU count)."""
+    if args.workers is not None and not args.ray:
+        raise DdzError("--workers needs --ray (without it everything runs in this process)")
+    return args.workers if args.ray else None
+
+
+def _solution_json(pos, sol) -> dict:
+    return {"position": str(pos), "exact": sol.exact, "landlord_wins": sol.landlord_wins,
+            "win": sol.win, "moves": [str(m) for m in sol.moves],
+            "pv": [str(m) for m in sol.pv], "value": sol.value, "nodes": sol.nodes,
+            "seconds": round(sol.seconds, 6)}
+
+
+def cmd_solve_many(args) -> int:
+    """`ddz solve-many FILE`: solve a file of positions (issue 13), one output line each,
+    in the order of the file. Returns the exit status."""
+    from .distributed import solve_many
+    from .position import Position
+    workers = _ray_workers(args)
+    try:
+        if args.file == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(args.file, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DdzError(f"cannot read {args.file!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    positions = []
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            positions.append(Position.parse(text))
+        except DdzError as exc:
+            raise type(exc)(f"{args.file} line {number}: {exc}") from None
+    if not positions:
+        raise DdzError(f"{args.file} holds no position (one per line, e.g. 'KK5543/225543')")
+    start = time.perf_counter()
+    sols = solve_many(positions, workers=workers, ray=args.ray, score=args.score, all_moves=args.all,
+                      node_limit=args.node_limit, time_limit=args.time_limit,
+                      threads=args.threads, table_mb=args.table_mb)
+    elapsed = time.perf_counter() - start
+    for pos, sol in zip(positions, sols):
+        if args.json:
+            print(json.dumps(_solution_json(pos, sol), ensure_ascii=False))
+            continue
+        if not sol.exact:
+            answer = f"unknown (stopped after {sol.nodes:,} positions)"
+        else:
+            side = "landlord" if pos.to_move == pos.landlord else "farmers"
+            answer = f"{side} to move {'win' if sol.win else 'lose'}"
+            if sol.value is not None:
+                answer += f", score {sol.value:+d}"
+            if sol.moves:
+                answer += ("; best moves " if args.all else "; best move ") + ", ".join(map(str, sol.moves))
+        print(f"{pos}: {answer}")
+    if not args.json:
+        print(f"{len(sols)} positions, {sum(s.nodes for s in sols):,} nodes searched, {elapsed:.3f} s"
+              + (f" (Ray, {workers or os.cpu_count()} workers)" if args.ray else ""), file=sys.stderr)
+    return 0
+
+
 def cmd_solve(args) -> int:
     """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status."""
     from .position import Position
@@ -522,10 +586,7 @@ def cmd_solve(args) -> int:
         if shown[0]:
             print(file=sys.stderr)
     if args.json:
-        print(json.dumps({"position": str(pos), "exact": sol.exact, "landlord_wins": sol.landlord_wins,
-                          "win": sol.win, "moves": [str(m) for m in sol.moves],
-                          "pv": [str(m) for m in sol.pv], "value": sol.value, "nodes": sol.nodes,
-                          "seconds": round(sol.seconds, 6)}, ensure_ascii=False))
+        print(json.dumps(_solution_json(pos, sol), ensure_ascii=False))
         return 0
     print(f"position: {pos}")
     if not sol.exact:
@@ -599,6 +660,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write every hand's record to FILE as JSON lines (see docs/records.md); "
                         "'-' for standard output (the summary then goes to standard error)")
     p.add_argument("--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
+    _add_ray_options(p, "hands")
     _add_game_options(p)
     p.set_defaults(func=cmd_selfplay)
 
@@ -674,6 +736,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="machine-readable output")
     _add_rules_options(p)
     p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("solve-many", help="solve many endgames, one per line of a file",
+                       description="Solve every position of FILE (one per line in the text "
+                                   "form of ddz.Position.parse, e.g. 'KK5543/225543 "
+                                   "landlord=1'; blank lines and lines starting with # are "
+                                   "skipped) and print one line per position, in order; "
+                                   "--ray fans them out over Ray workers (the same answers).")
+    p.add_argument("file", metavar="FILE", help="a file of positions, one per line; - for standard input")
+    p.add_argument("--score", action="store_true", help="the score under best play (bombs, spring)")
+    p.add_argument("--all", action="store_true", help="every winning (best) move, not only one")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop each position after S seconds (answer: unknown)")
+    p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
+                   help="stop each position after N positions searched")
+    p.add_argument("--threads", type=_positive, default=1, metavar="T", help="threads per position (default 1)")
+    p.add_argument("--table-mb", type=float, default=64, metavar="MB",
+                   help="transposition table per thread, MiB (default 64)")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per line (the fields of ddz solve --json)")
+    _add_ray_options(p, "positions")
+    p.set_defaults(func=cmd_solve_many)
     return parser
 
 
