@@ -27,13 +27,56 @@ a time; the root split of ``threads > 1`` (:mod:`ddz.solver`) gives each thread 
 
 cimport cython
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc, calloc, qsort
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ddz._core cimport (Opts, RuleTable, legal_codes, code_counts, NUM_RANKS, T_BOMB,
-                        T_ROCKET, T_PASS, CODE_TYPE_SHIFT, CODE_RANK_SHIFT,
-                        CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT, KICK_BITS)
+from ddz._core cimport (Opts, RuleTable, legal_codes, code_counts, readings_codes, beats_opts,
+                        NUM_RANKS, T_BOMB, T_ROCKET, T_PASS, T_SINGLE, T_TRIO_PAIR,
+                        CODE_TYPE_SHIFT, CODE_RANK_SHIFT, CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT,
+                        KICK_BITS, MAX_READINGS)
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* The transposition table: 64-byte aligned (an entry never straddles two cache
+       lines), on transparent huge pages where Linux has them (fewer TLB misses on a
+       table probed at random). Zeroed. */
+    static void* ddz_table_alloc(size_t bytes) {
+        void* p = NULL;
+    #if defined(_WIN32)
+        p = _aligned_malloc(bytes, 64);
+    #else
+        size_t align = bytes >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64;
+        if (posix_memalign(&p, align, bytes) != 0) p = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (p != NULL && align > 64) madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+    #endif
+        if (p != NULL) memset(p, 0, bytes);
+        return p;
+    }
+    static void ddz_table_free(void* p) {
+    #if defined(_WIN32)
+        _aligned_free(p);
+    #else
+        free(p);
+    #endif
+    }
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
+    #else
+    #define ddz_prefetch(p) ((void)0)
+    #endif
+    """
+    void* ddz_table_alloc(size_t bytes) nogil
+    void ddz_table_free(void* p) nogil
+    void ddz_prefetch(const void* p) nogil
+    int popcount64 "__builtin_popcountll"(uint64_t x) nogil
 
 cdef enum:
     INF = 1 << 30
@@ -45,7 +88,7 @@ cdef enum:
 
 
 cdef struct Entry:
-    uint64_t key
+    # 64 bytes (one cache line): the full state, verified on a hit (h: the packed hands)
     uint64_t h[MAX_SEATS]
     int64_t tb
     int64_t best
@@ -53,11 +96,17 @@ cdef struct Entry:
     uint16_t meta
     uint16_t gen
     uint8_t bound
+    uint8_t pad[23]
 
 
 cdef struct MoveK:
     int64_t sortkey
     int64_t code
+
+
+cdef enum:
+    HIST_BITS = 12
+    USE_HIST = 0
 
 
 cdef struct Ctx:
@@ -66,6 +115,7 @@ cdef struct Ctx:
     int landlord
     int score              # score mode: bombs, spring and anti-spring count
     uint8_t hands[MAX_SEATS][NUM_RANKS]
+    uint64_t packed[MAX_SEATS]   # the same hands, 4 bits a rank (rank r at bits 4r..4r+3)
     int left[MAX_SEATS]
     int64_t nodes
     int64_t node_stop      # stop when nodes reach this (INT64_MAX: no limit)
@@ -79,6 +129,7 @@ cdef struct Ctx:
     Py_ssize_t arena_cap
     Py_ssize_t top
     Py_ssize_t max_moves
+    int32_t hist[2][1 << HIST_BITS]   # history: cut-offs per side and play (hashed code)
 
 
 cdef inline double now() noexcept nogil:
@@ -99,6 +150,16 @@ cdef inline uint64_t pack(const uint8_t* h) noexcept nogil:
     for r in range(NUM_RANKS):
         x |= (<uint64_t>h[r]) << (4 * r)
     return x
+
+
+cdef inline uint64_t state_key(uint64_t h0, uint64_t h1, uint64_t h2, int64_t tb, uint16_t meta) noexcept nogil:
+    return mix(h0 * <uint64_t>0x9E3779B97F4A7C15ULL ^ h1 * <uint64_t>0xD1B54A32D192ED03ULL
+               ^ h2 * <uint64_t>0xAEF17502108EF2D9ULL ^ (<uint64_t>tb) * <uint64_t>0xDB4F0B9175AE2165ULL
+               ^ meta)
+
+
+cdef inline uint16_t state_meta(int p, int last, int llp, int fp) noexcept nogil:
+    return <uint16_t>(p | ((last + 1) << 2) | (llp << 4) | (fp << 6) | (1 << 7))
 
 
 cdef inline int code_type(int64_t code) noexcept nogil:
@@ -136,6 +197,10 @@ cdef inline int ceil_half(int x) noexcept nogil:
     return -floor_half(-x)
 
 
+cdef inline int hist_slot(int64_t code) noexcept nogil:
+    return <int>(((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - HIST_BITS))
+
+
 cdef int grow(Ctx* c, Py_ssize_t need) noexcept nogil:
     """Make room for ``need`` more moves on the arena; 0 if out of memory."""
     cdef Py_ssize_t cap = c.arena_cap
@@ -152,22 +217,32 @@ cdef int grow(Ctx* c, Py_ssize_t need) noexcept nogil:
     return 1
 
 
-cdef int cmp_moves(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const MoveK*>a).sortkey
-    cdef int64_t y = (<const MoveK*>b).sortkey
-    return (x < y) - (x > y)      # descending
+cdef inline void sort_moves(MoveK* m, Py_ssize_t n) noexcept nogil:
+    """Insertion sort by descending sortkey (move lists are short; keys are distinct)."""
+    cdef Py_ssize_t i, j
+    cdef MoveK x
+    for i in range(1, n):
+        x = m[i]
+        j = i - 1
+        while j >= 0 and m[j].sortkey < x.sortkey:
+            m[j + 1] = m[j]
+            j -= 1
+        m[j + 1] = x
 
 
 cdef inline int is_landlord_side(Ctx* c, int seat) noexcept nogil:
     return seat == c.landlord
 
 
-cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best) noexcept nogil:
+cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best, int use_hist) noexcept nogil:
     """Write the legal moves of seat ``p`` at ``c.arena[c.top:]`` in search order and
-    return how many (-1: out of memory). The caller moves ``c.top`` past them."""
+    return how many (-1: out of memory). The caller moves ``c.top`` past them.
+    ``use_hist``: order by the history counts too (inside the search only: the order of
+    :meth:`Searcher.ordered_moves`, which decides the reported move, never depends on
+    what was searched before)."""
     cdef Py_ssize_t n, i
     cdef int64_t code, key
-    cdef int t, cards, rank, partner_play
+    cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p), hv
     # legal_codes writes codes only; MoveK interleaves keys, so generate into the
     # second half of a scratch area and spread them
     if not grow(c, 2 * c.max_moves):
@@ -175,18 +250,18 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
     n = legal_codes(c.o, c.hands[p], tb, <int64_t*>(c.arena + c.top + c.max_moves), c.max_moves)
     if n > c.max_moves:
         return -1
-    partner_play = last >= 0 and (is_landlord_side(c, last) == is_landlord_side(c, p))
+    partner_play = last >= 0 and (is_landlord_side(c, last) == side)
     for i in range(n):
         code = (<int64_t*>(c.arena + c.top + c.max_moves))[i]
         t = code_type(code)
         cards = code_cards(code)
         rank = <int>((code >> CODE_RANK_SHIFT) & 15)
         if code == tt_best and tt_best != -1:
-            key = 1 << 20
+            key = 1 << 21
         elif cards == c.left[p]:
-            key = 1 << 19
+            key = 1 << 20
         elif t == T_PASS:
-            key = (1 << 18) if partner_play else 0      # the pass last, unless on a partner's play
+            key = (1 << 19) if partner_play else 0      # the pass last, unless on a partner's play
         elif t == T_BOMB or t == T_ROCKET:
             key = 1 + 16 - rank                         # bombs just before the pass, low first
         elif tb == 0:
@@ -194,9 +269,12 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
             key = 1024 + (32 - split_after(c.hands[p], code)) * 64 + cards * 2
         else:
             key = 1024 + rank                           # answering: the higher first
+        if use_hist and 1024 <= key < (1 << 19):
+            hv = c.hist[side][hist_slot(code)]
+            key += (hv if hv < 255 else 255) << 11
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
-    qsort(c.arena + c.top, n, sizeof(MoveK), cmp_moves)
+    sort_moves(c.arena + c.top, n)
     return n
 
 
@@ -238,16 +316,71 @@ cdef inline int terminal(Ctx* c, int winner, int llp, int fp) noexcept nogil:
     return -1
 
 
+cdef inline int forced_pass(Ctx* c, int p, int64_t tb) noexcept nogil:
+    """1 when seat ``p`` surely has no play that beats ``tb`` (a play, not the pass), by
+    a cheap test that may answer 0 when it cannot tell: no four of a rank and not both
+    jokers (no bomb or rocket), and too few cards or, for a single, pair or trio (with
+    or without a kicker), no rank above with as many copies."""
+    cdef const uint8_t* h = c.hands[p]
+    cdef int t = code_type(tb), r, w
+    if c.packed[p] & <uint64_t>0x0CCCCCCCCCCCCCULL:      # some rank of 3..2 has 4 or more
+        return 0
+    if h[13] and h[14]:
+        return 0
+    if t == T_BOMB or t == T_ROCKET:
+        return 1
+    if c.left[p] < code_cards(tb):
+        return 1
+    if T_SINGLE <= t <= T_TRIO_PAIR:
+        w = <int>((tb >> CODE_WIDTH_SHIFT) & 15)
+        for r in range(<int>((tb >> CODE_RANK_SHIFT) & 15) + 1, NUM_RANKS):
+            if h[r] >= w:
+                return 0
+        return 1
+    return 0
+
+
+cdef inline int maybe_one_play(uint64_t x) noexcept nogil:
+    """0 when the packed hand ``x`` surely is no single play: more than three ranks and no
+    chain body (five ranks in a row of 3..A, three pairs or two trios in a row); 1 when it
+    may be (the full test is ``readings_codes``)."""
+    cdef uint64_t ones = <uint64_t>0x111111111111111ULL      # the low bit of each of 15 ranks
+    cdef uint64_t chain = <uint64_t>0x111111111111ULL        # ranks 3..A
+    cdef uint64_t nz = (x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge2, ge3
+    if popcount64(nz) <= 3:
+        return 1
+    ge2 = ((x >> 1) | (x >> 2) | (x >> 3)) & ones & chain
+    ge3 = ((x & (x >> 1)) | (x >> 2) | (x >> 3)) & ones & chain
+    nz &= chain
+    if ge3 & (ge3 >> 4):
+        return 1
+    if ge2 & (ge2 >> 4) & (ge2 >> 8):
+        return 1
+    return (nz & (nz >> 4) & (nz >> 8) & (nz >> 12) & (nz >> 16)) != 0
+
+
+cdef inline int goes_out(Ctx* c, int p, int64_t tb) noexcept nogil:
+    """1 when seat ``p``'s whole hand is one legal play now (leading, or beating ``tb``)."""
+    cdef int64_t out[MAX_READINGS]
+    cdef int k, i
+    if c.left[p] > c.o.max_hand or not maybe_one_play(c.packed[p]):
+        return 0
+    k = readings_codes(c.o, c.hands[p], out)
+    for i in range(k):
+        if out[i] and (tb == 0 or beats_opts(c.o, out[i], tb)):
+            return 1
+    return 0
+
+
 cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept nogil:
     """Alpha-beta value (landlord's side, fail-soft) of the state with seat ``p`` to move."""
-    cdef uint64_t h0, h1, h2, key
+    cdef uint64_t key, hp, ch
     cdef uint16_t meta
     cdef Entry* e
     cdef int64_t tt_best = -1, best_move = 0, code
-    cdef int maxing = is_landlord_side(c, p)
-    cdef int a0 = alpha, b0 = beta
-    cdef int v, best, nlast, nllp, nfp, np_, cards, r, wa, wb
-    cdef int64_t ntb
+    cdef int maxing, a0, b0
+    cdef int v, best, nllp, nfp, np_, cards, r, wa, wb, side
     cdef Py_ssize_t base, n, i
     cdef uint8_t cc[NUM_RANKS]
 
@@ -258,15 +391,23 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     if not c.score:
         llp = 0
         fp = 0
-    h0 = pack(c.hands[0])
-    h1 = pack(c.hands[1])
-    h2 = pack(c.hands[2]) if c.n == 3 else 0
-    meta = <uint16_t>(p | ((last + 1) << 2) | (llp << 4) | (fp << 6) | (1 << 7))
-    key = mix(h0 ^ mix(h1 + <uint64_t>0x9E3779B97F4A7C15ULL) ^ mix(h2 + <uint64_t>0xD1B54A32D192ED03ULL)
-              ^ mix(<uint64_t>tb + meta))
+    # forced passes: step through without a table probe
+    while tb != 0 and forced_pass(c, p, tb):
+        np_ = (p + 1) % c.n
+        if np_ == last or c.n == 2:
+            tb = 0
+            last = -1
+        p = np_
+    if not c.score and goes_out(c, p, tb):
+        return terminal(c, p, 0, 0)
+    maxing = is_landlord_side(c, p)
+    a0 = alpha
+    b0 = beta
+    meta = state_meta(p, last, llp, fp)
+    key = state_key(c.packed[0], c.packed[1], c.packed[2], tb, meta)
     e = c.tt + (key & c.tmask)
-    if e.bound and e.gen == c.gen and e.key == key and e.h[0] == h0 and e.h[1] == h1 and e.h[2] == h2 \
-            and e.tb == tb and e.meta == meta:
+    if e.bound and e.gen == c.gen and e.h[0] == c.packed[0] and e.h[1] == c.packed[1] \
+            and e.h[2] == c.packed[2] and e.tb == tb and e.meta == meta:
         v = e.value
         if e.bound == B_EXACT:
             return v
@@ -283,11 +424,24 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         tt_best = e.best
 
     base = c.top
-    n = gen_ordered(c, p, tb, last, tt_best)
+    n = gen_ordered(c, p, tb, last, tt_best, USE_HIST)
     if n < 0:
         c.aborted = 1
         return 0
     c.top = base + n
+    # prefetch the table slots of the first children
+    hp = c.packed[p]
+    nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
+    nfp = 1 if (c.score and p != c.landlord) else fp
+    for i in range(n if n < 8 else 8):
+        code = c.arena[base + i].code
+        if code == 0:
+            continue
+        code_counts(code, cc)
+        c.packed[p] = hp - pack(cc)
+        ddz_prefetch(c.tt + (state_key(c.packed[0], c.packed[1], c.packed[2], code,
+                                       state_meta((p + 1) % c.n, p, nllp, nfp)) & c.tmask))
+    c.packed[p] = hp
     best = -INF if maxing else INF
     for i in range(n):
         code = c.arena[base + i].code
@@ -299,18 +453,13 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                 v = search(c, np_, tb, last, llp, fp, alpha, beta)
         else:
             cards = code_cards(code)
-            nllp = llp
-            nfp = fp
-            if p == c.landlord:
-                nllp = llp + 1 if llp < 2 else 2
-            else:
-                nfp = 1
             if cards == c.left[p]:
                 v = terminal(c, p, nllp, nfp)
             else:
                 code_counts(code, cc)
                 for r in range(NUM_RANKS):
                     c.hands[p][r] -= cc[r]
+                c.packed[p] = hp - pack(cc)
                 c.left[p] -= cards
                 if c.score and is_bomb(code):
                     wa = floor_half(alpha)
@@ -320,6 +469,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                     v = search(c, (p + 1) % c.n, code, p, nllp, nfp, alpha, beta)
                 for r in range(NUM_RANKS):
                     c.hands[p][r] += cc[r]
+                c.packed[p] = hp
                 c.left[p] += cards
             if c.aborted:
                 c.top = base
@@ -342,14 +492,16 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                 if v < beta:
                     beta = v
         if alpha >= beta:
+            if code != 0 and i > 0:
+                side = maxing
+                c.hist[side][hist_slot(code)] += 1
             break
     c.top = base
     # store (never after an abort: the returns above left already)
-    e.key = key
     e.gen = c.gen
-    e.h[0] = h0
-    e.h[1] = h1
-    e.h[2] = h2
+    e.h[0] = c.packed[0]
+    e.h[1] = c.packed[1]
+    e.h[2] = c.packed[2]
     e.tb = tb
     e.meta = meta
     e.value = best
@@ -387,7 +539,7 @@ cdef class Searcher:
         want = <Py_ssize_t>(table_mb * 1048576.0 / sizeof(Entry))
         while n * 2 <= want:
             n *= 2
-        self.c.tt = <Entry*>calloc(n, sizeof(Entry))
+        self.c.tt = <Entry*>ddz_table_alloc(n * sizeof(Entry))
         if self.c.tt == NULL:
             raise MemoryError(f"cannot allocate a {table_mb} MiB transposition table")
         self.entries = n
@@ -410,6 +562,7 @@ cdef class Searcher:
         self.c.score = score
         self.stop_flag = 0
         self.c.nodes = 0
+        memset(self.c.hist, 0, sizeof(self.c.hist))
         self.c.gen += 1
         if self.c.gen == 0:
             memset(self.c.tt, 0, (self.c.tmask + 1) * sizeof(Entry))
@@ -420,7 +573,7 @@ cdef class Searcher:
         self.stop_flag = 0
 
     def __dealloc__(self):
-        free(self.c.tt)
+        ddz_table_free(self.c.tt)
         free(self.c.arena)
 
     @property
@@ -452,6 +605,8 @@ cdef class Searcher:
         for s in range(self.c.n, MAX_SEATS):
             memset(self.c.hands[s], 0, NUM_RANKS)
             self.c.left[s] = 0
+        for s in range(MAX_SEATS):
+            self.c.packed[s] = pack(self.c.hands[s])
         return 0
 
     def value(self, hands, int to_move, int64_t to_beat, int last, int landlord_plays,
@@ -489,7 +644,7 @@ cdef class Searcher:
         cdef Py_ssize_t n, i
         self.load(hands)
         self.c.top = 0
-        n = gen_ordered(&self.c, to_move, to_beat, last, -1)
+        n = gen_ordered(&self.c, to_move, to_beat, last, -1, 0)
         if n < 0:
             raise MemoryError("no room for the move list")
         return [self.c.arena[i].code for i in range(n)]
