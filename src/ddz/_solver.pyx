@@ -104,11 +104,6 @@ cdef struct MoveK:
     int64_t code
 
 
-cdef enum:
-    HIST_BITS = 12
-    USE_HIST = 0
-
-
 cdef struct Ctx:
     const Opts* o
     int n                  # seats: 2 or 3
@@ -129,7 +124,6 @@ cdef struct Ctx:
     Py_ssize_t arena_cap
     Py_ssize_t top
     Py_ssize_t max_moves
-    int32_t hist[2][1 << HIST_BITS]   # history: cut-offs per side and play (hashed code)
 
 
 cdef inline double now() noexcept nogil:
@@ -197,10 +191,6 @@ cdef inline int ceil_half(int x) noexcept nogil:
     return -floor_half(-x)
 
 
-cdef inline int hist_slot(int64_t code) noexcept nogil:
-    return <int>(((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - HIST_BITS))
-
-
 cdef int grow(Ctx* c, Py_ssize_t need) noexcept nogil:
     """Make room for ``need`` more moves on the arena; 0 if out of memory."""
     cdef Py_ssize_t cap = c.arena_cap
@@ -234,15 +224,15 @@ cdef inline int is_landlord_side(Ctx* c, int seat) noexcept nogil:
     return seat == c.landlord
 
 
-cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best, int use_hist) noexcept nogil:
+cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best) noexcept nogil:
     """Write the legal moves of seat ``p`` at ``c.arena[c.top:]`` in search order and
-    return how many (-1: out of memory). The caller moves ``c.top`` past them.
-    ``use_hist``: order by the history counts too (inside the search only: the order of
-    :meth:`Searcher.ordered_moves`, which decides the reported move, never depends on
-    what was searched before)."""
+    return how many (-1: out of memory). The caller moves ``c.top`` past them. The order
+    depends on the state only (and the table's move), never on what was searched before:
+    :meth:`Searcher.ordered_moves` decides the reported move with it."""
     cdef Py_ssize_t n, i
     cdef int64_t code, key
-    cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p), hv
+    cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p)
+    cdef uint64_t hp = c.packed[p]
     # legal_codes writes codes only; MoveK interleaves keys, so generate into the
     # second half of a scratch area and spread them
     if not grow(c, 2 * c.max_moves):
@@ -265,36 +255,48 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
         elif t == T_BOMB or t == T_ROCKET:
             key = 1 + 16 - rank                         # bombs just before the pass, low first
         elif tb == 0:
-            # leading: what leaves the fewest plays to make, then longer plays
-            key = 1024 + (32 - split_after(c.hands[p], code)) * 64 + cards * 2
+            # leading: what leaves the fewest plays to make, then the lower plays
+            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 + (16 - rank) * 2
         else:
-            key = 1024 + rank                           # answering: the higher first
-        if use_hist and 1024 <= key < (1 << 19):
-            hv = c.hist[side][hist_slot(code)]
-            key += (hv if hv < 255 else 255) << 11
+            # answering: the same (the lowest answer that leaves the fewest plays)
+            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 + (16 - rank) * 2
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
     sort_moves(c.arena + c.top, n)
     return n
 
 
-cdef int split_after(const uint8_t* h, int64_t code) noexcept nogil:
-    """A rough count of the plays needed to empty the hand left after ``code``."""
-    cdef uint8_t cc[NUM_RANKS]
-    cdef int r, k, ranks = 0, trios = 0, small = 0, x
-    code_counts(code, cc)
-    for r in range(NUM_RANKS):
-        k = h[r] - cc[r]
-        if k:
-            ranks += 1
-            if k == 3:
-                trios += 1
-            elif k < 3 and r < 13:
-                small += 1
-    if h[13] - cc[13] and h[14] - cc[14]:
+cdef inline uint64_t pack_code(int64_t code) noexcept nogil:
+    """The card counts of a play code, packed like a hand (4 bits a rank; 0 for the pass)."""
+    cdef int t = code_type(code), r = 0
+    cdef int w = <int>((code >> CODE_WIDTH_SHIFT) & 15)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    cdef int hi = <int>((code >> CODE_RANK_SHIFT) & 15)
+    cdef uint64_t k = <uint64_t>code & ((<uint64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)
+    cdef uint64_t x = 0
+    if t == T_PASS:
+        return 0
+    while k:
+        x |= (k & 7) << (4 * r)
+        k >>= KICK_BITS
+        r += 1
+    if t == T_ROCKET:
+        return x + ((<uint64_t>w) << (4 * 13)) + ((<uint64_t>w) << (4 * 14))
+    return x + (((<uint64_t>w) * ((((<uint64_t>1) << (4 * length)) - 1) // 15)) << (4 * (hi - length + 1)))
+
+
+cdef inline int split_count(uint64_t y) noexcept nogil:
+    """A rough count of the plays needed to empty the packed hand ``y``: its ranks, less
+    one for the rocket, less the trios that can carry a single or pair of 3..2 along."""
+    cdef uint64_t ones = <uint64_t>0x111111111111111ULL
+    cdef uint64_t b1 = y >> 1, b2 = y >> 2, b3 = y >> 3
+    cdef uint64_t nz = (y | b1 | b2 | b3) & ones
+    cdef uint64_t trio = y & b1 & ~b2 & ~b3 & ones
+    cdef uint64_t small = nz & ~(b2 | b3 | (y & b1)) & <uint64_t>0x1111111111111ULL
+    cdef int ranks = popcount64(nz), trios = popcount64(trio), smalls = popcount64(small)
+    if (nz >> 52) == 0x11:
         ranks -= 1
-    x = trios if trios < small else small
-    return ranks - x
+    return ranks - (trios if trios < smalls else smalls)
 
 
 cdef inline int hit_limit(Ctx* c) noexcept nogil:
@@ -424,7 +426,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         tt_best = e.best
 
     base = c.top
-    n = gen_ordered(c, p, tb, last, tt_best, USE_HIST)
+    n = gen_ordered(c, p, tb, last, tt_best)
     if n < 0:
         c.aborted = 1
         return 0
@@ -437,8 +439,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         code = c.arena[base + i].code
         if code == 0:
             continue
-        code_counts(code, cc)
-        c.packed[p] = hp - pack(cc)
+        c.packed[p] = hp - pack_code(code)
         ddz_prefetch(c.tt + (state_key(c.packed[0], c.packed[1], c.packed[2], code,
                                        state_meta((p + 1) % c.n, p, nllp, nfp)) & c.tmask))
     c.packed[p] = hp
@@ -459,7 +460,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                 code_counts(code, cc)
                 for r in range(NUM_RANKS):
                     c.hands[p][r] -= cc[r]
-                c.packed[p] = hp - pack(cc)
+                c.packed[p] = hp - pack_code(code)
                 c.left[p] -= cards
                 if c.score and is_bomb(code):
                     wa = floor_half(alpha)
@@ -492,9 +493,6 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                 if v < beta:
                     beta = v
         if alpha >= beta:
-            if code != 0 and i > 0:
-                side = maxing
-                c.hist[side][hist_slot(code)] += 1
             break
     c.top = base
     # store (never after an abort: the returns above left already)
@@ -562,7 +560,6 @@ cdef class Searcher:
         self.c.score = score
         self.stop_flag = 0
         self.c.nodes = 0
-        memset(self.c.hist, 0, sizeof(self.c.hist))
         self.c.gen += 1
         if self.c.gen == 0:
             memset(self.c.tt, 0, (self.c.tmask + 1) * sizeof(Entry))
@@ -644,8 +641,18 @@ cdef class Searcher:
         cdef Py_ssize_t n, i
         self.load(hands)
         self.c.top = 0
-        n = gen_ordered(&self.c, to_move, to_beat, last, -1, 0)
+        n = gen_ordered(&self.c, to_move, to_beat, last, -1)
         if n < 0:
             raise MemoryError("no room for the move list")
         return [self.c.arena[i].code for i in range(n)]
 
+
+
+def _debug_pack(int64_t code, hand):
+    cdef uint8_t cc[NUM_RANKS]
+    cdef uint8_t h[NUM_RANKS]
+    cdef int r
+    code_counts(code, cc)
+    for r in range(NUM_RANKS):
+        h[r] = hand[r]
+    return pack(cc), pack_code(code), split_count(pack(h))
