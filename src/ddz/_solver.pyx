@@ -76,7 +76,6 @@ cdef extern from *:
     void* ddz_table_alloc(size_t bytes) nogil
     void ddz_table_free(void* p) nogil
     void ddz_prefetch(const void* p) nogil
-    int popcount64 "__builtin_popcountll"(uint64_t x) nogil
 
 cdef enum:
     INF = 1 << 30
@@ -96,7 +95,7 @@ cdef struct Entry:
     uint16_t meta
     uint16_t gen
     uint8_t bound
-    uint8_t pad[23]
+    uint8_t pad[15]
 
 
 cdef struct MoveK:
@@ -224,6 +223,15 @@ cdef inline int is_landlord_side(Ctx* c, int seat) noexcept nogil:
     return seat == c.landlord
 
 
+cdef inline int fewest_opposing(Ctx* c, int p) noexcept nogil:
+    """The fewest cards an opponent of seat ``p`` holds."""
+    cdef int q, m = 99
+    for q in range(c.n):
+        if is_landlord_side(c, q) != is_landlord_side(c, p) and c.left[q] < m:
+            m = c.left[q]
+    return m
+
+
 cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best) noexcept nogil:
     """Write the legal moves of seat ``p`` at ``c.arena[c.top:]`` in search order and
     return how many (-1: out of memory). The caller moves ``c.top`` past them. The order
@@ -233,6 +241,7 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
     cdef int64_t code, key
     cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p)
     cdef uint64_t hp = c.packed[p]
+    cdef int short = fewest_opposing(c, p) if tb else 0
     # legal_codes writes codes only; MoveK interleaves keys, so generate into the
     # second half of a scratch area and spread them
     if not grow(c, 2 * c.max_moves):
@@ -258,8 +267,11 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
             # leading: what leaves the fewest plays to make, then the lower plays
             key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 + (16 - rank) * 2
         else:
-            # answering: the same (the lowest answer that leaves the fewest plays)
-            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 + (16 - rank) * 2
+            # answering: what leaves the fewest plays to make, then the higher answer
+            # when the mover holds no more cards than the shortest opposing hand (to
+            # keep the lead and go out), else the lower (to save the high cards)
+            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 \
+                + (rank * 2 if c.left[p] <= short else (16 - rank) * 2)
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
     sort_moves(c.arena + c.top, n)
@@ -293,7 +305,7 @@ cdef inline int split_count(uint64_t y) noexcept nogil:
     cdef uint64_t nz = (y | b1 | b2 | b3) & ones
     cdef uint64_t trio = y & b1 & ~b2 & ~b3 & ones
     cdef uint64_t small = nz & ~(b2 | b3 | (y & b1)) & <uint64_t>0x1111111111111ULL
-    cdef int ranks = popcount64(nz), trios = popcount64(trio), smalls = popcount64(small)
+    cdef int ranks = nibble_count(nz), trios = nibble_count(trio), smalls = nibble_count(small)
     if (nz >> 52) == 0x11:
         ranks -= 1
     return ranks - (trios if trios < smalls else smalls)
@@ -342,18 +354,33 @@ cdef inline int forced_pass(Ctx* c, int p, int64_t tb) noexcept nogil:
     return 0
 
 
+cdef inline int nibble_count(uint64_t m) noexcept nogil:
+    """How many of the 15 rank slots of ``m`` are set (``m`` holds only the low bit of
+    each 4-bit slot): the sum of the slots lands in the top slot (at most 15, no carry)."""
+    return <int>((m * <uint64_t>0x1111111111111111ULL) >> 60)
+
+
 cdef inline int maybe_one_play(uint64_t x) noexcept nogil:
-    """0 when the packed hand ``x`` surely is no single play: more than three ranks and no
-    chain body (five ranks in a row of 3..A, three pairs or two trios in a row); 1 when it
-    may be (the full test is ``readings_codes``)."""
+    """0 when the packed hand ``x`` surely is no single play, 1 when it may be (the full
+    test is ``readings_codes``). A play of no chain has at most three ranks: one rank;
+    two with a trio or more (a trio or four with kickers) or the two jokers (the rocket);
+    three with four of a rank (four with two). A chain needs five ranks in a row of
+    3..A, three pairs or two trios in a row."""
     cdef uint64_t ones = <uint64_t>0x111111111111111ULL      # the low bit of each of 15 ranks
     cdef uint64_t chain = <uint64_t>0x111111111111ULL        # ranks 3..A
     cdef uint64_t nz = (x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
-    cdef uint64_t ge2, ge3
-    if popcount64(nz) <= 3:
+    cdef uint64_t ge2 = ((x >> 1) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge3 = ((x & (x >> 1)) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge4 = ((x >> 2) | (x >> 3)) & ones
+    cdef int d = nibble_count(nz)
+    if d == 1:
         return 1
-    ge2 = ((x >> 1) | (x >> 2) | (x >> 3)) & ones & chain
-    ge3 = ((x & (x >> 1)) | (x >> 2) | (x >> 3)) & ones & chain
+    if d == 2 and (ge3 or (nz >> 52) == 0x11):
+        return 1
+    if d == 3 and ge4:
+        return 1
+    ge2 &= chain
+    ge3 &= chain
     nz &= chain
     if ge3 & (ge3 >> 4):
         return 1
@@ -648,11 +675,14 @@ cdef class Searcher:
 
 
 
-def _debug_pack(int64_t code, hand):
+def _packed(int64_t code, hand):
+    """Test hook: ``(pack(code_counts(code)), pack_code(code), split_count(pack(hand)),
+    maybe_one_play(pack(hand)))`` for one play code and one 15-count hand: the packed
+    counts of the search against the core's, and its cheap hand tests."""
     cdef uint8_t cc[NUM_RANKS]
     cdef uint8_t h[NUM_RANKS]
     cdef int r
     code_counts(code, cc)
     for r in range(NUM_RANKS):
         h[r] = hand[r]
-    return pack(cc), pack_code(code), split_count(pack(h))
+    return pack(cc), pack_code(code), split_count(pack(h)), maybe_one_play(pack(h))
