@@ -27,13 +27,55 @@ a time; the root split of ``threads > 1`` (:mod:`ddz.solver`) gives each thread 
 
 cimport cython
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc, calloc, qsort
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ddz._core cimport (Opts, RuleTable, legal_codes, code_counts, NUM_RANKS, T_BOMB,
-                        T_ROCKET, T_PASS, CODE_TYPE_SHIFT, CODE_RANK_SHIFT,
-                        CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT, KICK_BITS)
+from ddz._core cimport (Opts, RuleTable, legal_codes, code_counts, readings_codes, beats_opts,
+                        NUM_RANKS, T_BOMB, T_ROCKET, T_PASS, T_SINGLE, T_TRIO_PAIR,
+                        CODE_TYPE_SHIFT, CODE_RANK_SHIFT, CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT,
+                        KICK_BITS, MAX_READINGS)
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* The transposition table: 64-byte aligned (an entry never straddles two cache
+       lines), on transparent huge pages where Linux has them (fewer TLB misses on a
+       table probed at random). Zeroed. */
+    static void* ddz_table_alloc(size_t bytes) {
+        void* p = NULL;
+    #if defined(_WIN32)
+        p = _aligned_malloc(bytes, 64);
+    #else
+        size_t align = bytes >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64;
+        if (posix_memalign(&p, align, bytes) != 0) p = NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (p != NULL && align > 64) madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+    #endif
+        if (p != NULL) memset(p, 0, bytes);
+        return p;
+    }
+    static void ddz_table_free(void* p) {
+    #if defined(_WIN32)
+        _aligned_free(p);
+    #else
+        free(p);
+    #endif
+    }
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
+    #else
+    #define ddz_prefetch(p) ((void)0)
+    #endif
+    """
+    void* ddz_table_alloc(size_t bytes) nogil
+    void ddz_table_free(void* p) nogil
+    void ddz_prefetch(const void* p) nogil
 
 cdef enum:
     INF = 1 << 30
@@ -45,7 +87,7 @@ cdef enum:
 
 
 cdef struct Entry:
-    uint64_t key
+    # 64 bytes (one cache line): the full state, verified on a hit (h: the packed hands)
     uint64_t h[MAX_SEATS]
     int64_t tb
     int64_t best
@@ -53,6 +95,7 @@ cdef struct Entry:
     uint16_t meta
     uint16_t gen
     uint8_t bound
+    uint8_t pad[15]
 
 
 cdef struct MoveK:
@@ -66,6 +109,7 @@ cdef struct Ctx:
     int landlord
     int score              # score mode: bombs, spring and anti-spring count
     uint8_t hands[MAX_SEATS][NUM_RANKS]
+    uint64_t packed[MAX_SEATS]   # the same hands, 4 bits a rank (rank r at bits 4r..4r+3)
     int left[MAX_SEATS]
     int64_t nodes
     int64_t node_stop      # stop when nodes reach this (INT64_MAX: no limit)
@@ -99,6 +143,16 @@ cdef inline uint64_t pack(const uint8_t* h) noexcept nogil:
     for r in range(NUM_RANKS):
         x |= (<uint64_t>h[r]) << (4 * r)
     return x
+
+
+cdef inline uint64_t state_key(uint64_t h0, uint64_t h1, uint64_t h2, int64_t tb, uint16_t meta) noexcept nogil:
+    return mix(h0 * <uint64_t>0x9E3779B97F4A7C15ULL ^ h1 * <uint64_t>0xD1B54A32D192ED03ULL
+               ^ h2 * <uint64_t>0xAEF17502108EF2D9ULL ^ (<uint64_t>tb) * <uint64_t>0xDB4F0B9175AE2165ULL
+               ^ meta)
+
+
+cdef inline uint16_t state_meta(int p, int last, int llp, int fp) noexcept nogil:
+    return <uint16_t>(p | ((last + 1) << 2) | (llp << 4) | (fp << 6) | (1 << 7))
 
 
 cdef inline int code_type(int64_t code) noexcept nogil:
@@ -152,22 +206,42 @@ cdef int grow(Ctx* c, Py_ssize_t need) noexcept nogil:
     return 1
 
 
-cdef int cmp_moves(const void* a, const void* b) noexcept nogil:
-    cdef int64_t x = (<const MoveK*>a).sortkey
-    cdef int64_t y = (<const MoveK*>b).sortkey
-    return (x < y) - (x > y)      # descending
+cdef inline void sort_moves(MoveK* m, Py_ssize_t n) noexcept nogil:
+    """Insertion sort by descending sortkey (move lists are short; keys are distinct)."""
+    cdef Py_ssize_t i, j
+    cdef MoveK x
+    for i in range(1, n):
+        x = m[i]
+        j = i - 1
+        while j >= 0 and m[j].sortkey < x.sortkey:
+            m[j + 1] = m[j]
+            j -= 1
+        m[j + 1] = x
 
 
 cdef inline int is_landlord_side(Ctx* c, int seat) noexcept nogil:
     return seat == c.landlord
 
 
+cdef inline int fewest_opposing(Ctx* c, int p) noexcept nogil:
+    """The fewest cards an opponent of seat ``p`` holds."""
+    cdef int q, m = 99
+    for q in range(c.n):
+        if is_landlord_side(c, q) != is_landlord_side(c, p) and c.left[q] < m:
+            m = c.left[q]
+    return m
+
+
 cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best) noexcept nogil:
     """Write the legal moves of seat ``p`` at ``c.arena[c.top:]`` in search order and
-    return how many (-1: out of memory). The caller moves ``c.top`` past them."""
+    return how many (-1: out of memory). The caller moves ``c.top`` past them. The order
+    depends on the state only (and the table's move), never on what was searched before:
+    :meth:`Searcher.ordered_moves` decides the reported move with it."""
     cdef Py_ssize_t n, i
     cdef int64_t code, key
-    cdef int t, cards, rank, partner_play
+    cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p)
+    cdef uint64_t hp = c.packed[p]
+    cdef int short = fewest_opposing(c, p) if tb else 0
     # legal_codes writes codes only; MoveK interleaves keys, so generate into the
     # second half of a scratch area and spread them
     if not grow(c, 2 * c.max_moves):
@@ -175,48 +249,66 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
     n = legal_codes(c.o, c.hands[p], tb, <int64_t*>(c.arena + c.top + c.max_moves), c.max_moves)
     if n > c.max_moves:
         return -1
-    partner_play = last >= 0 and (is_landlord_side(c, last) == is_landlord_side(c, p))
+    partner_play = last >= 0 and (is_landlord_side(c, last) == side)
     for i in range(n):
         code = (<int64_t*>(c.arena + c.top + c.max_moves))[i]
         t = code_type(code)
         cards = code_cards(code)
         rank = <int>((code >> CODE_RANK_SHIFT) & 15)
         if code == tt_best and tt_best != -1:
-            key = 1 << 20
+            key = 1 << 21
         elif cards == c.left[p]:
-            key = 1 << 19
+            key = 1 << 20
         elif t == T_PASS:
-            key = (1 << 18) if partner_play else 0      # the pass last, unless on a partner's play
+            key = (1 << 19) if partner_play else 0      # the pass last, unless on a partner's play
         elif t == T_BOMB or t == T_ROCKET:
             key = 1 + 16 - rank                         # bombs just before the pass, low first
         elif tb == 0:
-            # leading: what leaves the fewest plays to make, then longer plays
-            key = 1024 + (32 - split_after(c.hands[p], code)) * 64 + cards * 2
+            # leading: what leaves the fewest plays to make, then the lower plays
+            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 + (16 - rank) * 2
         else:
-            key = 1024 + rank                           # answering: the higher first
+            # answering: what leaves the fewest plays to make, then the higher answer
+            # when the mover holds no more cards than the shortest opposing hand (to
+            # keep the lead and go out), else the lower (to save the high cards)
+            key = 1024 + (32 - split_count(hp - pack_code(code))) * 64 \
+                + (rank * 2 if c.left[p] <= short else (16 - rank) * 2)
         c.arena[c.top + i].code = code
         c.arena[c.top + i].sortkey = (key << 32) | (<int64_t>0xFFFFFFFF - <int64_t>i)
-    qsort(c.arena + c.top, n, sizeof(MoveK), cmp_moves)
+    sort_moves(c.arena + c.top, n)
     return n
 
 
-cdef int split_after(const uint8_t* h, int64_t code) noexcept nogil:
-    """A rough count of the plays needed to empty the hand left after ``code``."""
-    cdef uint8_t cc[NUM_RANKS]
-    cdef int r, k, ranks = 0, trios = 0, small = 0, x
-    code_counts(code, cc)
-    for r in range(NUM_RANKS):
-        k = h[r] - cc[r]
-        if k:
-            ranks += 1
-            if k == 3:
-                trios += 1
-            elif k < 3 and r < 13:
-                small += 1
-    if h[13] - cc[13] and h[14] - cc[14]:
+cdef inline uint64_t pack_code(int64_t code) noexcept nogil:
+    """The card counts of a play code, packed like a hand (4 bits a rank; 0 for the pass)."""
+    cdef int t = code_type(code), r = 0
+    cdef int w = <int>((code >> CODE_WIDTH_SHIFT) & 15)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    cdef int hi = <int>((code >> CODE_RANK_SHIFT) & 15)
+    cdef uint64_t k = <uint64_t>code & ((<uint64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)
+    cdef uint64_t x = 0
+    if t == T_PASS:
+        return 0
+    while k:
+        x |= (k & 7) << (4 * r)
+        k >>= KICK_BITS
+        r += 1
+    if t == T_ROCKET:
+        return x + ((<uint64_t>w) << (4 * 13)) + ((<uint64_t>w) << (4 * 14))
+    return x + (((<uint64_t>w) * ((((<uint64_t>1) << (4 * length)) - 1) // 15)) << (4 * (hi - length + 1)))
+
+
+cdef inline int split_count(uint64_t y) noexcept nogil:
+    """A rough count of the plays needed to empty the packed hand ``y``: its ranks, less
+    one for the rocket, less the trios that can carry a single or pair of 3..2 along."""
+    cdef uint64_t ones = <uint64_t>0x111111111111111ULL
+    cdef uint64_t b1 = y >> 1, b2 = y >> 2, b3 = y >> 3
+    cdef uint64_t nz = (y | b1 | b2 | b3) & ones
+    cdef uint64_t trio = y & b1 & ~b2 & ~b3 & ones
+    cdef uint64_t small = nz & ~(b2 | b3 | (y & b1)) & <uint64_t>0x1111111111111ULL
+    cdef int ranks = nibble_count(nz), trios = nibble_count(trio), smalls = nibble_count(small)
+    if (nz >> 52) == 0x11:
         ranks -= 1
-    x = trios if trios < small else small
-    return ranks - x
+    return ranks - (trios if trios < smalls else smalls)
 
 
 cdef inline int hit_limit(Ctx* c) noexcept nogil:
@@ -238,16 +330,86 @@ cdef inline int terminal(Ctx* c, int winner, int llp, int fp) noexcept nogil:
     return -1
 
 
+cdef inline int forced_pass(Ctx* c, int p, int64_t tb) noexcept nogil:
+    """1 when seat ``p`` surely has no play that beats ``tb`` (a play, not the pass), by
+    a cheap test that may answer 0 when it cannot tell: no four of a rank and not both
+    jokers (no bomb or rocket), and too few cards or, for a single, pair or trio (with
+    or without a kicker), no rank above with as many copies."""
+    cdef const uint8_t* h = c.hands[p]
+    cdef int t = code_type(tb), r, w
+    if c.packed[p] & <uint64_t>0x0CCCCCCCCCCCCCULL:      # some rank of 3..2 has 4 or more
+        return 0
+    if h[13] and h[14]:
+        return 0
+    if t == T_BOMB or t == T_ROCKET:
+        return 1
+    if c.left[p] < code_cards(tb):
+        return 1
+    if T_SINGLE <= t <= T_TRIO_PAIR:
+        w = <int>((tb >> CODE_WIDTH_SHIFT) & 15)
+        for r in range(<int>((tb >> CODE_RANK_SHIFT) & 15) + 1, NUM_RANKS):
+            if h[r] >= w:
+                return 0
+        return 1
+    return 0
+
+
+cdef inline int nibble_count(uint64_t m) noexcept nogil:
+    """How many of the 15 rank slots of ``m`` are set (``m`` holds only the low bit of
+    each 4-bit slot): the sum of the slots lands in the top slot (at most 15, no carry)."""
+    return <int>((m * <uint64_t>0x1111111111111111ULL) >> 60)
+
+
+cdef inline int maybe_one_play(uint64_t x) noexcept nogil:
+    """0 when the packed hand ``x`` surely is no single play, 1 when it may be (the full
+    test is ``readings_codes``). A play of no chain has at most three ranks: one rank;
+    two with a trio or more (a trio or four with kickers) or the two jokers (the rocket);
+    three with four of a rank (four with two). A chain needs five ranks in a row of
+    3..A, three pairs or two trios in a row."""
+    cdef uint64_t ones = <uint64_t>0x111111111111111ULL      # the low bit of each of 15 ranks
+    cdef uint64_t chain = <uint64_t>0x111111111111ULL        # ranks 3..A
+    cdef uint64_t nz = (x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge2 = ((x >> 1) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge3 = ((x & (x >> 1)) | (x >> 2) | (x >> 3)) & ones
+    cdef uint64_t ge4 = ((x >> 2) | (x >> 3)) & ones
+    cdef int d = nibble_count(nz)
+    if d == 1:
+        return 1
+    if d == 2 and (ge3 or (nz >> 52) == 0x11):
+        return 1
+    if d == 3 and ge4:
+        return 1
+    ge2 &= chain
+    ge3 &= chain
+    nz &= chain
+    if ge3 & (ge3 >> 4):
+        return 1
+    if ge2 & (ge2 >> 4) & (ge2 >> 8):
+        return 1
+    return (nz & (nz >> 4) & (nz >> 8) & (nz >> 12) & (nz >> 16)) != 0
+
+
+cdef inline int goes_out(Ctx* c, int p, int64_t tb) noexcept nogil:
+    """1 when seat ``p``'s whole hand is one legal play now (leading, or beating ``tb``)."""
+    cdef int64_t out[MAX_READINGS]
+    cdef int k, i
+    if c.left[p] > c.o.max_hand or not maybe_one_play(c.packed[p]):
+        return 0
+    k = readings_codes(c.o, c.hands[p], out)
+    for i in range(k):
+        if out[i] and (tb == 0 or beats_opts(c.o, out[i], tb)):
+            return 1
+    return 0
+
+
 cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept nogil:
     """Alpha-beta value (landlord's side, fail-soft) of the state with seat ``p`` to move."""
-    cdef uint64_t h0, h1, h2, key
+    cdef uint64_t key, hp, ch
     cdef uint16_t meta
     cdef Entry* e
     cdef int64_t tt_best = -1, best_move = 0, code
-    cdef int maxing = is_landlord_side(c, p)
-    cdef int a0 = alpha, b0 = beta
-    cdef int v, best, nlast, nllp, nfp, np_, cards, r, wa, wb
-    cdef int64_t ntb
+    cdef int maxing, a0, b0
+    cdef int v, best, nllp, nfp, np_, cards, r, wa, wb, side
     cdef Py_ssize_t base, n, i
     cdef uint8_t cc[NUM_RANKS]
 
@@ -258,15 +420,23 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     if not c.score:
         llp = 0
         fp = 0
-    h0 = pack(c.hands[0])
-    h1 = pack(c.hands[1])
-    h2 = pack(c.hands[2]) if c.n == 3 else 0
-    meta = <uint16_t>(p | ((last + 1) << 2) | (llp << 4) | (fp << 6) | (1 << 7))
-    key = mix(h0 ^ mix(h1 + <uint64_t>0x9E3779B97F4A7C15ULL) ^ mix(h2 + <uint64_t>0xD1B54A32D192ED03ULL)
-              ^ mix(<uint64_t>tb + meta))
+    # forced passes: step through without a table probe
+    while tb != 0 and forced_pass(c, p, tb):
+        np_ = (p + 1) % c.n
+        if np_ == last or c.n == 2:
+            tb = 0
+            last = -1
+        p = np_
+    if not c.score and goes_out(c, p, tb):
+        return terminal(c, p, 0, 0)
+    maxing = is_landlord_side(c, p)
+    a0 = alpha
+    b0 = beta
+    meta = state_meta(p, last, llp, fp)
+    key = state_key(c.packed[0], c.packed[1], c.packed[2], tb, meta)
     e = c.tt + (key & c.tmask)
-    if e.bound and e.gen == c.gen and e.key == key and e.h[0] == h0 and e.h[1] == h1 and e.h[2] == h2 \
-            and e.tb == tb and e.meta == meta:
+    if e.bound and e.gen == c.gen and e.h[0] == c.packed[0] and e.h[1] == c.packed[1] \
+            and e.h[2] == c.packed[2] and e.tb == tb and e.meta == meta:
         v = e.value
         if e.bound == B_EXACT:
             return v
@@ -288,6 +458,18 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         c.aborted = 1
         return 0
     c.top = base + n
+    # prefetch the table slots of the first children
+    hp = c.packed[p]
+    nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
+    nfp = 1 if (c.score and p != c.landlord) else fp
+    for i in range(n if n < 8 else 8):
+        code = c.arena[base + i].code
+        if code == 0:
+            continue
+        c.packed[p] = hp - pack_code(code)
+        ddz_prefetch(c.tt + (state_key(c.packed[0], c.packed[1], c.packed[2], code,
+                                       state_meta((p + 1) % c.n, p, nllp, nfp)) & c.tmask))
+    c.packed[p] = hp
     best = -INF if maxing else INF
     for i in range(n):
         code = c.arena[base + i].code
@@ -299,18 +481,13 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                 v = search(c, np_, tb, last, llp, fp, alpha, beta)
         else:
             cards = code_cards(code)
-            nllp = llp
-            nfp = fp
-            if p == c.landlord:
-                nllp = llp + 1 if llp < 2 else 2
-            else:
-                nfp = 1
             if cards == c.left[p]:
                 v = terminal(c, p, nllp, nfp)
             else:
                 code_counts(code, cc)
                 for r in range(NUM_RANKS):
                     c.hands[p][r] -= cc[r]
+                c.packed[p] = hp - pack_code(code)
                 c.left[p] -= cards
                 if c.score and is_bomb(code):
                     wa = floor_half(alpha)
@@ -320,6 +497,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                     v = search(c, (p + 1) % c.n, code, p, nllp, nfp, alpha, beta)
                 for r in range(NUM_RANKS):
                     c.hands[p][r] += cc[r]
+                c.packed[p] = hp
                 c.left[p] += cards
             if c.aborted:
                 c.top = base
@@ -345,11 +523,10 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
             break
     c.top = base
     # store (never after an abort: the returns above left already)
-    e.key = key
     e.gen = c.gen
-    e.h[0] = h0
-    e.h[1] = h1
-    e.h[2] = h2
+    e.h[0] = c.packed[0]
+    e.h[1] = c.packed[1]
+    e.h[2] = c.packed[2]
     e.tb = tb
     e.meta = meta
     e.value = best
@@ -387,7 +564,7 @@ cdef class Searcher:
         want = <Py_ssize_t>(table_mb * 1048576.0 / sizeof(Entry))
         while n * 2 <= want:
             n *= 2
-        self.c.tt = <Entry*>calloc(n, sizeof(Entry))
+        self.c.tt = <Entry*>ddz_table_alloc(n * sizeof(Entry))
         if self.c.tt == NULL:
             raise MemoryError(f"cannot allocate a {table_mb} MiB transposition table")
         self.entries = n
@@ -420,7 +597,7 @@ cdef class Searcher:
         self.stop_flag = 0
 
     def __dealloc__(self):
-        free(self.c.tt)
+        ddz_table_free(self.c.tt)
         free(self.c.arena)
 
     @property
@@ -452,6 +629,8 @@ cdef class Searcher:
         for s in range(self.c.n, MAX_SEATS):
             memset(self.c.hands[s], 0, NUM_RANKS)
             self.c.left[s] = 0
+        for s in range(MAX_SEATS):
+            self.c.packed[s] = pack(self.c.hands[s])
         return 0
 
     def value(self, hands, int to_move, int64_t to_beat, int last, int landlord_plays,
@@ -494,3 +673,16 @@ cdef class Searcher:
             raise MemoryError("no room for the move list")
         return [self.c.arena[i].code for i in range(n)]
 
+
+
+def _packed(int64_t code, hand):
+    """Test hook: ``(pack(code_counts(code)), pack_code(code), split_count(pack(hand)),
+    maybe_one_play(pack(hand)))`` for one play code and one 15-count hand: the packed
+    counts of the search against the core's, and its cheap hand tests."""
+    cdef uint8_t cc[NUM_RANKS]
+    cdef uint8_t h[NUM_RANKS]
+    cdef int r
+    code_counts(code, cc)
+    for r in range(NUM_RANKS):
+        h[r] = hand[r]
+    return pack(cc), pack_code(code), split_count(pack(h)), maybe_one_play(pack(h))
