@@ -125,6 +125,8 @@ def _check_openspiel_positions(n, seed):
     game = pyspiel.load_game("dou_dizhu")
     rules = Rules.profile("openspiel")
     plays = ProfilePlays(rules)
+    space = ddz.ActionSpace(rules)
+    to_os, _ = interop.openspiel_id_map(space)
     rng = random.Random(seed)
     kinds = collections.Counter()
     bad = []
@@ -165,6 +167,10 @@ def _check_openspiel_positions(n, seed):
             ours = _os_ids(ddz.legal_moves(hand, beat, rules))
             if ours != sorted(state.legal_actions()):
                 bad.append(("respond", ddz.format_cards(hand), str(beat), set(ours) ^ set(state.legal_actions())))
+            # the action space's ids through the exact id map say the same
+            by_ids = sorted(to_os[space.legal_ids(hand, space.id(beat))].tolist())
+            if by_ids != ours:
+                bad.append(("ids", ddz.format_cards(hand), str(beat), set(ours) ^ set(by_ids)))
             kinds[beat.type] += 1
             checked += 1
             state.apply_action(interop.OPENSPIEL_PASS)
