@@ -10,7 +10,8 @@
   ``MIN_CROSSCHECKS`` passing ones (one skipped, deselected or lost) fail the run.
 * Helpers: the deck (``DECK`` counts, ``CARDS`` ranks), the rule sets (``RULESETS``),
   position generators (``deal``, ``deals``, ``random_hands``, ``random_positions``,
-  ``play_from``, ``small_hands``), the
+  ``play_from``, ``small_hands``; for the engine profiles ``profile_positions``, which
+  plants plays of the play to beat's shape and draws the profiles' special plays), the
   reference universe as arrays (``universe_arrays``), RLCard's player stand-in
   (``RLCardPlayer``), README extraction (``readme_code``), the CLI runner (``run_cli``),
   and hand-built deals and records for the game tests (``fill_deal``, ``record``).

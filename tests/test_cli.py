@@ -92,3 +92,16 @@ def test_beats(capsys, argv, answer, run_cli):
 def test_beats_bad_input_exits_2(capsys, argv, text, run_cli):
     code, out, err = run_cli("beats", *argv)
     assert code == 2 and out == "" and err.startswith("ddz: error: ") and text in err
+
+
+def test_moves_take_the_profile_options(run_cli):
+    """Every move option has a flag (RULES.md §2.5): off-by-default ones turn on with
+    ``--name``, on-by-default ones off with ``--no-name``."""
+    code, out, _ = run_cli("moves", "33336666", "--to-beat", "BR", "--kickers", "repeat", "--bomb-on-rocket")
+    assert code == 0 and out.split()[-3:] == ["3", "legal", "moves"] and "3333" in out
+    counts = [run_cli("moves", "33334567", "--kickers", "repeat", *flag, "--count")[1].strip()
+              for flag in ([], ["--no-chain-from-four"])]
+    assert int(counts[0]) == int(counts[1]) + 1                  # 34567 starts at the four 3s
+    code, out, _ = run_cli("moves", "777888999TTT", "--to-beat", "333444555+666", "--kickers", "repeat",
+                           "--wings", "any", "--beat-reading", "cards", "--json")
+    assert code == 0 and [m["play"] for m in json.loads(out)] == ["pass", "777888999TTT"]

@@ -14,6 +14,7 @@ Each engine's tests skip (per test) when its package is missing: ``rlcard``,
 from __future__ import annotations
 
 import collections
+import os
 import random
 
 import pytest
@@ -27,6 +28,9 @@ from conftest import DECK_RANKS, rank_counts, RLCardPlayer, ProfilePlays, draw_b
 #: with the core under every profile by tests/test_core_crosscheck.py)
 N_POSITIONS = 500 if NO_EXTENSIONS else 5000
 N_GAMES = 40 if NO_EXTENSIONS else 200
+#: the slow runs (pytest -m slow): positions per profile and OpenSpiel games
+SLOW_POSITIONS = int(os.environ.get("DDZ_SLOW_ENGINE_POSITIONS", 100_000))
+SLOW_GAMES = SLOW_POSITIONS // 20
 
 # -- RLCard -------------------------------------------------------------------------------
 
@@ -34,7 +38,7 @@ def test_rlcard_profile_is_repeat_kickers():
     assert Rules.profile("rlcard").move_rules == ddz.REPEAT_KICKERS.move_rules
 
 
-def test_legal_moves_equal_rlcard():
+def _check_rlcard(n, seed):
     pytest.importorskip("rlcard")
     from rlcard.games.doudizhu.judger import DoudizhuJudger
     from rlcard.games.doudizhu.utils import get_gt_cards
@@ -42,7 +46,7 @@ def test_legal_moves_equal_rlcard():
     rules = Rules.profile("rlcard")
     kinds = collections.Counter()
     bad = []
-    for hand, beat in profile_positions(rules, N_POSITIONS, seed=14):
+    for hand, beat in profile_positions(rules, n, seed):
         ours = {interop.to_rlcard(p, rules) for p in ddz.legal_moves(hand, beat, rules)}
         if beat is None:
             theirs = set(DoudizhuJudger.playable_cards_from_hand(ddz.format_cards(hand)))
@@ -51,7 +55,7 @@ def test_legal_moves_equal_rlcard():
         kinds[beat.type if beat else None] += 1
         if ours != theirs:
             bad.append((ddz.format_cards(hand), str(beat), sorted(ours - theirs)[:3], sorted(theirs - ours)[:3]))
-    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:3]}, {[b for b in bad if b[0] != 'lead'][:3]}"
+    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:5]}"
     assert set(kinds) == {None} | set(ProfilePlays(rules).types)      # every type was a play to beat
 
 
@@ -72,18 +76,18 @@ def _douzero_legal(hand, beat):
     return {tuple(m) for m in env.get_legal_card_play_actions()}
 
 
-def test_legal_moves_equal_douzero():
+def _check_douzero(n, seed):
     pytest.importorskip("douzero.env.game")
     rules = Rules.profile("douzero")
     kinds = collections.Counter()
     bad = []
-    for hand, beat in profile_positions(rules, N_POSITIONS, seed=15):
+    for hand, beat in profile_positions(rules, n, seed):
         ours = {tuple(interop.to_douzero(p)) for p in ddz.legal_moves(hand, beat, rules)}
         theirs = _douzero_legal(hand, beat)
         kinds[beat.type if beat else None] += 1
         if ours != theirs:
             bad.append((ddz.format_cards(hand), str(beat), sorted(ours - theirs)[:3], sorted(theirs - ours)[:3]))
-    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:3]}, {[b for b in bad if b[0] != 'lead'][:3]}"
+    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:5]}"
     assert set(kinds) == {None} | set(ProfilePlays(rules).types)
 
 
@@ -113,19 +117,21 @@ def _openspiel_state(game, hands, bottom, first):
 
 
 def _os_ids(plays):
-    return sorted(interop.to_openspiel(p, Rules.profile("openspiel")) for p in plays)
+    return sorted(map(interop.to_openspiel, plays))          # default rules: the OpenSpiel profile
 
 
-def test_legal_actions_equal_openspiel():
+def _check_openspiel_positions(n, seed):
     pyspiel = pytest.importorskip("pyspiel")
     game = pyspiel.load_game("dou_dizhu")
     rules = Rules.profile("openspiel")
     plays = ProfilePlays(rules)
-    rng = random.Random(16)
+    space = ddz.ActionSpace(rules)
+    to_os, _ = interop.openspiel_id_map(space)
+    rng = random.Random(seed)
     kinds = collections.Counter()
     bad = []
     checked = 0
-    while checked < N_POSITIONS:
+    while checked < n:
         rest = list(DECK_RANKS)
         beat = draw_beat(rng, plays)
         take_cards(rest, beat.counts)
@@ -161,10 +167,14 @@ def test_legal_actions_equal_openspiel():
             ours = _os_ids(ddz.legal_moves(hand, beat, rules))
             if ours != sorted(state.legal_actions()):
                 bad.append(("respond", ddz.format_cards(hand), str(beat), set(ours) ^ set(state.legal_actions())))
+            # the action space's ids through the exact id map say the same
+            by_ids = sorted(to_os[space.legal_ids(hand, space.id(beat))].tolist())
+            if by_ids != ours:
+                bad.append(("ids", ddz.format_cards(hand), str(beat), set(ours) ^ set(by_ids)))
             kinds[beat.type] += 1
             checked += 1
             state.apply_action(interop.OPENSPIEL_PASS)
-    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:3]}, {[b for b in bad if b[0] != 'lead'][:3]}"
+    assert not bad, f"{len(bad)} mismatches, e.g. {bad[:5]}"
     assert set(kinds) == {None} | set(plays.types)
 
 
@@ -181,13 +191,13 @@ def _openspiel_ids(game, rules):
     return _os_ids(game.legal_actions())
 
 
-def test_openspiel_games_in_lockstep():
+def _check_openspiel_games(n, seed):
     pyspiel = pytest.importorskip("pyspiel")
     osgame = pyspiel.load_game("dou_dizhu")
     rules = Rules.profile("openspiel")
-    rng = random.Random(17)
+    rng = random.Random(seed)
     ends = collections.Counter()
-    for g in range(N_GAMES):
+    for g in range(n):
         state = osgame.new_initial_state()
         up = rng.randrange(51)
         state.apply_action(up)
@@ -215,3 +225,33 @@ def test_openspiel_games_in_lockstep():
         assert list(game.result.scores) == [int(x) for x in state.returns()]
         ends["void" if game.result.void else game.result.winner] += 1
     assert ends["void"] and ends["landlord"] and ends["farmers"]       # every kind of ending was seen
+
+
+# -- the tests: the default run, and big runs behind -m slow --------------------------------
+
+def test_legal_moves_equal_rlcard():
+    _check_rlcard(N_POSITIONS, 14)
+
+
+def test_legal_moves_equal_douzero():
+    _check_douzero(N_POSITIONS, 15)
+
+
+def test_legal_actions_equal_openspiel():
+    _check_openspiel_positions(N_POSITIONS, 16)
+
+
+def test_openspiel_games_in_lockstep():
+    _check_openspiel_games(N_GAMES, 17)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check", [_check_rlcard, _check_douzero, _check_openspiel_positions],
+                         ids=["rlcard", "douzero", "openspiel"])
+def test_many_positions_equal_the_engines(check):
+    check(SLOW_POSITIONS, 1014)
+
+
+@pytest.mark.slow
+def test_many_openspiel_games_in_lockstep():
+    _check_openspiel_games(SLOW_GAMES, 1017)

@@ -246,3 +246,21 @@ def test_play_a_match(monkeypatch):
     assert code == 0, text
     assert "a match of 2 hands" in text and "match: 1 of 2 hands played" in text
     assert "match: 2 of 2 hands played" in text and "the match is over" in text
+
+
+def test_a_match_record_without_the_version_4_rules_fields_replays():
+    """Match records written before ``beat_reading``, ``chain_from_four`` and
+    ``bomb_on_rocket`` existed (their hands are game records of version 3) still replay."""
+    m = _play_match(Match(Rules(), hands=2, seed=5), [RandomBot(i) for i in range(3)])
+    rec = json.loads(json.dumps(m.to_record()))
+    late = ("beat_reading", "chain_from_four", "bomb_on_rocket")
+    old = copy.deepcopy(rec)
+    for r in [old["rules"]] + [g["rules"] for g in old["games"]]:
+        for k in late:
+            del r[k]
+    for g in old["games"]:
+        g["version"] = 3
+    assert Match.from_record(old).totals == m.totals
+    old["rules"]["bogus"] = 1
+    with pytest.raises(RecordError, match="bogus"):
+        Match.from_record(old)

@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ._args import rules_arg
 from .cards import is_integer
 from .errors import DdzError, IllegalActionError, RecordError
-from .game import Game
+from .game import _ADDED_IN_4, Game
 from .rules import STANDARD, Rules
 
 __all__ = ["Match", "MATCH_FORMAT", "MATCH_VERSION"]
@@ -151,7 +151,9 @@ class Match:
         if missing:
             raise RecordError(f"the match record lacks {sorted(missing)}")
         try:
-            rules = Rules.from_json(record["rules"])
+            # fields added after a match record could first be written (records version 4:
+            # RULES.md §2.5) may be missing, and take their defaults, as in its hand records
+            rules = Rules.from_json(record["rules"], defaults=_ADDED_IN_4)
             match = cls(rules, hands=record["hands"], seed=record["seed"])
         except DdzError as exc:
             raise RecordError(f"bad match header: {exc}") from None
