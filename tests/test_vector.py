@@ -262,3 +262,37 @@ def test_observe_false_skips_only_the_observations(cls):
     np.testing.assert_array_equal(a.step(actions)[0], b.step(actions)[0])
     with pytest.raises(DdzError):
         cls(2, observe="yes")
+
+
+@needs_core
+def test_games_step_in_threads_as_they_do_alone():
+    """Stepping releases the GIL: two vectors stepped in two threads at once end exactly
+    as when stepped one after the other; a second call into a vector that is being
+    stepped is refused (RuntimeError), never interleaved."""
+    import threading
+
+    def run(vg, out):
+        out.append(vg.play(150))
+        out.append(vg.observations.copy())
+
+    alone = []
+    for seed in (1, 2):
+        run(CVectorGame(64, seed=seed), alone)
+    together = [[], []]
+    a, b = CVectorGame(64, seed=1), CVectorGame(64, seed=2)
+    threads = [threading.Thread(target=run, args=(vg, out)) for vg, out in zip((a, b), together)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        try:
+            a.legal_masks()
+        except RuntimeError as exc:
+            assert "another thread" in str(exc)
+    for t in threads:
+        t.join()
+    for k, out in enumerate(together):
+        (f_alone, t_alone), obs_alone = alone[2 * k], alone[2 * k + 1]
+        (f_thread, t_thread), obs_thread = out
+        assert f_alone == f_thread > 0
+        np.testing.assert_array_equal(t_alone, t_thread)
+        np.testing.assert_array_equal(obs_alone, obs_thread)

@@ -595,6 +595,7 @@ cdef class VectorCore:
     cdef Py_ssize_t seed_pos, seed_len, ids_cap, nids
     cdef uint64_t pstate
     cdef public bint observe      # encode the observations (else obs stays as it is)
+    cdef bint busy                # a call is stepping the games (see enter)
     cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
     # the buffers' data (the arrays above own them)
     cdef float* obs_p
@@ -732,8 +733,52 @@ cdef class VectorCore:
         self.ids_view = None
         return 0
 
+    cdef int enter(self) except -1:
+        """One call at a time steps the games: they are changed without the GIL, so a
+        second thread must not come in meanwhile."""
+        self.ready()
+        if self.busy:
+            raise RuntimeError("this VectorGame is being stepped in another thread: one call at a time")
+        self.busy = True
+        return 0
+
     def reset(self):
         """Deal a new hand in every game (the next seeds); the observation buffer."""
+        self.enter()
+        try:
+            return self.reset_()
+        finally:
+            self.busy = False
+
+    def legal_masks(self, cnp.int8_t[:, ::1] out):
+        """Write the legal ids as 0/1 into ``out`` (``int8[num_envs, num_actions]``)."""
+        self.enter()
+        try:
+            self.legal_masks_(out)
+        finally:
+            self.busy = False
+
+    def step(self, const int32_t[::1] actions):
+        """Take ``actions`` if each is legal in its game: a game that ends is scored and
+        restarted; -1. Otherwise nothing is stepped and the first game whose action is not
+        legal is returned. The results are in :attr:`obs`, :attr:`rewards`, :attr:`dones`."""
+        self.enter()
+        try:
+            return self.step_(actions)
+        finally:
+            self.busy = False
+
+    def play(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record=None):
+        """Step every game ``steps`` times with the built-in policy chosen in C; the
+        observations are encoded once, at the end. ``record`` (``int32[steps, num_envs]``)
+        receives the actions. Returns ``(hands finished, rewards summed per seat float64)``."""
+        self.enter()
+        try:
+            return self.play_(steps, greedy, record)
+        finally:
+            self.busy = False
+
+    cdef object reset_(self):
         cdef Py_ssize_t i
         self.ready()
         self.need_seeds(self.n)
@@ -756,9 +801,7 @@ cdef class VectorCore:
             raise ValueError("this VectorCore was never initialised")
         return 0
 
-    def legal_masks(self, cnp.int8_t[:, ::1] out):
-        """Write the legal ids as 0/1 into ``out`` (``int8[num_envs, num_actions]``, checked
-        by the caller)."""
+    cdef object legal_masks_(self, cnp.int8_t[:, ::1] out):
         cdef Py_ssize_t i, k
         cdef const int64_t* off = self.off_p
         cdef const int32_t* ids = self.ids_p
@@ -782,10 +825,7 @@ cdef class VectorCore:
                 return i
         return -1
 
-    def step(self, const int32_t[::1] actions):
-        """Take ``actions`` if each is legal in its game: a game that ends is scored and
-        restarted; -1. Otherwise nothing is stepped and the first game whose action is not
-        legal is returned. The results are in :attr:`obs`, :attr:`rewards`, :attr:`dones`."""
+    cdef object step_(self, const int32_t[::1] actions):
         cdef Py_ssize_t i
         cdef int res = 0
         cdef VGame* g
@@ -830,10 +870,7 @@ cdef class VectorCore:
             self.write_all_ids()
         return -1
 
-    def play(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record=None):
-        """Step every game ``steps`` times with the built-in policy chosen in C; the
-        observations are encoded once, at the end. ``record`` (``int32[steps, num_envs]``)
-        receives the actions. Returns ``(hands finished, rewards summed per seat float64)``."""
+    cdef object play_(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record):
         cdef Py_ssize_t t = 0, i, k, finished = 0, chunk
         cdef int res = 0, s, S = self.conf.seats
         cdef VGame* g

@@ -1,7 +1,8 @@
 """Reinforcement-learning environments over :class:`ddz.Game` (RULES.md §3–§7).
 
 * :class:`VectorGame` (:mod:`ddz.envs.vector`): N games stepped in one call, numpy in
-  and out; needs nothing beyond numpy.
+  and out; needs nothing beyond numpy. In C (:class:`CVectorGame`) when the core is
+  compiled and supports the rules, else :class:`PyVectorGame` (a loop over ``ddz.Game``).
 * :mod:`ddz.envs.pettingzoo`: the PettingZoo AEC env (``env()``, ``raw_env``), every seat
   an agent (needs ``pettingzoo``: ``pip install "ddz[envs]"``).
 * :mod:`ddz.envs.gymnasium`: one seat against bots; importing :mod:`ddz.envs` registers
@@ -14,12 +15,13 @@ Gymnasium only in the modules that need them.
 
 from __future__ import annotations
 
-from .core import (AUCTION_ACTIONS, EnvActions, encode_observation, env_actions, observation_high,
-                   observation_layout, observation_size)
-from .vector import VectorGame
+from .core import (AUCTION_ACTIONS, EnvActions, encode_observation, encode_observation_py, env_actions,
+                   observation_high, observation_layout, observation_size)
+from .vector import CVectorGame, PyVectorGame, VectorGame
 
-__all__ = ["VectorGame", "EnvActions", "env_actions", "encode_observation", "observation_layout",
-           "observation_size", "observation_high", "AUCTION_ACTIONS", "ENV_ID"]
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "EnvActions", "env_actions", "encode_observation",
+           "encode_observation_py", "observation_layout", "observation_size", "observation_high",
+           "AUCTION_ACTIONS", "ENV_ID"]
 
 #: the Gymnasium id of :class:`ddz.envs.gymnasium.DouDizhuEnv`
 ENV_ID = "ddz/DouDizhu-v0"
