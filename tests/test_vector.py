@@ -194,12 +194,30 @@ def test_c_vector_game_bad_input():
             vg.hands(bad)
 
 
+_WITHOUT_CORE = """
+import pytest
+from ddz.errors import DdzError
+from ddz.envs.vector import CVectorGame, PyVectorGame, VectorGame
+assert isinstance(VectorGame(2), PyVectorGame)
+with pytest.raises(DdzError, match="compiled core"):
+    CVectorGame(2)
+print("ok")
+"""
+
+
 def test_vector_game_without_the_core_is_the_python_one():
-    if not NO_EXTENSIONS:
-        pytest.skip("the core is compiled: VectorGame is the C one (tested above)")
-    assert isinstance(VectorGame(2), PyVectorGame)
-    with pytest.raises(DdzError, match="compiled core"):
-        CVectorGame(2)
+    """Under ``DDZ_NO_EXTENSIONS=1`` (in a child process when this one has the core),
+    ``VectorGame`` is the Python one and ``CVectorGame`` refuses with a clear error."""
+    if NO_EXTENSIONS:
+        exec(_WITHOUT_CORE, {})
+        return
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, DDZ_NO_EXTENSIONS="1")
+    out = subprocess.run([sys.executable, "-c", _WITHOUT_CORE], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
 
 
 ENCODER_RULES = C_RULES + [Rules(all_pass="void", doubling=True), Rules(bidding="rob", kickers="repeat",
