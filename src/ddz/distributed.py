@@ -11,7 +11,7 @@ workers.
   the order given.
 
 ``workers=None`` or ``1`` runs in this process and never imports Ray; ``workers >= 2``
-sends chunks of hands (positions) to Ray remote tasks, at most ``workers`` at a time, and
+(or ``ray=True``, with any count) sends chunks of hands (positions) to Ray remote tasks, at most ``workers`` at a time, and
 gathers the results in order. If Ray is not initialised yet, ``ray.init(num_cpus=workers)``
 starts a local cluster (it stays up for later calls; ``ray.shutdown()`` ends it); a
 cluster already initialised (``ray.init(address=...)``) is used as it is.
@@ -38,8 +38,8 @@ BOT_NAMES = ("random", "greedy", "solver")
 """The bot names :func:`selfplay` takes (:func:`ddz.bots.make_bot`)."""
 
 DEFAULT_CHUNK = 256
-"""Most hands per Ray task (each task costs a few milliseconds; a hand of random bots about
-two; see ``bench/README.md``)."""
+"""Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
+is about a quarter of each worker's share; see ``bench/README.md``)."""
 
 _WORDS = 5  # seed words drawn per hand: the deal, then one per seat (four at most)
 _SOLVE_KEYS = ("score", "all_moves", "node_limit", "time_limit", "threads", "table_mb")
