@@ -292,3 +292,13 @@ def test_rllib_doc_wrapper_gives_what_the_masking_module_reads():
         e.step(None if terminated or truncated else int(rng.choice(legal)))
         steps += 1
     assert steps > 3 and e.unwrapped.game.result is not None
+
+
+def test_cli_solve_many_reads_standard_input(monkeypatch, run_cli):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("33/44\n# a comment\n\n345/66/7\n"))
+    code, out, err = run_cli("solve-many", "-", "--json")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["position"] for r in rows] == ["33/44", "345/66/7"]
+    assert [r["win"] for r in rows] == [solve(Position.parse(p)).win for p in ("33/44", "345/66/7")]
