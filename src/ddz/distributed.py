@@ -106,7 +106,9 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     imported and initialised at the call, the tasks start at the first ``next()``."""
     ray = _import_ray()
     if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        import logging
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)    # no INFO lines on the command's stderr
     return _gather(ray, _remote(fn), jobs, workers)
 
 
