@@ -15,7 +15,8 @@ workers, and the cost of one Ray task.
 
 The CPU time of the whole process tree (the driver, and the Ray daemons and workers under
 it; Linux only) is read around each run, so the table also shows CPU seconds per 1,000
-hands: what Ray costs in work, apart from how much CPU the machine had to give.
+hands (what Ray costs in work) and the cores the tree used on average (how much CPU the
+machine had to give: a parallel loop can only be faster if this exceeds 1).
 
 Bots: ``greedy, random, random`` (``ddz selfplay``'s default). Ray runs its worker
 processes at niceness 15 (its ``worker_niceness`` default): on a machine shared with
@@ -100,6 +101,7 @@ def main(argv=None) -> int:
               (f"Ray, {args.cpus} workers, JSON lines", dict(workers=args.cpus, ray=True, form="line"))]
     rates = {name: [] for name, _ in loops}
     cpu = {name: [] for name, _ in loops}
+    cores = {name: [] for name, _ in loops}
     me = os.getpid()
     for r in range(args.runs):
         reference = None
@@ -112,8 +114,11 @@ def main(argv=None) -> int:
                                         None, None, kw.get("ray"), kw["form"]))
             else:
                 recs = selfplay(args.games, seed=args.seed + r, bots=bots, **kw)
-            rates[name].append(args.games / (time.perf_counter() - t0))
-            cpu[name].append((_tree_cpu(me) - c0) / args.games * 1000)
+            wall = time.perf_counter() - t0
+            used = _tree_cpu(me) - c0
+            rates[name].append(args.games / wall)
+            cpu[name].append(used / args.games * 1000)
+            cores[name].append(used / wall)
             if lines:
                 recs = [json.loads(line) for line, _ in recs]
             if reference is None:
@@ -139,12 +144,14 @@ def main(argv=None) -> int:
     print(f"load average before the runs {load_before[0]:.2f}; after: {load}")
     print(f"{args.games} hands per run, bots {','.join(bots)}, median of {args.runs} runs; "
           f"ray.init {init_s:.1f} s, first call (worker start) {warm_s:.1f} s\n")
-    print("| loop | hands/s (median) | vs in-process (same form) | CPU s per 1,000 hands | runs (hands/s) |")
-    print("|---|---:|---:|---:|---|")
+    print("| loop | hands/s (median) | vs in-process (same form) | CPU s per 1,000 hands | cores used "
+          "| runs (hands/s) |")
+    print("|---|---:|---:|---:|---:|---|")
     for name, _ in loops:
         med = statistics.median(rates[name])
         base = statistics.median(rates["in-process, JSON lines" if "JSON" in name else "in-process"])
         print(f"| {name} | {med:,.0f} | {med / base:.2f}× | {statistics.median(cpu[name]):.2f} | "
+              f"{statistics.median(cores[name]):.2f} | "
               f"{' '.join(f'{x:,.0f}' for x in rates[name])} |")
     print(f"\nempty task: {statistics.median(trips) * 1e3:.2f} ms per round trip (median of 200), "
           f"{batch * 1e3:.2f} ms per task with 1,000 in flight")
