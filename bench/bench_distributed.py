@@ -7,12 +7,16 @@ workers, and the cost of one Ray task.
 * Ray, N workers: ``selfplay(games, seed, workers=N, ray=True)`` on a local cluster
   started once with ``ray.init(num_cpus=--cpus)`` (start-up and the first call, which
   starts the worker processes, are timed separately and not in the rates);
-* the three run side by side, ``--runs`` rounds, and the table shows the medians; every
-  Ray run's records are checked equal to the in-process run's.
+* "JSON lines": what ``ddz selfplay --out`` runs (``ddz.distributed._iter_units(...,
+  "line")``): each record serialised to its JSON line where it was played (by the Ray
+  worker), so the driver only receives text;
+* all run side by side, ``--runs`` rounds, and the table shows the medians; every run's
+  records are checked equal to the in-process run's.
 
 The CPU time of the whole process tree (the driver, and the Ray daemons and workers under
 it; Linux only) is read around each run, so the table also shows CPU seconds per 1,000
-hands: what Ray costs in work, apart from how much CPU the machine had to give.
+hands (what Ray costs in work) and the cores the tree used on average (how much CPU the
+machine had to give: a parallel loop can only be faster if this exceeds 1).
 
 Bots: ``greedy, random, random`` (``ddz selfplay``'s default). Ray runs its worker
 processes at niceness 15 (its ``worker_niceness`` default): on a machine shared with
@@ -25,6 +29,7 @@ time, and the cost per task of 1,000 submitted at once. No timing is asserted an
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -77,7 +82,8 @@ def main(argv=None) -> int:
     import ray
 
     from ddz._compiled import engine_note
-    from ddz.distributed import selfplay
+    from ddz import STANDARD
+    from ddz.distributed import _iter_units, selfplay
     bots = ("greedy", "random", "random")
 
     t0 = time.perf_counter()
@@ -90,17 +96,31 @@ def main(argv=None) -> int:
     load_before = os.getloadavg()
     loops = [("in-process", dict())] + [(f"Ray, {n} worker{'s' if n > 1 else ''}", dict(workers=n, ray=True))
                                         for n in range(1, args.cpus + 1)]
+    # what `ddz selfplay --out` runs: records as JSON lines, serialised where they are played
+    loops += [("in-process, JSON lines", dict(form="line")),
+              (f"Ray, {args.cpus} workers, JSON lines", dict(workers=args.cpus, ray=True, form="line"))]
     rates = {name: [] for name, _ in loops}
     cpu = {name: [] for name, _ in loops}
+    cores = {name: [] for name, _ in loops}
     me = os.getpid()
     for r in range(args.runs):
         reference = None
         for name, kw in loops:
             c0 = _tree_cpu(me)
             t0 = time.perf_counter()
-            recs = selfplay(args.games, seed=args.seed + r, bots=bots, **kw)
-            rates[name].append(args.games / (time.perf_counter() - t0))
-            cpu[name].append((_tree_cpu(me) - c0) / args.games * 1000)
+            lines = "form" in kw
+            if lines:
+                recs = list(_iter_units(args.games, args.seed + r, kw.get("workers"), bots, STANDARD,
+                                        None, None, kw.get("ray"), kw["form"]))
+            else:
+                recs = selfplay(args.games, seed=args.seed + r, bots=bots, **kw)
+            wall = time.perf_counter() - t0
+            used = _tree_cpu(me) - c0
+            rates[name].append(args.games / wall)
+            cpu[name].append(used / args.games * 1000)
+            cores[name].append(used / wall)
+            if lines:
+                recs = [json.loads(line) for line, _ in recs]
             if reference is None:
                 reference = recs
             elif recs != reference:
@@ -124,12 +144,14 @@ def main(argv=None) -> int:
     print(f"load average before the runs {load_before[0]:.2f}; after: {load}")
     print(f"{args.games} hands per run, bots {','.join(bots)}, median of {args.runs} runs; "
           f"ray.init {init_s:.1f} s, first call (worker start) {warm_s:.1f} s\n")
-    base = statistics.median(rates["in-process"])
-    print("| loop | hands/s (median) | vs in-process | CPU s per 1,000 hands | runs (hands/s) |")
-    print("|---|---:|---:|---:|---|")
+    print("| loop | hands/s (median) | vs in-process (same form) | CPU s per 1,000 hands | cores used "
+          "| runs (hands/s) |")
+    print("|---|---:|---:|---:|---:|---|")
     for name, _ in loops:
         med = statistics.median(rates[name])
+        base = statistics.median(rates["in-process, JSON lines" if "JSON" in name else "in-process"])
         print(f"| {name} | {med:,.0f} | {med / base:.2f}× | {statistics.median(cpu[name]):.2f} | "
+              f"{statistics.median(cores[name]):.2f} | "
               f"{' '.join(f'{x:,.0f}' for x in rates[name])} |")
     print(f"\nempty task: {statistics.median(trips) * 1e3:.2f} ms per round trip (median of 200), "
           f"{batch * 1e3:.2f} ms per task with 1,000 in flight")

@@ -182,17 +182,34 @@ def test_ray_solve_many_is_solve_one_by_one(ray_cluster):
 
 # -- the command line -----------------------------------------------------------------
 
-def test_cli_selfplay_ray_writes_the_same_records(ray_cluster, run_cli, tmp_path):
-    files = {}
-    for name, extra in (("one", ()), ("ray", ("--ray", "--workers", "2"))):
+def _summary_rows(text):
+    """The summary without the lines that may differ (speed, engine, output file)."""
+    return [ln for ln in text.splitlines()
+            if not ln.startswith(("hands per second", "engine", "records written"))]
+
+
+@pytest.mark.parametrize("extra", [(), ("--match", "2", "--players", "4", "--bots", "greedy,random,random,greedy")])
+def test_cli_selfplay_ray_writes_the_same_records(ray_cluster, run_cli, tmp_path, extra):
+    files, summaries = {}, {}
+    for name, use in (("one", ()), ("ray", ("--ray", "--workers", "2"))):
         files[name] = tmp_path / f"{name}.jsonl"
-        code, out, err = run_cli("selfplay", "--games", "12", "--seed", "6", "--quiet",
-                                 "--out", str(files[name]), *extra)
+        code, out, err = run_cli("selfplay", "--games", "6", "--seed", "6", "--quiet",
+                                 "--out", str(files[name]), *extra, *use)
         assert code == 0, err
-        assert ("Ray, 2 workers" in out) == bool(extra)
+        assert ("Ray, 2 workers" in out) == bool(use)
+        summaries[name] = _summary_rows(out)
+        code, bare, err = run_cli("selfplay", "--games", "6", "--seed", "6", "--quiet", *extra, *use)
+        assert code == 0 and _summary_rows(bare) == summaries[name]    # the same without --out
     lines = files["one"].read_text().splitlines()
     assert files["ray"].read_text().splitlines() == lines
-    assert [json.loads(x) for x in lines] == selfplay(12, seed=6, bots=("greedy", "random", "random"))
+    assert summaries["ray"] == summaries["one"]
+    bots = tuple(extra[extra.index("--bots") + 1].split(",")) if extra else ("greedy", "random", "random")
+    rules = Rules(players=4) if extra else Rules()
+    recs = selfplay(6, seed=6, bots=bots, rules=rules, match=2 if extra else None)
+    assert [json.loads(x) for x in lines] == recs
+    games = [g for r in recs for g in (r["games"] if extra else [r])]
+    mean0 = sum(g["result"]["scores"][0] for g in games) / len(games)
+    assert any(ln.startswith("mean score seat 0") and ln.endswith(f"{mean0:+.3f}") for ln in summaries["one"])
 
 
 def test_cli_solve_many(ray_cluster, run_cli, tmp_path):
@@ -275,3 +292,13 @@ def test_rllib_doc_wrapper_gives_what_the_masking_module_reads():
         e.step(None if terminated or truncated else int(rng.choice(legal)))
         steps += 1
     assert steps > 3 and e.unwrapped.game.result is not None
+
+
+def test_cli_solve_many_reads_standard_input(monkeypatch, run_cli):
+    import io
+    monkeypatch.setattr("sys.stdin", io.StringIO("33/44\n# a comment\n\n345/66/7\n"))
+    code, out, err = run_cli("solve-many", "-", "--json")
+    assert code == 0, err
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["position"] for r in rows] == ["33/44", "345/66/7"]
+    assert [r["win"] for r in rows] == [solve(Position.parse(p)).win for p in ("33/44", "345/66/7")]

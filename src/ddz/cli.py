@@ -217,7 +217,7 @@ def cmd_selfplay(args) -> int:
     The hands are :func:`ddz.distributed.selfplay`'s: hand ``i`` depends only on the seed
     and ``i``, so ``--ray --workers N`` writes the same records as one process."""
     from ._compiled import engine_note
-    from .distributed import iter_selfplay
+    from .distributed import _iter_units
     from .terminal import progress_bar
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -226,7 +226,8 @@ def cmd_selfplay(args) -> int:
         raise DdzError(f"--bots names {len(names)} bots, but {rules.seats} players play (--players {rules.seats})")
     args.bots = names
     workers = _ray_workers(args)
-    records = iter_selfplay(args.games, seed, workers, names, rules, match=args.match, ray=args.ray)
+    records = _iter_units(args.games, seed, workers, names, rules, None, args.match, args.ray,
+                          "summary" if args.out is None else "line")
     out = None
     to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr
     if to_stdout:
@@ -244,30 +245,26 @@ def cmd_selfplay(args) -> int:
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
     try:
-        for record in records:
+        for line, summary in records:
             if out is not None:
-                line = json.dumps(record, separators=(",", ":")) + "\n"
                 try:
-                    out.write(line)     # one write per record: Ctrl-C never splits a line
+                    out.write(line + "\n")  # one write per record: Ctrl-C never splits a line
                 except OSError as exc:
                     raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
             done += 1                   # right after the write: the file holds `done` records
-            if args.match:
-                best = max(record["totals"])
-                for s_, v in enumerate(record["totals"]):
-                    match_wins[s_] += v == best
-            for game in (record["games"] if args.match else [record]):
-                hands += 1
-                r = game["result"]
-                wins += r["winner"] == "landlord"
-                voids += bool(r["void"])
-                redeals += len(game["deals"]) - 1
-                bombs += r["bombs"]
-                rockets += r["rockets"]
-                springs += r["spring"]
-                antis += r["anti_spring"]
-                for s_, v in enumerate(r["scores"]):
-                    totals[s_] += v
+            n_hands, n_wins, n_voids, n_redeals, n_bombs, n_rockets, n_springs, n_antis, scores, winners = summary
+            hands += n_hands
+            wins += n_wins
+            voids += n_voids
+            redeals += n_redeals
+            bombs += n_bombs
+            rockets += n_rockets
+            springs += n_springs
+            antis += n_antis
+            for s_, v in enumerate(scores):
+                totals[s_] += v
+            for s_ in winners:
+                match_wins[s_] += 1
             progress.advance()
     except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
         interrupted = True

@@ -11,7 +11,7 @@ workers.
   the order given.
 
 ``workers=None`` or ``1`` runs in this process and never imports Ray; ``workers >= 2``
-sends chunks of hands (positions) to Ray remote tasks, at most ``workers`` at a time, and
+(or ``ray=True``, with any count) sends chunks of hands (positions) to Ray remote tasks, at most ``workers`` at a time, and
 gathers the results in order. If Ray is not initialised yet, ``ray.init(num_cpus=workers)``
 starts a local cluster (it stays up for later calls; ``ray.shutdown()`` ends it); a
 cluster already initialised (``ray.init(address=...)``) is used as it is.
@@ -22,6 +22,7 @@ cluster already initialised (``ray.init(address=...)``) is used as it is.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from typing import Any, Dict, Iterator, List, Optional, Sequence
@@ -37,8 +38,8 @@ BOT_NAMES = ("random", "greedy", "solver")
 """The bot names :func:`selfplay` takes (:func:`ddz.bots.make_bot`)."""
 
 DEFAULT_CHUNK = 256
-"""Most hands per Ray task (each task costs a few milliseconds; a hand of random bots about
-two; see ``bench/README.md``)."""
+"""Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
+is about a quarter of each worker's share; see ``bench/README.md``)."""
 
 _WORDS = 5  # seed words drawn per hand: the deal, then one per seat (four at most)
 _SOLVE_KEYS = ("score", "all_moves", "node_limit", "time_limit", "threads", "table_mb")
@@ -105,7 +106,9 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     imported and initialised at the call, the tasks start at the first ``next()``."""
     ray = _import_ray()
     if not ray.is_initialized():
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+        import logging
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)    # no INFO lines on the command's stderr
     return _gather(ray, _remote(fn), jobs, workers)
 
 
@@ -183,10 +186,46 @@ def _play_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optiona
         m.next_hand()
 
 
+def _summary(record: dict) -> tuple:
+    """What ``ddz selfplay`` sums up of one hand or match record: ``(hands, landlord wins,
+    void hands, redeals, bombs, rockets, springs, anti-springs, scores per seat, match
+    winners)``; match winners are the seats of the highest total (``()`` for a hand)."""
+    games = record["games"] if record.get("format") == "ddz-match" else [record]
+    out = [len(games), 0, 0, 0, 0, 0, 0, 0]
+    scores = [0] * len(games[0]["result"]["scores"])
+    for g in games:
+        r = g["result"]
+        for k, v in enumerate((r["winner"] == "landlord", bool(r["void"]), len(g["deals"]) - 1,
+                               r["bombs"], r["rockets"], bool(r["spring"]), bool(r["anti_spring"])), 1):
+            out[k] += int(v)
+        scores = [a + b for a, b in zip(scores, r["scores"])]
+    winners: tuple = ()
+    if games is not record and "totals" in record:
+        best = max(record["totals"])
+        winners = tuple(s for s, v in enumerate(record["totals"]) if v == best)
+    return (*out, tuple(scores), winners)
+
+
+def _line_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optional[int]) -> tuple:
+    """``(record as one JSON line, its _summary)``: the worker serialises, so that the
+    driver of ``ddz selfplay --ray`` only writes text."""
+    record = _play_unit(seed, index, names, rules, match)
+    return json.dumps(record, separators=(",", ":")), _summary(record)
+
+
+def _summary_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optional[int]) -> tuple:
+    """``(None, summary)``: ``ddz selfplay`` without ``--out``."""
+    return None, _summary(_play_unit(seed, index, names, rules, match))
+
+
+_UNITS = {"record": _play_unit, "line": _line_unit, "summary": _summary_unit}
+
+
 def _selfplay_chunk(seed: int, start: int, stop: int, names: tuple, rules: Rules,
-                    match: Optional[int]) -> List[dict]:
-    """Records of hands ``start..stop-1`` (one Ray task)."""
-    return [_play_unit(seed, i, names, rules, match) for i in range(start, stop)]
+                    match: Optional[int], form: str = "record") -> list:
+    """Records (or lines) of hands ``start..stop-1`` (one Ray task)."""
+    unit = _UNITS[form]
+    return [unit(seed, i, names, rules, match) for i in range(start, stop)]
 
 
 def _chunk_size(chunk, units: int, workers: int, most: int) -> int:
@@ -203,6 +242,12 @@ def iter_selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
     """:func:`selfplay` one record at a time, in hand order (the arguments are checked
     before the first record: at the call). With Ray, closing the iterator early cancels the
     tasks still running."""
+    return _iter_units(games, seed, workers, bots, rules, chunk, match, ray, "record")
+
+
+def _iter_units(games, seed, workers, bots, rules, chunk, match, ray, form: str) -> Iterator[Any]:
+    """:func:`iter_selfplay` for ``form="record"``; ``"line"``: ``(JSON line, summary)``
+    pairs (:func:`_line_unit`), ``"summary"``: ``(None, summary)``, for ``ddz selfplay``."""
     if not isinstance(rules, Rules):
         raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
     games = _count(games, "games", 0)
@@ -212,8 +257,10 @@ def iter_selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
     match = None if match is None else _count(match, "match", 1)
     per_task = _chunk_size(chunk, games, workers or 1, max(1, DEFAULT_CHUNK // (match or 1)))
     if not workers:
-        return (_play_unit(seed, i, names, rules, match) for i in range(games))
-    jobs = [(seed, a, min(a + per_task, games), names, rules, match) for a in range(0, games, per_task)]
+        unit = _UNITS[form]
+        return (unit(seed, i, names, rules, match) for i in range(games))
+    jobs = [(seed, a, min(a + per_task, games), names, rules, match, form)
+            for a in range(0, games, per_task)]
     return (record for records in _fan_out(_selfplay_chunk, jobs, workers) for record in records)
 
 
