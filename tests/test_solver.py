@@ -335,6 +335,86 @@ def test_progress_callback_runs_the_search_aside():
     assert all(n >= 0 and s >= 0 for n, s in calls)
 
 
+# a full deal (17/17/20, the landlord in seat 2): far too big to solve in a test
+HARD = ["3445567789TTTJQ2R", "3345788999JKKAAA2", "34566678TJJQQQKKA22B"]
+
+
+def test_interrupt_in_progress_stops_the_search():
+    """A KeyboardInterrupt raised while the search runs (here by the progress callback, as
+    Ctrl-C would be) stops the search and propagates with the positions searched."""
+    calls = []
+
+    def progress(nodes, seconds):
+        calls.append(nodes)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        solve(Position(HARD, landlord=2), time_limit=600, table_mb=1, progress=progress)
+    assert len(calls) == 1 and info.value.nodes >= calls[0] > 0
+
+
+def test_reference_tick_reports_and_cancels():
+    from ddz.reference_solver import TICK_EVERY, LimitReached
+    seen = []
+
+    def tick(nodes):
+        seen.append(nodes)
+        if len(seen) == 3:
+            raise LimitReached
+
+    with pytest.raises(LimitReached):
+        ref_solve(Position(HARD, landlord=2).hands, 2, 2, None, None, STANDARD, tick=tick)
+    assert seen == [TICK_EVERY, 2 * TICK_EVERY, 3 * TICK_EVERY]
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_cli_solve_ctrl_c(json_out):
+    """`ddz solve` shows its progress on stderr, and SIGINT (Ctrl-C) stops it cleanly:
+    exit status 130, no answer and no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    cmd = [sys.executable, "-m", "ddz.cli", "solve", *HARD, "--landlord", "2", "--time-limit", "600",
+           "--table-mb", "1"] + (["--json"] if json_out else [])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    seen = threading.Event()
+    err = []
+
+    def read_stderr():
+        while True:
+            chunk = proc.stderr.read1(4096)
+            if not chunk:
+                return
+            err.append(chunk)
+            if b"solving:" in b"".join(err):
+                seen.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert seen.wait(120), b"".join(err)          # the progress line came (after ~1 s)
+        proc.send_signal(signal.SIGINT)
+        out = proc.stdout.read()
+        code = proc.wait(60)
+        reader.join(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = b"".join(err).decode()
+    assert code == 130, text
+    assert "interrupted: no answer (not exact) after about" in text and "Traceback" not in text
+    if json_out:
+        data = json.loads(out)
+        assert data["interrupted"] is True and data["exact"] is False and data["win"] is None
+        assert data["nodes"] > 0 and data["moves"] == []
+    else:
+        assert out == b""
+
+
 # -- the command line and the solver bot ----------------------------------------------------------
 
 def test_cli_solve(run_cli):
