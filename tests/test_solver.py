@@ -28,7 +28,9 @@ def _too_big(pos):
 
 # -- the pinned puzzles --------------------------------------------------------------
 
-@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+# the pure-Python leg re-solves the children with the reference minimax: one kicker rule
+@pytest.mark.parametrize("rules", RULESETS[:1] if NO_EXTENSIONS else RULESETS,
+                         ids=RULE_IDS[:1] if NO_EXTENSIONS else RULE_IDS)
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p["name"] for p in PUZZLES])
 def test_pinned_puzzle(puzzle, rules):
     pos = Position([puzzle["first"], puzzle["second"]], rules=rules)
@@ -134,6 +136,25 @@ def test_score_mode_agrees_with_reference_minimax(seats, rules):
         assert end.over and end.final_score() == sol.value
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+@pytest.mark.parametrize("seats", [2, 3])
+@pytest.mark.parametrize("score", [False, True])
+def test_solver_agrees_with_reference_minimax_many(seats, rules, score):
+    """The big run: 1000 random positions per case, up to 10 (three seats) or 8 cards."""
+    rng = np.random.default_rng(1400 + seats + 10 * (rules is REPEAT) + 100 * score)
+    for _ in range(1000):
+        pos = _random_position(rng, seats, rules, 10 if seats == 3 else 8)
+        ref = _reference(pos, score)
+        sol = solve(pos, score=score, all_moves=True)
+        assert sol.exact and sol.landlord_wins is (ref.value > 0), str(pos)
+        if score:
+            assert sol.value == ref.value * pos.base * pos.multiplier and sol.moves == ref.best, str(pos)
+        else:
+            mover_wins = (ref.value > 0) == (pos.to_move == pos.landlord)
+            assert sol.moves == (ref.best if mover_wins else []), str(pos)
+
+
 # -- limits, threads --------------------------------------------------------------------
 
 def _wz(name):
@@ -170,7 +191,7 @@ def test_thread_count_does_not_change_the_answer(score, all_moves):
     positions = [_wz("WZ2"), _wz("WZ3")] + [_random_position(rng, 3, STANDARD, size) for _ in range(6)]
     for pos in positions:
         answers = set()
-        for threads in (1, 2, 3):
+        for threads in (1, 2) if NO_EXTENSIONS else (1, 2, 3):      # pure Python: one thread anyway
             sol = solve(pos, score=score, all_moves=all_moves, threads=threads)
             assert sol.exact
             answers.add((sol.win, sol.landlord_wins, sol.value, tuple(sol.moves), tuple(sol.pv)))
@@ -433,8 +454,10 @@ def test_cli_solve(run_cli):
 
 def test_solver_bot_plays_legal_hands():
     from ddz.bots import GreedyBot, SolverBot, play_hand
+    # pure Python: solve only the last few cards (the reference minimax is slow)
+    threshold = 9 if NO_EXTENSIONS else 20
     for seed in range(3):
-        bots = [SolverBot(seed=seed, samples=3), GreedyBot(), GreedyBot()]
+        bots = [SolverBot(threshold=threshold, seed=seed, samples=3), GreedyBot(), GreedyBot()]
         game = play_hand(ddz.Game(seed=seed), bots)
         assert game.phase == "over" and game.result is not None
     with pytest.raises(DdzError, match="samples"):

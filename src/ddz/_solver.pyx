@@ -662,6 +662,13 @@ cdef class Searcher:
             v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)
         return v, not self.c.aborted
 
+    def cheap_tests(self, hands, int seat, int64_t to_beat):
+        """Test hook: ``(forced_pass, goes_out)`` of the search's cheap tests for ``seat``
+        (1: surely only the pass answers ``to_beat``; 1: the whole hand is one legal play
+        now). The first must never say 1 when a play beats ``to_beat``."""
+        self.load(hands)
+        return (forced_pass(&self.c, seat, to_beat) if to_beat else 0), goes_out(&self.c, seat, to_beat)
+
     def ordered_moves(self, hands, int to_move, int64_t to_beat, int last):
         """The legal move codes of the seat to move, in the search's order (without the
         table's move). :returns: list of int codes."""
