@@ -325,6 +325,7 @@ def test_position_from_game():
     for _ in range(7):
         game.step(bots[game.current_player].act(game.observation(game.current_player), game.legal_actions()))
     pos = Position.from_game(game)
+    assert game.position() == pos
     assert pos.hands == tuple(game.hand(s) for s in range(3))
     assert (pos.landlord, pos.to_move, pos.to_beat, pos.base) == \
            (game.landlord, game.current_player, game.to_beat, game.bid)
@@ -335,6 +336,8 @@ def test_position_from_game():
         assert pos.last_player == next(s for s, p in reversed(game.plays) if p)
     with pytest.raises(DdzError, match="play phase"):
         Position.from_game(ddz.Game(seed=1))
+    with pytest.raises(DdzError, match="play phase"):
+        ddz.Game(seed=1).position()
 
 
 @pytest.mark.parametrize("kw, words", [
