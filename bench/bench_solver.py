@@ -7,7 +7,8 @@
 * ``doudizhu-resolver`` (pure Python, ``pip install doudizhu-resolver``) on the same
   puzzles, each in a subprocess with a time cap, when it is installed.
 
-The tables are built and a first solve done before timing (a one-off cost per process).
+The tables are built and a first solve done before timing (a one-off cost per process);
+puzzle times are medians of five solves.
 
     PYTHONPATH=src python3 bench/bench_solver.py [--random 200] [--resolver-cap 60]
 """
@@ -28,15 +29,14 @@ PUZZLES = json.loads((ROOT / "tests" / "data" / "endgame_puzzles.json").read_tex
 CARDS = np.repeat(np.arange(15), [4] * 13 + [1, 1])
 
 
-def best_of(fn, repeat=3):
-    out = None
+def median_of(fn, repeat=5):
+    """``(median wall seconds, last result)`` of ``repeat`` calls."""
+    times, r = [], None
     for _ in range(repeat):
         t0 = time.perf_counter()
         r = fn()
-        dt = time.perf_counter() - t0
-        if out is None or dt < out[0]:
-            out = (dt, r)
-    return out
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), r
 
 
 def puzzles():
@@ -48,7 +48,7 @@ def puzzles():
         row = [p["name"]]
         for rules, name in ((STANDARD, "distinct"), (REPEAT_KICKERS, "repeat")):
             pos = Position([p["first"], p["second"]], rules=rules)
-            dt, sol = best_of(lambda: solve(pos))
+            dt, sol = median_of(lambda: solve(pos))
             assert sol.exact and sol.win is p["first_wins"], p["name"]
             if len(row) == 1:
                 row.append("first wins" if sol.win else "first loses")
@@ -59,7 +59,7 @@ def puzzles():
     wz8 = next(p for p in PUZZLES if p["name"] == "WZ8")
     pos = Position([wz8["first"], wz8["second"]])
     for threads in (1, 2):
-        dt, sol = best_of(lambda: solve(pos, threads=threads))
+        dt, sol = median_of(lambda: solve(pos, threads=threads))
         print(f"WZ8, {threads} thread{'s' if threads > 1 else ''}: {dt * 1e3:.1f} ms, {sol.nodes:,} nodes, "
               f"first move {sol.moves[0]}")
     print()
@@ -132,7 +132,7 @@ def resolver(cap):
     print("|---|---:|---|---:|---:|")
     for p in PUZZLES:
         pos = Position([p["first"], p["second"]])
-        ours, sol = best_of(lambda: solve(pos))
+        ours, sol = median_of(lambda: solve(pos))
         q = mp.Queue()
         proc = mp.Process(target=_resolver_job, args=(p["first"], p["second"], q))
         proc.start()

@@ -38,7 +38,8 @@ from ddz._compiled import NO_EXTENSIONS  # noqa: E402 (the one reading of the sw
 IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
 
 #: files that test the compiled modules themselves: not collected in the pure-Python leg
-collect_ignore = ["test_core_crosscheck.py", "test_kernel_safety.py", "test_core_tables.py"] \
+collect_ignore = ["test_core_crosscheck.py", "test_kernel_safety.py", "test_core_tables.py",
+                  "test_solver_search.py"] \
     if NO_EXTENSIONS else []
 
 #: the fewest core-vs-reference tests a full run on a compiled build must pass (the

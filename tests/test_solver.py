@@ -28,7 +28,9 @@ def _too_big(pos):
 
 # -- the pinned puzzles --------------------------------------------------------------
 
-@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+# the pure-Python leg re-solves the children with the reference minimax: one kicker rule
+@pytest.mark.parametrize("rules", RULESETS[:1] if NO_EXTENSIONS else RULESETS,
+                         ids=RULE_IDS[:1] if NO_EXTENSIONS else RULE_IDS)
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=[p["name"] for p in PUZZLES])
 def test_pinned_puzzle(puzzle, rules):
     pos = Position([puzzle["first"], puzzle["second"]], rules=rules)
@@ -134,6 +136,25 @@ def test_score_mode_agrees_with_reference_minimax(seats, rules):
         assert end.over and end.final_score() == sol.value
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+@pytest.mark.parametrize("seats", [2, 3])
+@pytest.mark.parametrize("score", [False, True])
+def test_solver_agrees_with_reference_minimax_many(seats, rules, score):
+    """The big run: 1000 random positions per case, up to 10 (three seats) or 8 cards."""
+    rng = np.random.default_rng(1400 + seats + 10 * (rules is REPEAT) + 100 * score)
+    for _ in range(1000):
+        pos = _random_position(rng, seats, rules, 10 if seats == 3 else 8)
+        ref = _reference(pos, score)
+        sol = solve(pos, score=score, all_moves=True)
+        assert sol.exact and sol.landlord_wins is (ref.value > 0), str(pos)
+        if score:
+            assert sol.value == ref.value * pos.base * pos.multiplier and sol.moves == ref.best, str(pos)
+        else:
+            mover_wins = (ref.value > 0) == (pos.to_move == pos.landlord)
+            assert sol.moves == (ref.best if mover_wins else []), str(pos)
+
+
 # -- limits, threads --------------------------------------------------------------------
 
 def _wz(name):
@@ -170,7 +191,7 @@ def test_thread_count_does_not_change_the_answer(score, all_moves):
     positions = [_wz("WZ2"), _wz("WZ3")] + [_random_position(rng, 3, STANDARD, size) for _ in range(6)]
     for pos in positions:
         answers = set()
-        for threads in (1, 2, 3):
+        for threads in (1, 2) if NO_EXTENSIONS else (1, 2, 3):      # pure Python: one thread anyway
             sol = solve(pos, score=score, all_moves=all_moves, threads=threads)
             assert sol.exact
             answers.add((sol.win, sol.landlord_wins, sol.value, tuple(sol.moves), tuple(sol.pv)))
@@ -304,6 +325,7 @@ def test_position_from_game():
     for _ in range(7):
         game.step(bots[game.current_player].act(game.observation(game.current_player), game.legal_actions()))
     pos = Position.from_game(game)
+    assert game.position() == pos
     assert pos.hands == tuple(game.hand(s) for s in range(3))
     assert (pos.landlord, pos.to_move, pos.to_beat, pos.base) == \
            (game.landlord, game.current_player, game.to_beat, game.bid)
@@ -314,6 +336,8 @@ def test_position_from_game():
         assert pos.last_player == next(s for s, p in reversed(game.plays) if p)
     with pytest.raises(DdzError, match="play phase"):
         Position.from_game(ddz.Game(seed=1))
+    with pytest.raises(DdzError, match="play phase"):
+        ddz.Game(seed=1).position()
 
 
 @pytest.mark.parametrize("kw, words", [
@@ -335,6 +359,86 @@ def test_progress_callback_runs_the_search_aside():
     assert all(n >= 0 and s >= 0 for n, s in calls)
 
 
+# a full deal (17/17/20, the landlord in seat 2): far too big to solve in a test
+HARD = ["3445567789TTTJQ2R", "3345788999JKKAAA2", "34566678TJJQQQKKA22B"]
+
+
+def test_interrupt_in_progress_stops_the_search():
+    """A KeyboardInterrupt raised while the search runs (here by the progress callback, as
+    Ctrl-C would be) stops the search and propagates with the positions searched."""
+    calls = []
+
+    def progress(nodes, seconds):
+        calls.append(nodes)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt) as info:
+        solve(Position(HARD, landlord=2), time_limit=600, table_mb=1, progress=progress)
+    assert len(calls) == 1 and info.value.nodes >= calls[0] > 0
+
+
+def test_reference_tick_reports_and_cancels():
+    from ddz.reference_solver import TICK_EVERY, LimitReached
+    seen = []
+
+    def tick(nodes):
+        seen.append(nodes)
+        if len(seen) == 3:
+            raise LimitReached
+
+    with pytest.raises(LimitReached):
+        ref_solve(Position(HARD, landlord=2).hands, 2, 2, None, None, STANDARD, tick=tick)
+    assert seen == [TICK_EVERY, 2 * TICK_EVERY, 3 * TICK_EVERY]
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_cli_solve_ctrl_c(json_out):
+    """`ddz solve` shows its progress on stderr, and SIGINT (Ctrl-C) stops it cleanly:
+    exit status 130, no answer and no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import threading
+
+    cmd = [sys.executable, "-m", "ddz.cli", "solve", *HARD, "--landlord", "2", "--time-limit", "600",
+           "--table-mb", "1"] + (["--json"] if json_out else [])
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    seen = threading.Event()
+    err = []
+
+    def read_stderr():
+        while True:
+            chunk = proc.stderr.read1(4096)
+            if not chunk:
+                return
+            err.append(chunk)
+            if b"solving:" in b"".join(err):
+                seen.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        assert seen.wait(120), b"".join(err)          # the progress line came (after ~1 s)
+        proc.send_signal(signal.SIGINT)
+        out = proc.stdout.read()
+        code = proc.wait(60)
+        reader.join(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = b"".join(err).decode()
+    assert code == 130, text
+    assert "interrupted: no answer (not exact) after about" in text and "Traceback" not in text
+    if json_out:
+        data = json.loads(out)
+        assert data["interrupted"] is True and data["exact"] is False and data["win"] is None
+        assert data["nodes"] > 0 and data["moves"] == []
+    else:
+        assert out == b""
+
+
 # -- the command line and the solver bot ----------------------------------------------------------
 
 def test_cli_solve(run_cli):
@@ -353,8 +457,10 @@ def test_cli_solve(run_cli):
 
 def test_solver_bot_plays_legal_hands():
     from ddz.bots import GreedyBot, SolverBot, play_hand
+    # pure Python: solve only the last few cards (the reference minimax is slow)
+    threshold = 9 if NO_EXTENSIONS else 20
     for seed in range(3):
-        bots = [SolverBot(seed=seed, samples=3), GreedyBot(), GreedyBot()]
+        bots = [SolverBot(threshold=threshold, seed=seed, samples=3), GreedyBot(), GreedyBot()]
         game = play_hand(ddz.Game(seed=seed), bots)
         assert game.phase == "over" and game.result is not None
     with pytest.raises(DdzError, match="samples"):

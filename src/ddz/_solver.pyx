@@ -12,13 +12,21 @@ mode ±2**k, the doublings still to come (each bomb or rocket played, spring,
 anti-spring), so that the score of the hand is ``base * multiplier * value``. The
 landlord maximises, the farmers minimise (two farmers are one side: RULES.md §5).
 
-Search: fail-soft alpha-beta; a fixed-size, direct-mapped transposition table keyed by
-a full 64-bit hash and verified against the stored state (hands, play to beat, seats,
-spring flags), holding a bound and the best move; move ordering (the table's move, a
-move that empties the hand; leading, the plays that leave the fewest plays to make by a
-rough count, then longer plays; answering, the higher plays, then bombs, the pass last
-unless the play to beat is a partner's). A search stopped by a node or
-time limit (or :meth:`Searcher.stop`) unwinds at once and stores nothing on the way.
+Search: fail-soft alpha-beta over packed hands (one 64-bit word a hand, 4 bits a rank);
+a fixed-size, direct-mapped transposition table of 64-byte entries (64-byte aligned, on
+transparent huge pages where Linux has them; the slots of the first children are
+prefetched) keyed by a 64-bit hash and verified against the whole stored state (hands,
+play to beat, seats, spring flags), holding a bound and the best move. A seat that surely
+cannot answer (a cheap test: no bomb, no rocket, and too few cards or no higher rank of
+the width) passes without a node or a probe; in win mode a seat whose whole hand is one
+legal play wins before any move is generated. Move ordering: the table's move, a move
+that empties the hand, then the plays that leave the fewest plays to make (a rough split
+count) and the lower play first (answering: the higher first when the mover holds no
+more cards than the shortest opposing hand), bombs late, the pass last unless the play
+to beat is a partner's. The order depends on the state alone (no history), so the
+reported move is the same for any thread count. A search stopped by a node or time
+limit (or :meth:`Searcher.stop`, the cancel flag checked every 1,024 nodes) unwinds at
+once and stores nothing on the way.
 
 Move lists live in one growable arena per :class:`Searcher`, addressed by offsets (a
 realloc never leaves a dangling pointer). One :class:`Searcher` is used by one thread at
@@ -661,6 +669,13 @@ cdef class Searcher:
         with nogil:
             v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)
         return v, not self.c.aborted
+
+    def cheap_tests(self, hands, int seat, int64_t to_beat):
+        """Test hook: ``(forced_pass, goes_out)`` of the search's cheap tests for ``seat``
+        (1: surely only the pass answers ``to_beat``; 1: the whole hand is one legal play
+        now). The first must never say 1 when a play beats ``to_beat``."""
+        self.load(hands)
+        return (forced_pass(&self.c, seat, to_beat) if to_beat else 0), goes_out(&self.c, seat, to_beat)
 
     def ordered_moves(self, hands, int to_move, int64_t to_beat, int last):
         """The legal move codes of the seat to move, in the search's order (without the

@@ -506,7 +506,7 @@ def _ray_workers(args) -> Optional[int]:
 
 
 def _solution_json(pos, sol) -> dict:
-    return {"position": str(pos), "exact": sol.exact, "landlord_wins": sol.landlord_wins,
+    return {"position": str(pos), "exact": sol.exact, "interrupted": False, "landlord_wins": sol.landlord_wins,
             "win": sol.win, "moves": [str(m) for m in sol.moves],
             "pv": [str(m) for m in sol.pv], "value": sol.value, "nodes": sol.nodes,
             "seconds": round(sol.seconds, 6)}
@@ -562,26 +562,45 @@ def cmd_solve_many(args) -> int:
     return 0
 
 
+PROGRESS_AFTER = 1.0
+"""`ddz solve` shows its progress line on stderr once a solve has run this many seconds."""
+
+
 def cmd_solve(args) -> int:
-    """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status."""
+    """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status:
+    0, or 130 when Ctrl-C stopped the search (then it prints ``interrupted: no answer (not
+    exact) after about N positions`` on stderr, and under ``--json`` an object with
+    ``"interrupted": true`` on stdout)."""
     from .position import Position
     from .solver import solve
     pos = Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
                    last_player=args.last, rules=_rules(args))
     shown = [False]
+    seen = [0]
 
     def progress(nodes, seconds):
-        if seconds >= 1.0:
+        seen[0] = nodes
+        if seconds >= PROGRESS_AFTER:
             shown[0] = True
             print(f"\rsolving: {nodes:,} positions, {seconds:.1f} s", end="", file=sys.stderr, flush=True)
 
     try:
-        sol = solve(pos, score=args.score, all_moves=args.all, node_limit=args.node_limit,
-                    time_limit=args.time_limit, threads=args.threads, table_mb=args.table_mb,
-                    progress=progress)
-    finally:
-        if shown[0]:
-            print(file=sys.stderr)
+        try:
+            sol = solve(pos, score=args.score, all_moves=args.all, node_limit=args.node_limit,
+                        time_limit=args.time_limit, threads=args.threads, table_mb=args.table_mb,
+                        progress=progress)
+        finally:
+            if shown[0]:
+                print(file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        # Ctrl-C: the search has stopped (ddz.solve cancelled it); no answer, no traceback
+        nodes = getattr(exc, "nodes", seen[0])
+        if args.json:
+            print(json.dumps({"position": str(pos), "exact": False, "interrupted": True,
+                              "landlord_wins": None, "win": None, "moves": [], "pv": [],
+                              "value": None, "nodes": nodes}, ensure_ascii=False))
+        print(f"interrupted: no answer (not exact) after about {nodes:,} positions", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(_solution_json(pos, sol), ensure_ascii=False))
         return 0

@@ -18,15 +18,19 @@ made exactly one play), so that the score is ``base * multiplier * value``.
 
 from __future__ import annotations
 
+import functools
 import time
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import reference
 from .errors import DdzError
 from .play import Play, PlayType
 from .rules import Rules
 
-__all__ = ["RefResult", "ref_solve", "LimitReached"]
+__all__ = ["RefResult", "ref_solve", "LimitReached", "TICK_EVERY"]
+
+TICK_EVERY = 512
+"""How often (in positions) :func:`ref_solve` checks its time limit and calls ``tick``."""
 
 Counts = Tuple[int, ...]
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
@@ -48,9 +52,18 @@ class RefResult(NamedTuple):
     nodes: int
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _moves(hand: Counts, to_beat: Optional[Play], rules: Rules) -> Tuple[Play, ...]:
+    """The reference engine's legal moves, remembered: a search meets the same hand and
+    play to beat many times, and the reference generator scans the whole universe of
+    plays when leading."""
+    return tuple(reference._legal_moves(hand, to_beat, rules))
+
+
 class _Search:
-    def __init__(self, seats, landlord, rules, score, node_limit, deadline, memo):
+    def __init__(self, seats, landlord, rules, score, node_limit, deadline, memo, tick=None):
         self.seats = seats
+        self.tick = tick
         self.landlord = landlord
         self.rules = rules
         self.score = score
@@ -59,8 +72,8 @@ class _Search:
         self.deadline = deadline
         self.memo = memo
 
-    def moves(self, hand: Counts, to_beat: Optional[Play]) -> List[Play]:
-        return reference._legal_moves(hand, to_beat, self.rules)
+    def moves(self, hand: Counts, to_beat: Optional[Play]) -> Tuple[Play, ...]:
+        return _moves(hand, to_beat, self.rules)
 
     def child(self, hands, p, to_beat, last, lp, fp, move):
         """(terminal value or None, child state) after seat ``p`` plays ``move``."""
@@ -87,8 +100,11 @@ class _Search:
         self.nodes += 1
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise LimitReached
-        if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
-            raise LimitReached
+        if self.nodes % TICK_EVERY == 0:
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise LimitReached
+            if self.tick is not None:
+                self.tick(self.nodes)
         if self.memo is not None:
             key = (hands, p, to_beat, last, min(lp, 2) if self.score else 0, fp if self.score else False)
             hit = self.memo.get(key)
@@ -119,7 +135,8 @@ def ref_solve(hands: Sequence[Sequence[int]], landlord: int, to_move: int,
               to_beat: Optional[Play], last_player: Optional[int], rules: Rules, *,
               score: bool = False, landlord_plays: int = 0, farmers_played: bool = False,
               node_limit: Optional[int] = None, time_limit: Optional[float] = None,
-              memo: Optional[Dict] = None) -> RefResult:
+              memo: Optional[Dict] = None,
+              tick: Optional[Callable[[int], None]] = None) -> RefResult:
     """Solve a position by plain minimax (module docstring for the rules and values).
 
     The arguments are trusted (they come from a validated :class:`ddz.Position` or a
@@ -130,6 +147,9 @@ def ref_solve(hands: Sequence[Sequence[int]], landlord: int, to_move: int,
     :param node_limit, time_limit: stop after that many positions or seconds.
     :param memo: a dict to remember solved positions in (``None``: plain minimax, the
         oracle of the tests; :func:`ddz.solve` passes one under ``DDZ_NO_EXTENSIONS=1``).
+    :param tick: called as ``tick(nodes)`` every :data:`TICK_EVERY` positions with the
+        positions visited so far (for progress reports); raising :class:`LimitReached`
+        in it stops the search (a cancel), any other exception propagates.
     :returns: a :class:`RefResult`.
     :raises LimitReached: a limit was reached (the caller reports "unknown").
     :raises DdzError: a hand is empty (the position is over).
@@ -138,7 +158,7 @@ def ref_solve(hands: Sequence[Sequence[int]], landlord: int, to_move: int,
     if not all(any(h) for h in hands):
         raise DdzError("the position is over: a seat has no cards")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
-    s = _Search(len(hands), landlord, rules.move_rules, score, node_limit, deadline, memo)
+    s = _Search(len(hands), landlord, rules.move_rules, score, node_limit, deadline, memo, tick)
     s.nodes = 1
     maxing = to_move == landlord
     values = []

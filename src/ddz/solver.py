@@ -43,6 +43,7 @@ PURE_PYTHON_MAX_CARDS = 14
 takes without a node or time limit."""
 
 _INF = 1 << 30
+_PROGRESS_EVERY = 0.25     # seconds between progress calls
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _PV_MAX = 120
 
@@ -127,8 +128,13 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :param table_mb: transposition table size per thread in MiB (>= 1; default
         :data:`DEFAULT_TABLE_MB`); memory use is bounded by ``threads * table_mb``.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
-        long search runs (the search then runs in a helper thread, so that Ctrl-C stops
-        it at once: the :class:`KeyboardInterrupt` propagates after the search stopped).
+        long search runs. The compiled search then runs in a helper thread, so that
+        Ctrl-C stops it at once: on :class:`KeyboardInterrupt` the search is cancelled (a
+        flag its ``nogil`` loop checks), and the interrupt propagates once it stopped,
+        with the positions searched in its ``nodes`` attribute; nothing it found is kept
+        as an answer. Under ``DDZ_NO_EXTENSIONS=1`` the reference search calls it from
+        its ``tick`` and is interrupted the same way. Without ``progress`` a Ctrl-C
+        during a compiled search is only seen when the search ends.
     :returns: a :class:`Solution`.
     :raises DdzError: ``position`` is not a Position; a bad limit, thread count or table
         size; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
@@ -155,7 +161,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
                         pos.final_score() if score else None, 0, time.perf_counter() - t0,
                         pos.seats, pos.landlord)
     if _solver is None:
-        return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0)
+        return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress)
     job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0)
     if progress is None:
         return job.run()
@@ -164,12 +170,13 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     worker.start()
     try:
         while worker.is_alive():
-            worker.join(0.25)
+            worker.join(_PROGRESS_EVERY)
             if worker.is_alive():
                 progress(job.nodes(), time.perf_counter() - t0)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         job.cancel()
         worker.join()
+        exc.nodes = job.nodes()
         raise
     ok, value = box["r"]
     if not ok:
@@ -459,8 +466,10 @@ class _Job:
 
 # -- the pure-Python path ----------------------------------------------------------------
 
-def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0) -> Solution:
-    """``DDZ_NO_EXTENSIONS=1``: the reference minimax with a memo."""
+def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0, progress=None) -> Solution:
+    """``DDZ_NO_EXTENSIONS=1``: the reference minimax with a memo; ``progress`` is
+    called from the search's ``tick``; a :class:`KeyboardInterrupt` gets the positions
+    searched so far as its ``nodes`` attribute."""
     total = sum(pos.cards_left)
     if node_limit is None and time_limit is None and total > PURE_PYTHON_MAX_CARDS:
         raise DdzError(
@@ -469,6 +478,16 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
     memo = {}
     nodes = 0
     deadline = None if time_limit is None else t0 + time_limit
+    shown = [t0]
+
+    def tick(n):
+        ticked[0] = n
+        now = time.perf_counter()
+        if progress is not None and now - shown[0] >= _PROGRESS_EVERY:
+            shown[0] = now
+            progress(nodes + n, now - t0)
+
+    ticked = [0]
 
     def run(p: Position):
         nonlocal nodes
@@ -479,8 +498,9 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
         r = ref_solve(p.hands, p.landlord, p.to_move, p.to_beat, p.last_player, p.rules,
                       score=score, landlord_plays=p.landlord_plays,
                       farmers_played=p.farmers_played, node_limit=left_nodes,
-                      time_limit=left_time, memo=memo)
+                      time_limit=left_time, memo=memo, tick=tick)
         nodes += r.nodes
+        ticked[0] = 0
         return r
 
     try:
@@ -500,6 +520,9 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
             p = p.after(move)
     except LimitReached:
         return _unknown(pos, nodes, t0)
+    except KeyboardInterrupt as exc:
+        exc.nodes = nodes + ticked[0]
+        raise
     return Solution(True, landlord_wins, win, list(chosen), line,
                     value * pos.base * pos.multiplier if score else None, nodes,
                     time.perf_counter() - t0, pos.seats, pos.landlord)
