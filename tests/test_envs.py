@@ -163,6 +163,10 @@ def test_observation_hides_other_hands():
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
 def test_vector_game_in_lockstep_with_games(rules):
+    """Every hand of ``VectorGame`` (the C one where the core is compiled and the rules
+    allow, else ``PyVectorGame``) is ``ddz.Game(rules, seed=vg.seeds[i])`` played with the
+    same env ids: same hands of every seat, legal ids and masks, seat to act, observation,
+    scores, auto-reset."""
     n, seed = 6, 5
     vg = VectorGame(n, rules, seed=seed)
     acts = env_actions(rules)
@@ -178,6 +182,7 @@ def test_vector_game_in_lockstep_with_games(rules):
             np.testing.assert_array_equal(np.flatnonzero(masks[i]), acts.legal_ids(g))
             assert vg.current_players[i] == g.current_player
             np.testing.assert_array_equal(vg.observations[i], core.encode_observation_py(g, g.current_player))
+            np.testing.assert_array_equal(vg.hands(i), [g.hand(s) for s in range(rules.seats)])
             assert vg.seeds[i] == g.seed
         counts = np.diff(offsets)
         actions = ids[offsets[:-1] + rng.integers(0, counts)]

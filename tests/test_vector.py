@@ -1,7 +1,7 @@
 """The vectorised game in C (``ddz._vector`` behind ``ddz.envs.CVectorGame``) against its
-pure-Python reference ``PyVectorGame`` and against independent ``ddz.Game`` objects:
-identical hands, legal ids, observations, rewards and ends, for every rule option the C
-games support; the built-in policies in C against their Python twin; bad input; seeds."""
+pure-Python reference ``PyVectorGame`` (its lockstep with independent ``ddz.Game`` objects
+is ``tests/test_envs.py``): identical hands, legal ids, observations, rewards and ends,
+for every rule option the C games support; the built-in policies in C against their Python twin; bad input; seeds."""
 
 from __future__ import annotations
 
@@ -64,40 +64,6 @@ def test_c_and_python_vector_games_step_identically(rules):
         ends += int(dc.sum())
         assert_same_state(c, py)
     assert ends >= 10                 # hands ended and were dealt again on both sides
-
-
-@needs_core
-@pytest.mark.parametrize("rules", C_RULES[:3], ids=C_IDS[:3])
-def test_c_vector_game_in_lockstep_with_games(rules):
-    """Every hand of the C games is ``ddz.Game(rules, seed=vg.seeds[i])`` played with the
-    same env ids: same hands of every seat, legal ids, seat to act, observation, scores."""
-    n, seed = 12, 3
-    vg = CVectorGame(n, rules, seed=seed)
-    acts = env_actions(rules)
-    seeds = np.random.default_rng(seed)
-    games = [ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62))) for _ in range(n)]
-    rng = np.random.default_rng(1)
-    finished = 0
-    for _ in range(200):
-        ids, offsets = vg.legal_ids()
-        for i, g in enumerate(games):
-            assert vg.seeds[i] == g.seed
-            np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], acts.legal_ids(g))
-            np.testing.assert_array_equal(vg.hands(i), [g.hand(s) for s in range(rules.seats)])
-            assert vg.current_players[i] == g.current_player
-            np.testing.assert_array_equal(vg.observations[i], encode_observation_py(g, g.current_player))
-        actions = ids[offsets[:-1] + rng.integers(0, np.diff(offsets))]
-        _, rewards, dones = vg.step(actions)
-        for i in range(n):
-            acts.step(games[i], int(actions[i]))
-            if games[i].result is not None:
-                assert dones[i]
-                np.testing.assert_array_equal(rewards[i], games[i].result.scores)
-                games[i] = ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62)))
-                finished += 1
-            else:
-                assert not dones[i] and not rewards[i].any()
-    assert finished >= 20
 
 
 @needs_core
