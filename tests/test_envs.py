@@ -421,3 +421,26 @@ def test_readme_pettingzoo_loop(capsys):
     exec(compile(readme_code("RL environments"), "README.md", "exec"), {})
     scores = [int(x) for x in re.findall(r"-?\d+", capsys.readouterr().out)]
     assert len(scores) == 3 and sum(scores) == 0 and any(scores)
+
+
+def test_bad_seeds_and_sizes_are_clear_errors():
+    """A seed the envs cannot use and a vector too big are ``DdzError``s, not numpy's or
+    Gymnasium's errors."""
+    with pytest.raises(DdzError, match="num_envs must be an int from 1 to"):
+        VectorGame(10 ** 12)
+    pz = pytest.importorskip("ddz.envs.pettingzoo")
+    for bad in [-1, "x", 1.5, True]:
+        with pytest.raises(DdzError, match="seed"):
+            pz.env().reset(seed=bad)
+    gymnasium = pytest.importorskip("gymnasium")
+    import ddz.envs  # noqa: F401  (registers the env)
+    with pytest.raises(DdzError, match="seed"):
+        gymnasium.make("ddz/DouDizhu-v0").reset(seed=-2)
+
+
+def test_envs_name_the_extra_when_pettingzoo_is_missing():
+    """Without PettingZoo/Gymnasium, importing the env says which extra installs them."""
+    code = ("import sys; sys.modules['pettingzoo'] = None; sys.modules['gymnasium'] = None\n"
+            "try:\n    import ddz.envs.pettingzoo\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "pip install 'ddz[envs]'" in out.stdout, out.stderr

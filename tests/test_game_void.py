@@ -194,3 +194,13 @@ def test_record_with_a_negative_seed_is_rejected():
     rec["seed"] = -5
     with pytest.raises(RecordError, match="seed"):
         Game.from_record(rec)
+
+
+def test_max_redeals_is_bounded():
+    """A game of players who always pass ends in bounded time: ``max_redeals`` is at most
+    ``MAX_REDEALS``."""
+    from ddz.rules import MAX_REDEALS
+    assert Rules(max_redeals=MAX_REDEALS).max_redeals == MAX_REDEALS
+    for bad in [MAX_REDEALS + 1, 10 ** 30, -1]:
+        with pytest.raises(DdzError, match="max_redeals must be an int from 0 to"):
+            Rules(max_redeals=bad)

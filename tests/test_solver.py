@@ -439,6 +439,54 @@ def test_cli_solve_ctrl_c(json_out):
         assert out == b""
 
 
+_LIBRARY_CTRL_C = """
+import sys, time
+import ddz
+pos = ddz.Position(sys.argv[1:4], landlord=2)
+print("start", flush=True)
+t = time.perf_counter()
+try:
+    ddz.solve(pos, table_mb=1, time_limit=600)
+except KeyboardInterrupt as exc:
+    print("interrupted", exc.nodes, round(time.perf_counter() - t, 3), flush=True)
+    sys.exit(7)
+print("finished", flush=True)
+"""
+
+
+def test_library_solve_stops_on_ctrl_c():
+    """``ddz.solve`` called from a script (no ``progress``) stops on SIGINT: the
+    ``KeyboardInterrupt`` comes with the positions searched, not after the search."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _LIBRARY_CTRL_C, *HARD], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "start"
+        time.sleep(1.0)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 7, (out, err)
+    word, nodes, _ = out.split()
+    assert word == "interrupted" and int(nodes) > 0
+
+
+def test_table_too_big_is_a_clear_error():
+    with pytest.raises(DdzError, match=r"table_mb must be a number of MiB from 1 to 1048576"):
+        solve(Position(["3", "4"]), table_mb=10 ** 9)
+    if not NO_EXTENSIONS:                     # the compiled search allocates its table
+        with pytest.raises(ddz.TableMemoryError, match="choose a smaller table_mb") as info:
+            solve(Position(["KK5543", "225543"]), table_mb=1 << 20)      # 1 TiB
+        assert isinstance(info.value, MemoryError)
+
+
 # -- the command line and the solver bot ----------------------------------------------------------
 
 def test_cli_solve(run_cli):

@@ -9,7 +9,7 @@ Play.parse('333444+56')
 
 from .cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
 from .errors import (AmbiguousPlayError, DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
-                     InvalidPlayError, NotationError, NotInHandError, RecordError)
+                     InvalidPlayError, NotationError, NotInHandError, RecordError, TableMemoryError)
 from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
                     legal_moves, legal_moves_array, readings)
 from .play import PASS, Play, PlayType
@@ -35,4 +35,4 @@ __all__ = [
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
-__all__ += ["Position", "Solution", "solve"]
+__all__ += ["Position", "Solution", "solve", "TableMemoryError"]

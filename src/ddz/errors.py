@@ -17,6 +17,7 @@ __all__ = [
     "DealError",
     "RecordError",
     "ActionIdError",
+    "TableMemoryError",
 ]
 
 
@@ -85,3 +86,8 @@ class RecordError(DdzError):
 class ActionIdError(InvalidPlayError):
     """An action id outside ``0 .. len(space) - 1`` of a :class:`ddz.ActionSpace`, or an id
     array of the wrong type."""
+
+
+class TableMemoryError(DdzError, MemoryError):
+    """The transposition table of :func:`ddz.solve` (``table_mb`` MiB per thread) could not
+    be allocated: choose a smaller ``table_mb``. Also a :class:`MemoryError`."""

@@ -155,6 +155,12 @@ def _field_names() -> FrozenSet[str]:
     return frozenset(f.name for f in fields(Rules))
 
 
+
+MAX_REDEALS = 1000
+"""The most redeals in a row ``Rules.max_redeals`` may allow (RULES.md §3): a bound, so that a
+game of players who always pass ends in bounded time."""
+
+
 @dataclass(frozen=True, eq=False)
 class Rules:
     """A rule set, immutable and hashable.
@@ -188,7 +194,7 @@ class Rules:
         shuffled and dealt again, up to ``max_redeals`` times in a row) or ``"void"`` (the
         hand ends at once with zero scores, as OpenSpiel does).
     :param max_redeals: with ``all_pass="redeal"``, how many times in a row a hand may be
-        redealt (an ``int`` >= 0, default 10): when everybody passes once more, the hand
+        redealt (an ``int`` from 0 to :data:`MAX_REDEALS` = 1,000, default 10): when everybody passes once more, the hand
         ends void with zero scores and a stated reason (:attr:`ddz.Result.void`), so a
         game of players who always pass still ends. Ignored with ``all_pass="void"``.
     :param first_bidder: who bids first (RULES.md §3): ``"random"`` (**default**, drawn
@@ -369,8 +375,8 @@ class Rules:
                 raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(limit)}")
             limit = operator.index(limit)          # numpy integers
             object.__setattr__(self, "max_redeals", limit)
-        if limit < 0:
-            raise DdzError(f"Rules.max_redeals must be an int >= 0, got {limit!r}")
+        if not 0 <= limit <= MAX_REDEALS:
+            raise DdzError(f"Rules.max_redeals must be an int from 0 to {MAX_REDEALS}, got {limit!r}")
         if not (isinstance(self.banned, frozenset) and all(type(t) is PlayType for t in self.banned)):
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:

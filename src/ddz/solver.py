@@ -26,7 +26,7 @@ from typing import Callable, List, Optional, Tuple
 from . import tables
 from ._compiled import compiled
 from .cards import is_integer
-from .errors import DdzError, quote
+from .errors import DdzError, TableMemoryError, quote
 from .play import Play, PlayType
 from .position import Position
 from .reference_solver import LimitReached, ref_solve
@@ -44,6 +44,7 @@ takes without a node or time limit."""
 
 _INF = 1 << 30
 _PROGRESS_EVERY = 0.25     # seconds between progress calls
+_DIRECT_MAX_CARDS = 12     # a compiled search of at most this many cards runs in the calling thread
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _PV_MAX = 120
 
@@ -133,8 +134,10 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         flag its ``nogil`` loop checks), and the interrupt propagates once it stopped,
         with the positions searched in its ``nodes`` attribute; nothing it found is kept
         as an answer. Under ``DDZ_NO_EXTENSIONS=1`` the reference search calls it from
-        its ``tick`` and is interrupted the same way. Without ``progress`` a Ctrl-C
-        during a compiled search is only seen when the search ends.
+        its ``tick`` and is interrupted the same way. Without ``progress`` the same holds
+        when ``solve`` is called from the main thread (the search runs in a helper
+        thread unless the position has at most 12 cards); from another thread Python
+        delivers no Ctrl-C anyway.
     :returns: a :class:`Solution`.
     :raises DdzError: ``position`` is not a Position; a bad limit, thread count or table
         size; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
@@ -151,7 +154,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
         raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
     if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
-        raise DdzError(f"table_mb must be a number of MiB >= 1, got {quote(table_mb)}")
+        raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
     if progress is not None and not callable(progress):
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
     pos = position
@@ -163,15 +166,16 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if _solver is None:
         return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress)
     job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0)
-    if progress is None:
-        return job.run()
+    if progress is None and (sum(pos.cards_left) <= _DIRECT_MAX_CARDS
+                             or threading.current_thread() is not threading.main_thread()):
+        return job.run()          # a tiny search, or no Ctrl-C to watch for in this thread
     box = {}
     worker = threading.Thread(target=lambda: box.setdefault("r", _capture(job.run)), daemon=True)
     worker.start()
     try:
         while worker.is_alive():
             worker.join(_PROGRESS_EVERY)
-            if worker.is_alive():
+            if worker.is_alive() and progress is not None:
                 progress(job.nodes(), time.perf_counter() - t0)
     except KeyboardInterrupt as exc:
         job.cancel()
@@ -201,13 +205,23 @@ def _capture(fn):
 _local = threading.local()
 
 
+def _new_searcher(table, mb: float):
+    """A compiled searcher with a table of ``mb`` MiB; :class:`TableMemoryError` when the
+    table cannot be allocated."""
+    try:
+        return _solver.Searcher(table, mb)
+    except MemoryError:
+        raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
+                               "choose a smaller table_mb") from None
+
+
 def _searcher(table, mb: float):
     """This thread's searcher for ``table`` and ``mb`` (one kept per thread)."""
     key = (id(table), mb)
     cur = getattr(_local, "searcher", None)
     if cur is None or cur[0] != key:
         _local.searcher = None            # free the old table first
-        _local.searcher = cur = (key, _solver.Searcher(table, mb), table)
+        _local.searcher = cur = (key, _new_searcher(table, mb), table)
     return cur[1]
 
 
@@ -341,7 +355,7 @@ class _Job:
                 s.stop()
 
     def new_searcher(self, mb):
-        s = _searcher(self.table, mb) if self.threads == 1 else _solver.Searcher(self.table, mb)
+        s = _searcher(self.table, mb) if self.threads == 1 else _new_searcher(self.table, mb)
         s.reset(self.pos.seats, self.pos.landlord, self.score)
         with self.lock:
             self.searchers.append(s)

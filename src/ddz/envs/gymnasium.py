@@ -29,9 +29,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+except ImportError as exc:  # the optional extra is missing: say how to install it
+    raise ImportError(f"ddz.envs.gymnasium needs Gymnasium ({exc}); install it with: "
+                      "pip install 'ddz[envs]'") from exc
 
 from .. import _args
 from ..bots import Bot, GreedyBot, RandomBot
@@ -111,6 +116,8 @@ class DouDizhuEnv(gymnasium.Env):
 
         :returns: ``(observation, info)``.
         """
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+            raise DdzError(f"reset(seed=...) takes an int >= 0 or None, got {seed!r}")
         super().reset(seed=seed)
         rng = self.np_random
         others = [s for s in range(self.rules.seats) if s != self.seat]

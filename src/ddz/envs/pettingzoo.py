@@ -31,9 +31,14 @@ from __future__ import annotations
 from typing import Any, Dict, Optional
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:  # the optional extra is missing: say how to install it
+    raise ImportError(f"ddz.envs.pettingzoo needs PettingZoo and Gymnasium ({exc}); "
+                      "install them with: pip install 'ddz[envs]'") from exc
 
 from .. import _args
 from ..errors import DdzError
@@ -103,6 +108,8 @@ class raw_env(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Deal a new hand (``seed``: an int >= 0 makes it and what follows deterministic)."""
         if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+                raise DdzError(f"reset(seed=...) takes an int >= 0 or None, got {seed!r}")
             self._rng = np.random.default_rng(seed)
         elif self._rng is None:
             self._rng = np.random.default_rng()

@@ -60,13 +60,17 @@ _MASK64 = (1 << 64) - 1
 _BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
 
 
+MAX_ENVS = 1 << 24
+"""The most games one vector holds (the C games' limit; both implementations keep it)."""
+
+
 def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
                 observe: Any = True) -> Tuple[int, Rules, int, float]:
     """The constructor's arguments, checked. :raises DdzError: a bad one."""
     if not isinstance(observe, (bool, np.bool_)):
         raise DdzError(f"observe must be True or False, got {observe!r}")
-    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
-        raise DdzError(f"num_envs must be an int >= 1, got {num_envs!r}")
+    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
+        raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise DdzError(f"seed must be an int >= 0, got {seed!r}")
     if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating, np.integer)):
@@ -126,7 +130,7 @@ class VectorGame(abc.ABC):
     (:func:`c_unsupported`), else a :class:`PyVectorGame`; both are instances of
     ``VectorGame`` and behave identically (module docstring).
 
-    :param num_envs: an int >= 1.
+    :param num_envs: an int from 1 to ``MAX_ENVS`` = 2**24.
     :param rules: a :class:`ddz.Rules`.
     :param seed: an int >= 0 (the module docstring says which hands it deals).
     :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
