@@ -18,6 +18,8 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 
 from __future__ import annotations
 
+import concurrent.futures
+import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -169,23 +171,35 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if progress is None and (sum(pos.cards_left) <= _DIRECT_MAX_CARDS
                              or threading.current_thread() is not threading.main_thread()):
         return job.run()          # a tiny search, or no Ctrl-C to watch for in this thread
-    box = {}
-    worker = threading.Thread(target=lambda: box.setdefault("r", _capture(job.run)), daemon=True)
-    worker.start()
+    future = _main_worker().submit(_capture, job.run)
     try:
-        while worker.is_alive():
-            worker.join(_PROGRESS_EVERY)
-            if worker.is_alive() and progress is not None:
-                progress(job.nodes(), time.perf_counter() - t0)
+        while True:
+            try:
+                ok, value = future.result(_PROGRESS_EVERY)
+                break
+            except concurrent.futures.TimeoutError:
+                if progress is not None:
+                    progress(job.nodes(), time.perf_counter() - t0)
     except KeyboardInterrupt as exc:
         job.cancel()
-        worker.join()
+        future.result()
         exc.nodes = job.nodes()
         raise
-    ok, value = box["r"]
     if not ok:
         raise value
     return value
+
+
+_WORKER = []
+
+
+def _main_worker() -> concurrent.futures.ThreadPoolExecutor:
+    """The one helper thread that runs the main thread's compiled searches (so that Ctrl-C
+    reaches the main thread while the ``nogil`` search runs); long-lived, so that its
+    transposition table (thread-local) is kept between calls as in any other thread."""
+    if not _WORKER or _WORKER[0] != os.getpid():         # none yet, or a forked child's copy
+        _WORKER[:] = [os.getpid(), concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ddz-solve")]
+    return _WORKER[1]
 
 
 def _move_order(play: Play):
