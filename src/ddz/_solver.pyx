@@ -53,26 +53,44 @@ cdef extern from *:
     #endif
     /* The transposition table: 64-byte aligned (an entry never straddles two cache
        lines), on transparent huge pages where Linux has them (fewer TLB misses on a
-       table probed at random). Zeroed. */
+       table probed at random). Zeroed. A table of DDZ_LAZY_BYTES or more comes from
+       calloc (the C library maps it from the kernel, whose pages are zero until first
+       touched), so a large table_mb costs no time up front and memory only as the
+       search fills it; its own pointer is kept just before the aligned one. */
+    #define DDZ_LAZY_BYTES ((size_t)256 << 20)
     static void* ddz_table_alloc(size_t bytes) {
         void* p = NULL;
     #if defined(_WIN32)
         p = _aligned_malloc(bytes, 64);
+        if (p != NULL) memset(p, 0, bytes);
     #else
+        if (bytes >= DDZ_LAZY_BYTES) {
+            char* raw = (char*)calloc(bytes + 128, 1);
+            char* a;
+            if (raw == NULL) return NULL;
+            a = (char*)((((size_t)raw) + 64 + 63) & ~(size_t)63);
+            ((void**)a)[-1] = raw;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+            madvise((void*)((((size_t)a) + 4095) & ~(size_t)4095), bytes - 4096, MADV_HUGEPAGE);
+    #endif
+            return a;
+        }
         size_t align = bytes >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64;
         if (posix_memalign(&p, align, bytes) != 0) p = NULL;
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (p != NULL && align > 64) madvise(p, bytes, MADV_HUGEPAGE);
     #endif
-    #endif
         if (p != NULL) memset(p, 0, bytes);
+    #endif
         return p;
     }
-    static void ddz_table_free(void* p) {
+    static void ddz_table_free(void* p, size_t bytes) {
+        if (p == NULL) return;
     #if defined(_WIN32)
         _aligned_free(p);
     #else
-        free(p);
+        if (bytes >= DDZ_LAZY_BYTES) free(((void**)p)[-1]);
+        else free(p);
     #endif
     }
     #if defined(__GNUC__) || defined(__clang__)
@@ -82,7 +100,7 @@ cdef extern from *:
     #endif
     """
     void* ddz_table_alloc(size_t bytes) nogil
-    void ddz_table_free(void* p) nogil
+    void ddz_table_free(void* p, size_t bytes) nogil
     void ddz_prefetch(const void* p) nogil
 
 cdef enum:
@@ -605,7 +623,8 @@ cdef class Searcher:
         self.stop_flag = 0
 
     def __dealloc__(self):
-        ddz_table_free(self.c.tt)
+        if self.c.tt != NULL:
+            ddz_table_free(self.c.tt, (self.c.tmask + 1) * sizeof(Entry))
         free(self.c.arena)
 
     @property
