@@ -84,6 +84,19 @@ def _index_arg(i: Any, n: int) -> int:
     return int(i)
 
 
+def _int_actions(actions: Any, n: int) -> np.ndarray:
+    """``actions`` as an integer array of shape ``(n,)``, its ids not yet checked (both
+    implementations' ``step``). :raises ActionIdError: anything else."""
+    try:
+        a = np.asarray(actions)
+    except Exception:
+        raise ActionIdError(f"actions must be an int array of shape ({n},)") from None
+    if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise ActionIdError(f"actions must be an int array of shape ({n},), got "
+                            f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
+    return a
+
+
 def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
         raise DdzError(f"steps must be an int >= 0, got {steps!r}")
@@ -254,14 +267,7 @@ class CVectorGame:
 
     def _actions_arg(self, actions: Any) -> np.ndarray:
         """``actions`` as a C-contiguous ``int32[num_envs]`` (ids not yet checked)."""
-        n = self.num_envs
-        try:
-            a = np.asarray(actions)
-        except Exception:
-            raise ActionIdError(f"actions must be an int array of shape ({n},)") from None
-        if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ActionIdError(f"actions must be an int array of shape ({n},), got "
-                                f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
+        a = _int_actions(actions, self.num_envs)
         if a.dtype != np.int32:
             wide = a.astype(np.int64)
             bad = np.flatnonzero((wide < 0) | (wide >= self.num_actions))
@@ -430,14 +436,7 @@ class PyVectorGame:
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as int64[num_envs], every one legal in its game, or raise (nothing
         is stepped then)."""
-        try:
-            a = np.asarray(actions)
-        except Exception:
-            raise ActionIdError(f"actions must be an int array of shape ({self.num_envs},)") from None
-        if a.shape != (self.num_envs,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ActionIdError(f"actions must be an int array of shape ({self.num_envs},), got "
-                                f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
-        a = a.astype(np.int64)
+        a = _int_actions(actions, self.num_envs).astype(np.int64)
         ids, offsets = self.legal_ids()
         size = self.num_actions
         keys = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(offsets)) * size + ids
