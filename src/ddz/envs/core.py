@@ -285,18 +285,31 @@ def _encoder(rules: Rules) -> _Encoder:
     return enc
 
 
+def c_unsupported(rules: Rules) -> Optional[str]:
+    """The first rule option of ``rules`` that the C games and encoder of ``ddz._vector``
+    (:class:`ddz.envs.CVectorGame`, :func:`encode_observation`) do not support, as
+    ``"Rules.name=value"``, or ``None`` when they support them all: four players (the open
+    hand), the bottom bonus (a multiplier that is not a power of 2), the face-up card."""
+    if rules.players != 3:
+        return f"Rules.players={rules.players}"
+    if rules.bottom_bonus:
+        return "Rules.bottom_bonus=True"
+    if rules.first_bidder != "random":
+        return f"Rules.first_bidder={rules.first_bidder!r}"
+    return None
+
+
 _PHASE_CODE = {Phase.BIDDING: 0, Phase.DOUBLING: 1, Phase.OPENING: 2, Phase.PLAYING: 3, Phase.OVER: 4}
 _C_ENCODERS: Dict[Rules, Any] = {}
 
 
 def _c_encoder(rules: Rules) -> Any:
     """The C encoder of ``rules`` (``ddz._vector.GameEncoder``), or ``None`` without the
-    core or for the options it does not encode: four players (the open hand), the face-up
-    card, and the bottom bonus (a multiplier that is not a power of 2)."""
+    core or for the options it does not encode (:func:`c_unsupported`)."""
     enc = _C_ENCODERS.get(rules, False)
     if enc is False:
         enc = None
-        if _vector is not None and rules.players == 3 and rules.first_bidder == "random" and not rules.bottom_bonus:
+        if _vector is not None and c_unsupported(rules) is None:
             acts = env_actions(rules)
             settings = dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size, auction=0,
                             doubling=int(rules.doubling), all_void=0, max_redeals=0, bombs_rule=0,

@@ -49,7 +49,7 @@ from .._compiled import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_layout, observation_size
+from .core import c_unsupported, encode_observation, env_actions, observation_layout, observation_size
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported"]
 
@@ -120,18 +120,6 @@ def _splitmix(state: int) -> Tuple[int, int]:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return state, z ^ (z >> 31)
-
-
-def c_unsupported(rules: Rules) -> Optional[str]:
-    """The first rule option of ``rules`` that :class:`CVectorGame` does not support, as
-    ``"Rules.name=value"``, or ``None`` when it supports them all."""
-    if rules.players != 3:
-        return f"Rules.players={rules.players}"
-    if rules.bottom_bonus:
-        return "Rules.bottom_bonus=True"
-    if rules.first_bidder != "random":
-        return f"Rules.first_bidder={rules.first_bidder!r}"
-    return None
 
 
 class VectorGame(abc.ABC):
