@@ -497,6 +497,26 @@ def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
                         "count); a local cluster of N CPUs is started unless Ray runs already")
 
 
+def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str, json_help: str) -> None:
+    """The options of ``ddz solve`` and ``ddz solve-many`` (``each``: whose limits)."""
+    p.add_argument("--score", action="store_true", help="the score under best play (bombs, spring)")
+    p.add_argument("--all", action="store_true", help="every winning (best) move, not only one")
+    p.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help=f"stop{each} after S seconds (answer: unknown)")
+    p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
+                   help=f"stop{each} after N positions searched")
+    p.add_argument("--threads", type=_positive, default=1, metavar="T", help=threads_help)
+    p.add_argument("--table-mb", type=float, default=64, metavar="MB",
+                   help="transposition table per thread, MiB (default 64)")
+    p.add_argument("--json", action="store_true", help=json_help)
+
+
+def _solve_kwargs(args) -> dict:
+    """The keywords of :func:`ddz.solve` that the options of :func:`_add_solve_options` give."""
+    return dict(score=args.score, all_moves=args.all, node_limit=args.node_limit,
+                time_limit=args.time_limit, threads=args.threads, table_mb=args.table_mb)
+
+
 def _ray_workers(args) -> Optional[int]:
     """The ``workers`` of :mod:`ddz.distributed` for ``--ray``/``--workers`` (with
     ``ray=args.ray``; ``None`` with ``--ray``: the CPU count)."""
@@ -505,7 +525,12 @@ def _ray_workers(args) -> Optional[int]:
     return args.workers if args.ray else None
 
 
-def _solution_json(pos, sol) -> dict:
+def _solution_json(pos, sol, interrupted_after: Optional[int] = None) -> dict:
+    """``ddz solve --json``'s object; ``sol=None`` with ``interrupted_after=N``: Ctrl-C
+    stopped the search after about N positions (no answer, no ``seconds``)."""
+    if sol is None:
+        return {"position": str(pos), "exact": False, "interrupted": True, "landlord_wins": None,
+                "win": None, "moves": [], "pv": [], "value": None, "nodes": interrupted_after}
     return {"position": str(pos), "exact": sol.exact, "interrupted": False, "landlord_wins": sol.landlord_wins,
             "win": sol.win, "moves": [str(m) for m in sol.moves],
             "pv": [str(m) for m in sol.pv], "value": sol.value, "nodes": sol.nodes,
@@ -538,9 +563,7 @@ def cmd_solve_many(args) -> int:
     if not positions:
         raise DdzError(f"{args.file} holds no position (one per line, e.g. 'KK5543/225543')")
     start = time.perf_counter()
-    sols = solve_many(positions, workers=workers, ray=args.ray, score=args.score, all_moves=args.all,
-                      node_limit=args.node_limit, time_limit=args.time_limit,
-                      threads=args.threads, table_mb=args.table_mb)
+    sols = solve_many(positions, workers=workers, ray=args.ray, **_solve_kwargs(args))
     elapsed = time.perf_counter() - start
     for pos, sol in zip(positions, sols):
         if args.json:
@@ -586,9 +609,7 @@ def cmd_solve(args) -> int:
 
     try:
         try:
-            sol = solve(pos, score=args.score, all_moves=args.all, node_limit=args.node_limit,
-                        time_limit=args.time_limit, threads=args.threads, table_mb=args.table_mb,
-                        progress=progress)
+            sol = solve(pos, progress=progress, **_solve_kwargs(args))
         finally:
             if shown[0]:
                 print(file=sys.stderr)
@@ -596,9 +617,7 @@ def cmd_solve(args) -> int:
         # Ctrl-C: the search has stopped (ddz.solve cancelled it); no answer, no traceback
         nodes = getattr(exc, "nodes", seen[0])
         if args.json:
-            print(json.dumps({"position": str(pos), "exact": False, "interrupted": True,
-                              "landlord_wins": None, "win": None, "moves": [], "pv": [],
-                              "value": None, "nodes": nodes}, ensure_ascii=False))
+            print(json.dumps(_solution_json(pos, None, nodes), ensure_ascii=False))
         print(f"interrupted: no answer (not exact) after about {nodes:,} positions", file=sys.stderr)
         return 130
     if args.json:
@@ -742,14 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the seat to move (default: the landlord)")
     p.add_argument("--to-beat", metavar="PLAY", default=None, help="the play to beat (default: leading)")
     p.add_argument("--last", type=int, default=None, metavar="SEAT", help="the seat that made the play to beat")
-    p.add_argument("--score", action="store_true", help="the score under best play (bombs, spring)")
-    p.add_argument("--all", action="store_true", help="every winning (best) move, not only one")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S", help="stop after S seconds (answer: unknown)")
-    p.add_argument("--node-limit", type=_positive, default=None, metavar="N", help="stop after N positions")
-    p.add_argument("--threads", type=_positive, default=1, metavar="T", help="threads (default 1)")
-    p.add_argument("--table-mb", type=float, default=64, metavar="MB",
-                   help="transposition table per thread, MiB (default 64)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    _add_solve_options(p, "", "threads (default 1)", "machine-readable output")
     _add_rules_options(p)
     p.set_defaults(func=cmd_solve)
 
@@ -760,17 +772,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "skipped) and print one line per position, in order; "
                                    "--ray fans them out over Ray workers (the same answers).")
     p.add_argument("file", metavar="FILE", help="a file of positions, one per line; - for standard input")
-    p.add_argument("--score", action="store_true", help="the score under best play (bombs, spring)")
-    p.add_argument("--all", action="store_true", help="every winning (best) move, not only one")
-    p.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop each position after S seconds (answer: unknown)")
-    p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
-                   help="stop each position after N positions searched")
-    p.add_argument("--threads", type=_positive, default=1, metavar="T", help="threads per position (default 1)")
-    p.add_argument("--table-mb", type=float, default=64, metavar="MB",
-                   help="transposition table per thread, MiB (default 64)")
-    p.add_argument("--json", action="store_true",
-                   help="one JSON object per line (the fields of ddz solve --json)")
+    _add_solve_options(p, " each position", "threads per position (default 1)",
+                       "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)
     return parser
