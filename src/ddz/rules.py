@@ -155,7 +155,6 @@ def _field_names() -> FrozenSet[str]:
     return frozenset(f.name for f in fields(Rules))
 
 
-
 MAX_REDEALS = 1000
 """The most redeals in a row ``Rules.max_redeals`` may allow (RULES.md §3): a bound, so that a
 game of players who always pass ends in bounded time."""
@@ -194,9 +193,9 @@ class Rules:
         shuffled and dealt again, up to ``max_redeals`` times in a row) or ``"void"`` (the
         hand ends at once with zero scores, as OpenSpiel does).
     :param max_redeals: with ``all_pass="redeal"``, how many times in a row a hand may be
-        redealt (an ``int`` from 0 to :data:`MAX_REDEALS` = 1,000, default 10): when everybody passes once more, the hand
-        ends void with zero scores and a stated reason (:attr:`ddz.Result.void`), so a
-        game of players who always pass still ends. Ignored with ``all_pass="void"``.
+        redealt (an ``int`` from 0 to :data:`MAX_REDEALS` = 1,000, default 10): when
+        everybody passes once more, the hand ends void with zero scores and a stated reason
+        (:attr:`ddz.Result.void`), so a game of players who always pass still ends. Ignored with ``all_pass="void"``.
     :param first_bidder: who bids first (RULES.md §3): ``"random"`` (**default**, drawn
         from the seed) or ``"face_up"`` (a dealt card is turned face up; whoever holds it
         bids first, and everyone sees it).
