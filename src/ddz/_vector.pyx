@@ -960,6 +960,20 @@ cdef class VectorCore:
 # -- the encoder of one ddz.Game ---------------------------------------------------------
 
 @cython.final
+cdef int read_counts(object counts, uint8_t* dst, const uint8_t* limit, str what) except -1:
+    """``counts`` (15 ints, each within the deck's ``limit``) into ``dst``; a ValueError
+    naming ``what`` otherwise (the encoder's checks of its hands and bottom)."""
+    cdef int r, x
+    if len(counts) != NUM_RANKS:
+        raise ValueError(f"{what} is 15 counts")
+    for r in range(NUM_RANKS):
+        x = counts[r]
+        if not 0 <= x <= limit[r]:
+            raise ValueError("a count beyond the deck")
+        dst[r] = <uint8_t>x
+    return 0
+
+
 cdef class GameEncoder:
     """The C observation encoder for one :class:`ddz.Game` at a time (the PettingZoo and
     Gymnasium envs, through :func:`ddz.envs.core.encode_observation`): the game's fields
@@ -992,7 +1006,7 @@ cdef class GameEncoder:
             ``None``/``False``/``True``.
         """
         cdef VGame g
-        cdef int s, r, S = self.conf.seats, x
+        cdef int s, S = self.conf.seats
         if self.conf.v == NULL:
             raise ValueError("this GameEncoder was never initialised")
         if out.shape[0] != self.conf.obs_size:
@@ -1012,25 +1026,12 @@ cdef class GameEncoder:
         g.current = current
         g.landlord = landlord
         for s in range(S):
-            h = hands[s]
-            if len(h) != NUM_RANKS:
-                raise ValueError("a hand is 15 counts")
-            for r in range(NUM_RANKS):
-                x = h[r]
-                if not 0 <= x <= self.conf.v.opts.limit[r]:
-                    raise ValueError("a count beyond the deck")
-                g.hands[s][r] = <uint8_t>x
+            read_counts(hands[s], g.hands[s], self.conf.v.opts.limit, "a hand")
             g.left[s] = left[s]
             d = doubles[s]
             g.doubles[s] = -1 if d is None else (1 if d else 0)
         if bottom is not None:
-            if len(bottom) != NUM_RANKS:
-                raise ValueError("the bottom is 15 counts")
-            for r in range(NUM_RANKS):
-                x = bottom[r]
-                if not 0 <= x <= self.conf.v.opts.limit[r]:
-                    raise ValueError("a count beyond the deck")
-                g.bottom[r] = <uint8_t>x
+            read_counts(bottom, g.bottom, self.conf.v.opts.limit, "the bottom")
         g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
         for who, value in bids:
             if not (0 <= who < S and 0 <= value <= 3):
