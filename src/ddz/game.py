@@ -73,6 +73,7 @@ from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, Inv
                      RecordError)
 from .play import PASS, Play, PlayType
 from .playstate import copy_rng, new_rng, play_state
+from .render import render as _render
 from .rules import STANDARD, Rules
 from .tables import table
 
@@ -566,6 +567,28 @@ class Game:
     def __repr__(self) -> str:
         return (f"<ddz.Game seed={self.seed} phase={self._phase.value} "
                 f"current_player={self._current} landlord={self.landlord}>")
+
+    def __str__(self) -> str:
+        """The table as text, every hand shown: :meth:`render` with no seat."""
+        return _render(self)
+
+    def render(self, seat: Optional[int] = None) -> str:
+        """The table as plain text (like python-chess's ``str(board)``): the seed, the
+        phase and who is to act; the bid, multiplier and bottom cards; a row per seat with
+        its role, cards left, hand grouped by rank and what it said or played in the
+        current trick; the play to beat; the result once the hand is over. Every phase of
+        the three- and four-player game is drawn (auction, doubling, open play, play,
+        over, void). ``str(game)`` is ``game.render()``. Layout: :mod:`ddz.render`.
+
+        :param seat: ``None`` (default): the referee's view, every hand shown. A seat
+            (0 .. seats - 1): what that seat may see (RULES.md §5, :meth:`observation`):
+            its own hand, the landlord's when it plays open (§7), the bottom cards once
+            shown to it, the multiplier it may know; the other hands read ``hidden``
+            until the hand is over.
+        :returns: a ``str`` of several lines, no trailing newline.
+        :raises DdzError: ``seat`` is not a seat.
+        """
+        return _render(self, seat)
 
     # -- legal actions --
     def legal_actions(self) -> List[Action]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Dict, List, Optional, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, \
@@ -24,13 +24,14 @@ from rich.table import Table
 from rich.text import Text
 
 from .bots import make_bot
-from .cards import RANK_CHARS, format_cards
+from .cards import format_cards
 from .errors import DdzError
 from .game import Game, Phase
 from .play import Play, PlayType
+from .render import bid_words, grouped, said, score_factors, seat_list
 from .rules import Rules
 
-__all__ = ["progress_bar", "grouped", "PlaySession"]
+__all__ = ["progress_bar", "grouped", "PlaySession"]   # grouped: from ddz.render
 
 
 class _NoBar:
@@ -65,43 +66,6 @@ def progress_bar(total: int, label: str, stream: TextIO, enabled: bool):
     that ``stream`` is a terminal: in a log, redraws are noise), else one that draws
     nothing. Call ``advance()`` per hand and ``close()`` at the end (in a ``finally``)."""
     return _Bar(total, label, stream) if enabled else _NoBar()
-
-
-def grouped(counts: Sequence[int]) -> str:
-    """A hand grouped by rank, lowest first: ``'33 4 555 T QQ BR'`` style, one group per
-    rank (the jokers are two ranks: ``'B R'``).
-
-    :param counts: 15 counts (trusted).
-    """
-    return " ".join(RANK_CHARS[r] * int(c) for r, c in enumerate(counts) if c)
-
-
-def _trick(plays: Sequence[Tuple[int, Play]], seats: int = 3) -> List[Tuple[int, Play]]:
-    """The plays of the current trick (RULES.md §5: a trick ends after ``seats - 1``
-    passes in a row following a play); empty when the next player leads."""
-    trick: List[Tuple[int, Play]] = []
-    passes = 0
-    for seat, play in plays:
-        if passes == seats - 1:
-            trick, passes = [], 0
-        trick.append((seat, play))
-        passes = passes + 1 if not play else 0
-    return [] if passes == seats - 1 else trick
-
-
-def _bid_words(bidding: Sequence[Tuple[int, int]], rob: bool) -> List[str]:
-    """The words of the bidding actions of one deal (``pass``, ``1``..``3``; with the rob
-    variant the first ``call`` and later ``rob``)."""
-    words, called = [], False
-    for _, value in bidding:
-        if not value:
-            words.append("pass")
-        elif not rob:
-            words.append(str(value))
-        else:
-            words.append("rob" if called else "call")
-            called = True
-    return words
 
 
 def action_words(game: Game, legal: list) -> List[str]:
@@ -182,7 +146,7 @@ class PlaySession:
         if not action:
             return f"{who} pass{'es' if seat != self.me else ''}"
         if game.rules.bidding == "rob":
-            verb = _bid_words(game.observation(seat).bidding, True)[-1]
+            verb = bid_words(game.observation(seat).bidding, True)[-1]
             return f"{who} {verb}{'s' if seat != self.me else ''} the landlord"
         return f"{who} bid{'s' if seat != self.me else ''} {action}"
 
@@ -192,18 +156,7 @@ class PlaySession:
         t = Table(title=None, show_edge=True, expand=False, pad_edge=True)
         for col in ("seat", "player", "role", "cards", "this trick" if game.phase is Phase.PLAYING else "said"):
             t.add_column(col)
-        last: Dict[int, str] = {}
-        if game.phase is Phase.PLAYING:
-            for seat, play in _trick(game.plays, game.seats):
-                last[seat] = str(play)
-        elif game.phase is Phase.BIDDING:
-            words = _bid_words(obs.bidding, game.rules.bidding == "rob")
-            for (seat, _), word in zip(obs.bidding, words):
-                last[seat] = word
-        elif game.phase is Phase.DOUBLING:
-            for seat, d in enumerate(obs.doubles):
-                if d is not None:
-                    last[seat] = ("redouble" if seat == game.landlord else "double") if d else "no double"
+        last = said(game, obs.doubles, obs.bidding)
         for seat in range(game.seats):
             player = "you" if seat == self.me else f"{self.bot_name} bot"
             if game.landlord is None:
@@ -265,9 +218,11 @@ class PlaySession:
             if match is not None:
                 self.say(f"match: {match.hands_played} of {match.hands} hands played")
                 if match.finished:
-                    won = " and ".join(f"seat {s}" for s in match.winners)
+                    won = seat_list(match.winners)
+                    verdict = "you lose" if self.me not in match.winners else "you win" if len(match.winners) == 1 \
+                        else "you share the win"
                     self.say(f"the match is over: {won} win{'s' if len(match.winners) == 1 else ''} "
-                             f"({'you win' if self.me in match.winners else 'you lose'})", style="bold")
+                             f"({verdict})", style="bold")
                     return 0
             status = self.after_hand(game)
             if status is not None:
@@ -361,13 +316,10 @@ class PlaySession:
         if r.void:
             self.say(f"the hand is void: {r.void}; nobody scores", style="bold")
         else:
-            winners = (f"seat {r.landlord}" if r.winner == "landlord"
-                       else " and ".join(f"seat {s}" for s in r.winners))
             verdict = "you win" if self.me in r.winners else "you lose"
-            self.say(f"{winners} won ({r.winner}): {verdict}.", style="bold green" if self.me in r.winners else "bold")
-            factors = ", ".join(f"{k} x{v}" if k != "bid" else f"bid {v}" for k, v in r.breakdown.items()
-                                if k == "bid" or v != 1)
-            self.say(f"score S = {r.score} ({factors}); scores: "
+            self.say(f"{seat_list(r.winners)} won ({r.winner}): {verdict}.",
+                     style="bold green" if self.me in r.winners else "bold")
+            self.say(f"score S = {r.score} ({score_factors(r)}); scores: "
                      + ", ".join(f"seat {s} {v:+d}" for s, v in enumerate(r.scores)))
         t = Table(title="hands at the end", show_edge=True)
         t.add_column("seat")

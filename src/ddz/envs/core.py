@@ -83,7 +83,7 @@ from ..rules import Rules
 from ..tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
-           "encode_observation_py", "observation_high", "render_text", "AUCTION_ACTIONS"]
+           "encode_observation_py", "observation_high", "AUCTION_ACTIONS"]
 
 _vector = compiled("_vector", "the compiled vectorised game and encoder (ddz._vector)")
 
@@ -423,26 +423,3 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     else:
         out[at["face_up"] + NUM_RANKS + s] = 1
     return out
-
-
-def render_text(game: Game) -> str:
-    """The table as text, every hand shown (the ``"ansi"`` render of the envs): phase,
-    seat to act, landlord, bid and multiplier, each seat's cards, the play to beat, and
-    the result once the hand is over.
-
-    :returns: a ``str`` of several lines (no trailing newline).
-    """
-    from ..cards import format_cards
-    lines = [f"phase {game.phase.value}, to act: {'-' if game.current_player is None else f'seat {game.current_player}'}, "
-             f"landlord: {'-' if game.landlord is None else f'seat {game.landlord}'}, bid {game.bid}, "
-             f"multiplier x{game.multiplier}"]
-    for seat in range(game.seats):
-        role = "landlord" if seat == game.landlord else "farmer" if game.landlord is not None else ""
-        mark = "*" if seat == game.current_player else " "
-        lines.append(f"{mark} seat {seat} {role:8} {game.cards_left[seat]:2} cards: {format_cards(game.hand(seat)) or '-'}")
-    if game.to_beat is not None:
-        lines.append(f"to beat: {game.to_beat} (seat {game.to_beat_seat})")
-    if game.result is not None:
-        r = game.result
-        lines.append(f"over: {r.void}" if r.void else f"over: {r.winner} win, scores {list(r.scores)}")
-    return "\n".join(lines)

@@ -43,7 +43,7 @@ from ..bots import Bot, GreedyBot, RandomBot
 from ..errors import DdzError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_high, render_text
+from .core import encode_observation, env_actions, observation_high
 
 __all__ = ["DouDizhuEnv"]
 
@@ -163,10 +163,11 @@ class DouDizhuEnv(gymnasium.Env):
         return self._observe(), reward, game.result is not None, False, self._info()
 
     def render(self) -> Optional[str]:
-        """``"ansi"``: the table as text; ``"human"``: print it."""
+        """``"ansi"``: the table as text (``str(game)``, every hand shown); ``"human"``: print
+        it."""
         if self.render_mode is None or self.game is None:
             return None
-        text = render_text(self.game)
+        text = str(self.game)
         if self.render_mode == "human":
             print(text + "\n")
             return None

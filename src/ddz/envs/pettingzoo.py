@@ -44,7 +44,7 @@ from .. import _args
 from ..errors import DdzError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_high, render_text
+from .core import encode_observation, env_actions, observation_high
 
 __all__ = ["env", "raw_env"]
 
@@ -160,10 +160,11 @@ class raw_env(AECEnv):
             self.render()
 
     def render(self) -> Optional[str]:
-        """``"ansi"``: the table as text; ``"human"``: print it (returns ``None``)."""
+        """``"ansi"``: the table as text (``str(game)``, every hand shown); ``"human"``: print
+        it (returns ``None``)."""
         if self.render_mode is None:
             return None
-        text = render_text(self._need_game())
+        text = str(self._need_game())
         if self.render_mode == "human":
             print(text + "\n")
             return None
