@@ -230,8 +230,8 @@ def test_cli_solve_many(ray_cluster, run_cli, tmp_path):
     lines = plain.splitlines()
     assert code == 0 and len(lines) == len(POSITIONS) and f"{len(POSITIONS)} positions" in err
     sol = solve(Position.parse(POSITIONS[0]), score=True)
-    assert lines[0].startswith(f"{Position.parse(POSITIONS[0])}: landlord to move "
-                               f"{'win' if sol.win else 'lose'}, score {sol.value:+d}")
+    assert lines[0].startswith(f"{Position.parse(POSITIONS[0])}: the landlord to move "
+                               f"{'wins' if sol.win else 'loses'}, score {sol.value:+d}")
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -393,9 +393,11 @@ def test_reference_tick_reports_and_cancels():
 
 @pytest.mark.parametrize("json_out", [False, True])
 def test_cli_solve_ctrl_c(json_out):
-    """`ddz solve` shows its progress on stderr, and SIGINT (Ctrl-C) stops it cleanly:
-    exit status 130, no answer and no traceback."""
+    """`ddz solve` shows its progress on stderr when it is a terminal (a pseudo-terminal
+    here), and SIGINT (Ctrl-C) stops it cleanly: exit status 130, no answer and no
+    traceback."""
     import os
+    import pty
     import signal
     import subprocess
     import sys
@@ -403,17 +405,22 @@ def test_cli_solve_ctrl_c(json_out):
 
     cmd = [sys.executable, "-m", "ddz.cli", "solve", *HARD, "--landlord", "2", "--time-limit", "600",
            "--table-mb", "1"] + (["--json"] if json_out else [])
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ))
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=slave, env=dict(os.environ))
+    os.close(slave)
     seen = threading.Event()
     err = []
 
     def read_stderr():
         while True:
-            chunk = proc.stderr.read1(4096)
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:           # EIO: the child closed the terminal
+                return
             if not chunk:
                 return
             err.append(chunk)
-            if b"solving:" in b"".join(err):
+            if b"\rsolving:" in b"".join(err):
                 seen.set()
 
     reader = threading.Thread(target=read_stderr, daemon=True)
@@ -428,6 +435,7 @@ def test_cli_solve_ctrl_c(json_out):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        os.close(master)
     text = b"".join(err).decode()
     assert code == 130, text
     assert "interrupted: no answer (not exact) after about" in text and "Traceback" not in text
@@ -501,7 +509,7 @@ def test_cli_solve(run_cli):
     data = json.loads(out)
     assert code == 0 and data["value"] == -4 and data["moves"] == ["3", "4"] and data["exact"]
     code, out, _ = run_cli("solve", "3", "4", "5", "--to-move", "1", "--to-beat", "33", "--last", "0")
-    assert code == 0 and "seat 1 (the farmers) to move loses; the landlord wins" in out
+    assert code == 0 and "seat 1 (a farmer) to move loses; the landlord wins" in out
     code, _, err = run_cli("solve", "3")
     assert code == 2 and "two or three" in err
     code, out, _ = run_cli("solve", "34", "5", "--to-beat", "33")

@@ -17,7 +17,7 @@ from typing import List, Optional, TextIO
 
 from ._info import version_text
 from .errors import DdzError
-from .rules import Rules
+from .rules import _PROFILES, Rules
 
 EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains, a pair of 2s
 
@@ -32,15 +32,29 @@ class _Version(argparse.Action):
 
 
 def _rules(args) -> Rules:
-    """The Rules of the parsed options: every field of Rules that the command offers."""
-    return Rules(**{f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)})
+    """The Rules of the parsed options.
+
+    The rule options have no argparse default (``argparse.SUPPRESS``): only the options
+    given on the command line reach ``args``, and every other field keeps its default.
+    With ``--profile NAME`` the rule set is ``Rules.profile(NAME)`` (RULES.md §2.5) and
+    the options given explicitly override the profile's values, the move options it fixes
+    included (``--profile openspiel --kickers distinct``), so a profile is a starting point.
+
+    :raises DdzError: a bad combination (e.g. a three-player option with ``--players 4``).
+    """
+    given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
+    name = getattr(args, "profile", None)
+    if name is None:
+        return Rules(**given)
+    fixed = {k: given.pop(k) for k in list(given) if k in _PROFILES[name]}
+    return dataclasses.replace(Rules.profile(name, **given), **fixed)
 
 
 class _Union(argparse.Action):
     """Each use of the option adds its set to the sets given before (not replacing them)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        setattr(namespace, self.dest, frozenset(getattr(namespace, self.dest) or ()) | values)
+        setattr(namespace, self.dest, frozenset(getattr(namespace, self.dest, None) or ()) | values)
 
 
 def _play_types(text: str):
@@ -54,24 +68,24 @@ def _play_types(text: str):
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
     _add_rules_options(p)
-    p.add_argument("--bidding", choices=("points", "rob"), default="points",
+    p.add_argument("--bidding", choices=("points", "rob"), default=argparse.SUPPRESS,
                    help="points: bid 1-3 (default); rob: call and rob (RULES.md §3)")
-    p.add_argument("--doubling", action="store_true",
+    p.add_argument("--doubling", action="store_true", default=argparse.SUPPRESS,
                    help="farmers may double, the landlord redouble (RULES.md §4)")
-    p.add_argument("--bottom-bonus", action="store_true",
+    p.add_argument("--bottom-bonus", action="store_true", default=argparse.SUPPRESS,
                    help="the bottom cards multiply the score (RULES.md §6)")
-    p.add_argument("--first-bidder", choices=("random", "face_up"), default="random",
+    p.add_argument("--first-bidder", choices=("random", "face_up"), default=argparse.SUPPRESS,
                    help="who bids first: drawn (default) or whoever receives the card turned face up (RULES.md §3)")
-    p.add_argument("--bid-rounds", choices=("once", "until_passes"), default="once",
+    p.add_argument("--bid-rounds", choices=("once", "until_passes"), default=argparse.SUPPRESS,
                    help="each player bids once (default), or round and round until two pass in a row after a bid")
-    p.add_argument("--doubling-bombs", choices=("all", "beating", "six_plus"), default="all",
+    p.add_argument("--doubling-bombs", choices=("all", "beating", "six_plus"), default=argparse.SUPPRESS,
                    help="which played bombs double the score: all (default), beating (only one "
                         "played on another play) or six_plus (the rocket and bombs of 6+ cards) (RULES.md §6)")
-    p.add_argument("--all-pass", choices=("redeal", "void"), default="redeal",
+    p.add_argument("--all-pass", choices=("redeal", "void"), default=argparse.SUPPRESS,
                    help="when everybody passes the auction: redeal (default, up to "
                         "--max-redeals times in a row, then the hand is void) or void at once "
                         "(RULES.md §3)")
-    p.add_argument("--max-redeals", type=_int_at_least(0, "an integer >= 0"), default=10, metavar="N",
+    p.add_argument("--max-redeals", type=_int_at_least(0, "an integer >= 0"), default=argparse.SUPPRESS, metavar="N",
                    help="redeals in a row before a hand everybody passes is void (default 10)")
 
 
@@ -93,6 +107,28 @@ def _out_file(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError(f"a file name is needed ('-' for standard output), got {text!r}")
     return text
+
+
+def _open_output(path: str, flag: str, mode: str) -> TextIO:
+    """Open ``path`` for writing (``mode`` ``"w"`` or ``"a"``) before any work starts, so
+    that a file that cannot be written is refused at once, not after the hands are played.
+
+    :raises DdzError: naming the option (``flag``) and the reason.
+    """
+    try:
+        return open(path, mode, encoding="utf-8")
+    except OSError as exc:
+        raise DdzError(f"cannot write {flag} {path!r}: {exc.strerror or exc}") from None
+
+
+def _seat_option(seat: int, flag: str, rules: Rules) -> int:
+    """A seat option (``--seat``, ``--landlord``) checked against the number of players.
+
+    :raises DdzError: not a seat of the game, naming ``flag``.
+    """
+    if not 0 <= seat < rules.seats:
+        raise DdzError(f"{flag} {seat} is no seat of a {rules.seats}-player game (0..{rules.seats - 1})")
+    return seat
 
 
 def _save_file(text: str) -> str:
@@ -120,22 +156,24 @@ _non_negative = _int_at_least(0, "an integer >= 0")
 
 
 def _add_rules_options(p: argparse.ArgumentParser) -> None:
-    """One option per move-deciding field of Rules (declared in its metadata), so a new
-    move option reaches every command that computes moves."""
+    """``--profile`` and one option per move-deciding field of Rules (declared in its
+    metadata), so a new move option reaches every command that computes moves. None has
+    an argparse default: :func:`_rules` sees only what was given."""
+    p.add_argument("--profile", type=str.lower, choices=Rules.profiles(), default=None, metavar="NAME",
+                   help=f"start from another engine's rules, Rules.profile(NAME): "
+                        f"{', '.join(Rules.profiles())} (RULES.md §2.5); the rule options given "
+                        f"explicitly override the profile's values")
     for f in Rules.move_fields():
         flag = "--" + f.name.replace("_", "-")
         if "choices" in f.metadata:
             choices = f.metadata["choices"]
-            p.add_argument(flag, choices=choices, default=f.default, type=type(choices[0]),
+            p.add_argument(flag, choices=choices, default=argparse.SUPPRESS, type=type(choices[0]),
                            help=f"{f.metadata['help']}: {' or '.join(map(str, choices))} (default {f.default})")
-        elif f.default is True:   # an option that is on unless turned off
-            p.add_argument("--no-" + f.name.replace("_", "-"), dest=f.name, action="store_false",
-                           help=f"{f.metadata['help']}: turn it off (default on)")
-        elif f.default is False:  # an option that is off unless turned on
-            p.add_argument(flag, dest=f.name, action="store_true",
-                           help=f"{f.metadata['help']}: turn it on (default off)")
+        elif isinstance(f.default, bool):   # on/off: both spellings, so either overrides a profile
+            p.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction, default=argparse.SUPPRESS,
+                           help=f"{f.metadata['help']} (default {'on' if f.default else 'off'})")
         else:  # a set of play types: repeated options add up
-            p.add_argument(flag, type=_play_types, default=f.default, metavar="TYPE[,TYPE]",
+            p.add_argument(flag, type=_play_types, default=argparse.SUPPRESS, metavar="TYPE[,TYPE]",
                            action=_Union,
                            help=f"{f.metadata['help']}, e.g. TRIO_PAIR,FOUR_TWO_SINGLES; may be "
                                 f"repeated (default none)")
@@ -198,9 +236,14 @@ def _bot_names(text: str) -> List[str]:
     names = [t.strip().lower() for t in text.split(",")]
     if len(names) not in (3, 4) or any(n not in BOTS for n in names):
         raise argparse.ArgumentTypeError(
-            f"--bots takes one name per seat (3, or 4 with --players 4) from {', '.join(BOTS)} "
+            f"--bots takes one name per seat (3, or 4 with --players 4) from {', '.join(BOT_NAMES)} "
             f"separated by commas, got {text!r}")
     return names
+
+
+BOT_NAMES = ("greedy", "random", "solver")
+"""The bots that ``--bots``/``--bot`` offer: the names of ``ddz.bots.BOTS`` (a test checks
+that they agree; written out so that building the parser imports no game code)."""
 
 
 def _isatty(stream) -> bool:
@@ -233,14 +276,13 @@ def cmd_selfplay(args) -> int:
     if to_stdout:
         out = sys.stdout
     elif args.out is not None:
-        try:
-            out = open(args.out, "w", encoding="utf-8")
-        except OSError as exc:
-            raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
+        out = _open_output(args.out, "--out", "w")
     n = args.games
     done = hands = wins = voids = redeals = bombs = rockets = springs = antis = 0
     totals = [0] * rules.seats
-    match_wins = [0] * rules.seats
+    match_wins = [0] * rules.seats      # matches won outright
+    match_shared = [0] * rules.seats    # tied matches in which the seat shared the top total
+    ties = 0
     interrupted = False
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and _isatty(sys.stderr))
     start = time.perf_counter()
@@ -263,8 +305,12 @@ def cmd_selfplay(args) -> int:
             antis += n_antis
             for s_, v in enumerate(scores):
                 totals[s_] += v
-            for s_ in winners:
-                match_wins[s_] += 1
+            if len(winners) == 1:
+                match_wins[winners[0]] += 1
+            elif winners:               # the highest total shared: a tie, no seat's win
+                ties += 1
+                for s_ in winners:
+                    match_shared[s_] += 1
             progress.advance()
     except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
         interrupted = True
@@ -283,8 +329,7 @@ def cmd_selfplay(args) -> int:
         (unit_name, f"{done}" + (f" of {n} (interrupted)" if interrupted else "")
          + (f" of {args.match} hands each ({hands} hands)" if args.match else "")),
         ("seed", f"{seed}"),
-        ("rules", " ".join(f"{k}={','.join(v) if isinstance(v, list) else v}"
-                           for k, v in rules.to_json().items() if k != "banned" or v)),
+        ("rules", _rules_summary(rules)),
         ("engine", engine_note() + (f"; Ray, {workers or os.cpu_count()} workers" if args.ray else "")),
         ("landlord win rate", f"{wins / per:.1%}"),
     ]
@@ -299,9 +344,10 @@ def cmd_selfplay(args) -> int:
         ("void hands", f"{voids}"),
         ("hands per second", f"{hands / max(elapsed, 1e-9):,.0f}"),
     ]
-    if args.match:
-        rows[5:5] = [(f"match wins seat {s_} ({args.bots[s_]})", f"{match_wins[s_]} of {done}")
-                     for s_ in range(rules.seats)]
+    if args.match:   # outright wins and tied matches add up to the matches played
+        rows[5:5] = [(f"match wins seat {s_} ({args.bots[s_]})", f"{match_wins[s_]} of {done}"
+                      + (f" (and {match_shared[s_]} tied)" if match_shared[s_] else ""))
+                     for s_ in range(rules.seats)] + [("tied matches", f"{ties} of {done} (the highest total shared)")]
     if out is not None:
         rows.append(("records written to", ("standard output" if to_stdout else args.out)
                      + (f" ({done} finished {unit_name})" if interrupted else "")))
@@ -316,14 +362,27 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def _rules_summary(rules: Rules) -> str:
+    """The rules in the self-play summary: the players, then only the fields that differ
+    from that game's defaults (``Rules()``, or ``Rules.four_player()`` with four players),
+    e.g. ``3 players, kickers=repeat doubling=True``."""
+    default = (Rules.four_player() if rules.players == 4 else Rules()).to_json()
+    changed = [f"{k}={','.join(v) if isinstance(v, list) else v}"
+               for k, v in rules.to_json().items() if k != "players" and v != default[k]]
+    return f"{rules.players} players, " + (" ".join(changed) if changed else "the default rules")
+
+
 def cmd_play(args, stdin: Optional[TextIO] = None, stdout: Optional[TextIO] = None) -> int:
     """`ddz play`: a person against bots (two, or three with ``--players 4``) at a table in
-    the terminal (:class:`ddz.terminal.PlaySession`). Returns the exit status."""
+    the terminal (:class:`ddz.terminal.PlaySession`). ``--save FILE`` is opened for
+    appending before the first hand (and closed again), so that a path that cannot be
+    written is an error at once. Returns the exit status."""
     from .terminal import PlaySession
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     rules = _rules(args)
-    if args.seat >= rules.seats:
-        raise DdzError(f"--seat {args.seat} is no seat of a {rules.seats}-player game (0..{rules.seats - 1})")
+    _seat_option(args.seat, "--seat", rules)
+    if args.save is not None:           # refused now, not after the hand (appending nothing changes no file)
+        _open_output(args.save, "--save", "a").close()
     session = PlaySession(rules, args.seat, args.bot, seed, stdin or sys.stdin, stdout or sys.stdout,
                           auto_pass=args.auto_pass, save=args.save, hands=args.hands)
     return session.run()
@@ -464,6 +523,7 @@ def cmd_perft(args) -> int:
     from .game import Game
     from .movetree import divide, perft
     rules = _rules(args)
+    _seat_option(args.landlord, "--landlord", rules)
     deal = tuple(args.deal) if args.deal else None
     if deal is not None and len(deal) != rules.seats + 1:
         raise DdzError(f"--deal takes {rules.seats} hands and the bottom ({rules.seats + 1} parts), got {len(deal)}")
@@ -572,8 +632,8 @@ def cmd_solve_many(args) -> int:
         if not sol.exact:
             answer = f"unknown (stopped after {sol.nodes:,} positions)"
         else:
-            side = "landlord" if pos.to_move == pos.landlord else "farmers"
-            answer = f"{side} to move {'win' if sol.win else 'lose'}"
+            side = "landlord" if pos.to_move == pos.landlord else "farmer"
+            answer = f"the {side} to move {'wins' if sol.win else 'loses'}"
             if sol.value is not None:
                 answer += f", score {sol.value:+d}"
             if sol.moves:
@@ -586,7 +646,8 @@ def cmd_solve_many(args) -> int:
 
 
 PROGRESS_AFTER = 1.0
-"""`ddz solve` shows its progress line on stderr once a solve has run this many seconds."""
+"""`ddz solve` shows its progress line on stderr (when it is a terminal) once a solve has
+run this many seconds."""
 
 
 def cmd_solve(args) -> int:
@@ -600,10 +661,11 @@ def cmd_solve(args) -> int:
                    last_player=args.last, rules=_rules(args))
     shown = [False]
     seen = [0]
+    redraw = _isatty(sys.stderr)        # a redrawn line (\r) only on a terminal: in a log it is noise
 
     def progress(nodes, seconds):
         seen[0] = nodes
-        if seconds >= PROGRESS_AFTER:
+        if redraw and seconds >= PROGRESS_AFTER:
             shown[0] = True
             print(f"\rsolving: {nodes:,} positions, {seconds:.1f} s", end="", file=sys.stderr, flush=True)
 
@@ -627,9 +689,8 @@ def cmd_solve(args) -> int:
     if not sol.exact:
         print(f"unknown: stopped by the limit after {sol.nodes:,} positions ({sol.seconds:.3f} s)")
         return 0
-    side = "the landlord" if pos.to_move == pos.landlord else "the farmers"
-    print(f"seat {pos.to_move} ({side}) to move {'wins' if sol.win else 'loses'}; "
-          f"the landlord {'wins' if sol.landlord_wins else 'loses'}")
+    print(f"seat {pos.to_move} ({'the landlord' if pos.to_move == pos.landlord else 'a farmer'}) to move "
+          f"{'wins' if sol.win else 'loses'}; the landlord {'wins' if sol.landlord_wins else 'loses'}")
     if sol.value is not None:
         print(f"score: {sol.value:+d} (landlord's side); settlement {' '.join(f'{v:+d}' for v in sol.scores)}")
     if sol.moves:
@@ -679,7 +740,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_beats)
 
     p = sub.add_parser("selfplay", help="bots play complete hands; print a summary",
-                       description="Play N complete hands (RULES.md §3-§6) between three bots "
+                       description="Play N complete hands (RULES.md §3-§7) between bots (three, or "
+                                   "four with --players 4) "
                                    "and print a summary: landlord win rate, mean score per "
                                    "seat, bombs and springs per hand, hands per second.")
     p.add_argument("--games", type=_positive, default=1000, metavar="N",
@@ -689,8 +751,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="seed for the deals and the bots (default: random, printed)")
     p.add_argument("--bots", type=_bot_names, default=None,
-                   metavar="A,B,C[,D]", help="bots of seats 0,1,2 (and 3 with --players 4): greedy or "
-                                             "random (default greedy, then random)")
+                   metavar="A,B,C[,D]", help=f"bots of seats 0,1,2 (and 3 with --players 4): "
+                                             f"{', '.join(BOT_NAMES[:-1])} or {BOT_NAMES[-1]} "
+                                             f"(default greedy, then random)")
     p.add_argument("--out", metavar="FILE", default=None, type=_out_file,
                    help="write every hand's record to FILE as JSON lines (see docs/records.md); "
                         "'-' for standard output (the summary then goes to standard error)")
@@ -699,8 +762,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(p)
     p.set_defaults(func=cmd_selfplay)
 
-    p = sub.add_parser("play", help="play hands in the terminal against two bots",
-                       description="Play hands against two bots at a table that shows every "
+    p = sub.add_parser("play", help="play hands in the terminal against bots",
+                       description="Play hands against bots (two, or three with --players 4) "
+                                   "at a table that shows every "
                                    "seat's role and cards left, the bid and the multiplier; "
                                    "your hand is grouped by rank. Type bids and plays in "
                                    "notation (333+4, BR, pass); '?' lists every legal move; "
@@ -712,13 +776,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, choices=(0, 1, 2, 3), default=0,
                    help="your seat (default 0; 3 only with --players 4)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")
-    p.add_argument("--bot", choices=("greedy", "random"), default="greedy",
-                   help="the opponents' bot (default greedy)")
+    p.add_argument("--bot", choices=BOT_NAMES, default="greedy",
+                   help=f"the opponents' bot: {', '.join(BOT_NAMES[:-1])} or {BOT_NAMES[-1]} (default greedy)")
     p.add_argument("--auto-pass", action=argparse.BooleanOptionalAction, default=True,
                    help="pass for you when nothing in your hand beats the play to beat "
                         "(default on; --no-auto-pass asks anyway)")
     p.add_argument("--save", metavar="FILE", type=_save_file, default=None,
-                   help="append every finished hand's record to FILE (JSON lines, for ddz replay)")
+                   help="append every finished hand's record to FILE (JSON lines, for ddz replay); "
+                        "a FILE that cannot be written is refused before the first hand")
     _add_game_options(p)
     p.set_defaults(func=cmd_play)
 
