@@ -17,7 +17,7 @@ from .rules import REPEAT_KICKERS, STANDARD, Rules
 from .game import Deal, Game, Observation, Phase, Result
 from .match import Match
 from .movetree import divide, perft
-from .bots import Bot, GreedyBot, RandomBot
+from .bots import Bot, GreedyBot, RandomBot, SolverBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from ._info import VersionInfo, __version__, version_info
 from .position import Position
@@ -31,7 +31,7 @@ __all__ = [
     "legal_moves_array", "readings",
     "PASS", "Play", "PlayType", "Rules", "STANDARD", "REPEAT_KICKERS",
     "Game", "Phase", "Deal", "Result", "Observation", "Match", "perft", "divide",
-    "Bot", "RandomBot", "GreedyBot",
+    "Bot", "RandomBot", "GreedyBot", "SolverBot",
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]

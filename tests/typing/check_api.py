@@ -62,6 +62,16 @@ assert_type(game.clone(), ddz.Game)
 assert_type(game.to_record(), Dict[str, Any])
 assert_type(ddz.Game.from_record(game.to_record()), ddz.Game)
 assert_type(ddz.perft(game, 2), int)
+assert_type(str(game), str)
+assert_type(game.render(seat=0), str)
+assert_type(game.render(), str)
+
+# -- bots -------------------------------------------------------------------------------
+solver_bot = ddz.SolverBot(threshold=12, samples=4, seed=1)
+assert_type(solver_bot, ddz.SolverBot)
+assert_type(solver_bot.act(game.observation(0), game.legal_actions()), Any)
+bot: ddz.Bot = solver_bot
+bot = ddz.GreedyBot()
 
 # -- version -----------------------------------------------------------------------------
 info = ddz.version_info()

@@ -15,3 +15,6 @@ ddz.classify("33", rules="repeat")  # E: arg-type
 ddz.Game(seed=1).action_space.no_such_method()  # E: attr-defined
 ids: List[int] = ddz.Game(seed=1).legal_action_ids()  # E: assignment
 v: int = ddz.version_info().version  # E: assignment
+table: int = ddz.Game(seed=1).render(seat=0)  # E: assignment
+ddz.Game(seed=1).render(seat="0")  # E: arg-type
+ddz.SolverBot(samples="4")  # E: arg-type
