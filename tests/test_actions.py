@@ -15,7 +15,7 @@ from ddz import actions
 from ddz.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 
 RULES = {"distinct": ddz.STANDARD, "repeat": ddz.REPEAT_KICKERS}
-from conftest import random_positions, readme_code
+from conftest import random_positions
 
 IMPLS = ["reference"] + (["kernel"] if actions._kernel is not None else [])
 
@@ -331,14 +331,6 @@ def test_exports_and_env_switch():
             ActionSpace(implementation="kernel")
     else:  # a built package must use the kernels: a failed compile is never pure Python
         assert actions.IMPLEMENTATION == "kernel" and ActionSpace().implementation == "kernel"
-
-
-def test_readme_rl_loop_runs():
-    code = readme_code("Reinforcement learning")
-    scope = {}
-    exec(compile(code.replace("print(game.result)", ""), "README.md", "exec"), scope)
-    result = scope["game"].result
-    assert result is not None and sum(result.scores) == 0
 
 
 # -- fixes from the tester's report ------------------------------------------------------

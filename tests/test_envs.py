@@ -417,14 +417,6 @@ def test_gymnasium_bad_arguments(kwargs):
         DouDizhuEnv(**kwargs)
 
 
-def test_readme_pettingzoo_loop(capsys):
-    pytest.importorskip("pettingzoo")
-    from conftest import readme_code
-    exec(compile(readme_code("RL environments"), "README.md", "exec"), {})
-    scores = [int(x) for x in re.findall(r"-?\d+", capsys.readouterr().out)]
-    assert len(scores) == 3 and sum(scores) == 0 and any(scores)
-
-
 def test_bad_seeds_and_sizes_are_clear_errors():
     """A seed the envs cannot use and a vector too big are ``DdzError``s, not numpy's or
     Gymnasium's errors."""

@@ -276,16 +276,6 @@ def test_cli_four_players(run_cli, tmp_path):
     assert code == 0 and "perft(2) =" in text
 
 
-def test_readme_four_player_example_runs():
-    from conftest import readme_code
-    code = readme_code("Four players")     # matches the "### Four players" heading
-    scope = {}
-    exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), scope)
-    r = scope["game"].result
-    assert r is not None and len(r.scores) == 4 and sum(r.scores) == 0
-    assert scope["rules"] == FOUR
-
-
 def test_cli_refuses_a_fourth_seat_in_the_three_player_game(run_cli):
     code, text, err = run_cli("play", "--seat", "3")
     assert code == 2 and "no seat of a 3-player game" in err

@@ -193,3 +193,29 @@ def test_classify_of_no_counts_is_the_pass(impl):
     """Counts are a multiset, not notation: no cards played is the pass (documented)."""
     assert impl.classify(np.zeros(15, np.uint8)) == PASS
     assert impl.classify([0] * 15) == PASS
+
+
+@pytest.mark.parametrize("text, rules, constructor", [
+    ("33333", Rules.four_player(), True),             # a bomb of five cards
+    ("BB", Rules.four_player(), True),                # a pair of small jokers
+    ("BBRR", Rules.four_player(), True),              # the four-player rocket
+    ("333444+55", Rules(kickers="repeat"), True),     # single kickers of one rank
+    ("3333+BR", Rules(kickers="repeat", wings="any"), True),   # both jokers as kickers
+    ("3333", Rules.four_player(), False),             # a bomb of four: a play of the default rules
+    ("333444+56", Rules(kickers="repeat"), False),
+])
+def test_repr_uses_the_constructor_form_when_parse_needs_rules(text, rules, constructor):
+    """docs/api.md: ``repr`` is ``Play.parse('...')`` when ``Play.parse`` reads it back with
+    no rules, else the constructor form, which evaluates back with none."""
+    play = Play.parse(text, rules)
+    code = repr(play)
+    assert eval(code, vars(ddz)) == play
+    if constructor:
+        assert code.startswith("Play(PlayType.")
+        try:
+            plain = Play.parse(str(play))            # without the rules: an error or another play
+        except ddz.DdzError:
+            plain = None
+        assert plain != play
+    else:
+        assert code == f"Play.parse({str(play)!r})" and Play.parse(str(play)) == play

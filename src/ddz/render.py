@@ -8,15 +8,15 @@ bottom cards once revealed to that seat (§3; with four players the farmers neve
 them), the multiplier it may know (§4: a farmer's double is hidden until both farmers
 chose). Once the hand is over every hand is shown in both views, as ``ddz play`` does.
 
-A table, in plain ASCII (three players, the play phase)::
+A table, in plain ASCII (``Game(seed=7)``; seat 2 bid 3 and led ``33``, seat 0 passed)::
 
     Dou Dizhu, seed 7: playing, seat 1 to play
-    bid 3, multiplier x1, bottom 9S 9C 2S
-      seat  role      cards  hand                             this trick
-      0     landlord     17  3 44 66 8 9 T JJ Q KKK 2 R 99 2  33
-    > 1     farmer       17  3 555 6 7 88 9 T K AAAA 2        -
-      2     farmer       17  3 4 5 6 777 8 9 TT JJ QQ 2 B     pass
-    to beat: 33 (seat 0)
+    bid 3, multiplier x1, bottom 5H 8S 9H
+      seat  role      cards  hand                          this trick
+      0     farmer       17  3 555 6 77 8 JJ KK AAA 2 B    pass
+    > 1     farmer       17  3 4 6 77 8 9 TTTT QQ K A 2 R  -
+      2     landlord     18  444 5 66 88 999 JJ QQ K 22    33
+    to beat: 33 (seat 2)
 
 Rows: ``>`` marks the seat to act; ``role`` is ``landlord``/``farmer`` once the auction
 is over (``bids first`` before); ``cards`` the cards left; ``hand`` grouped by rank,
