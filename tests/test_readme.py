@@ -186,3 +186,16 @@ def test_layout_names_every_module_once_and_no_other():
     named = [n for n in named if n != "ddz"]
     assert sorted(set(named)) == sorted(named), "a module named twice"
     assert set(named) == modules
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/api.md"])
+def test_no_passage_is_written_twice(doc):
+    """No run of 8 words appears twice in the prose (code blocks aside): a paragraph
+    pasted twice, or a stale half of an edit left behind, fails here."""
+    text = re.sub(r"```.*?```", "", (README.parent / doc).read_text(encoding="utf-8"), flags=re.S)
+    words = text.split()
+    seen = {}
+    for i in range(len(words) - 8):
+        run = " ".join(words[i:i + 8])
+        assert run not in seen or seen[run] > i - 8, f"{doc} repeats {run!r}"
+        seen.setdefault(run, i)
