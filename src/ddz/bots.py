@@ -1,9 +1,9 @@
-"""Bots: a tiny protocol and two players (RULES.md §3–§5).
+"""Bots: a tiny protocol and three players (RULES.md §3–§5).
 
 A bot is any object with ``act(observation, legal) -> action``: it receives the
 :class:`ddz.Observation` of the seat to act and the list from
 :meth:`ddz.Game.legal_actions`, and returns one of those actions.
-:func:`play_hand` runs a :class:`ddz.Game` to the end with three bots.
+:func:`play_hand` runs a :class:`ddz.Game` to the end with a bot per seat.
 """
 
 from __future__ import annotations

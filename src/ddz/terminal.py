@@ -1,5 +1,6 @@
 """The terminal side of the ``ddz`` command, drawn with ``rich``: progress bars and the
-table of ``ddz play`` (a person against two bots, RULES.md §3–§6).
+table of ``ddz play`` (a person against bots: two, or three in the four-player game;
+RULES.md §3–§7).
 
 The table shows, before each of the person's turns, every seat with its role, cards left
 and its last action in the current trick, and, always, the base, the running multiplier
@@ -83,11 +84,12 @@ def action_words(game: Game, legal: list) -> List[str]:
 
 
 class PlaySession:
-    """``ddz play``: hands between a person at ``seat`` and two bots, until the person stops.
+    """``ddz play``: hands between a person at ``seat`` and a bot at every other seat (two,
+    or three with four players), until the person stops.
 
     :param rules: the :class:`ddz.Rules`.
     :param seat: the person's seat (0 .. seats - 1).
-    :param bot: the bots' name (``"greedy"`` or ``"random"``).
+    :param bot: the bots' name (``"greedy"``, ``"random"`` or ``"solver"``).
     :param seed: the first hand's seed (each later hand takes the next seed of a generator
         seeded with it, as do the bots).
     :param stdin: where the person's lines come from (``readline()``).
