@@ -199,8 +199,8 @@ def test_match_wins_and_ties_add_up_to_the_matches(run_cli, tmp_path):
     for s in range(3):
         assert int(rows[f"match wins seat {s}"]) == sum(w == [s] for w in winners)
         shared = sum(len(w) > 1 and s in w for w in winners)
-        assert (f"(and {shared} tied)" in next(ln for ln in out.splitlines() if ln.startswith(f"match wins seat {s}"))) \
-            == (shared > 0)
+        row = next(ln for ln in out.splitlines() if ln.startswith(f"match wins seat {s}"))
+        assert (f"(and {shared} tied)" in row) == (shared > 0)
     assert int(rows["tied matches"]) == ties
     assert sum(int(v) for v in rows.values()) == 12
 

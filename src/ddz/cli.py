@@ -38,7 +38,7 @@ def _rules(args) -> Rules:
     given on the command line reach ``args``, and every other field keeps its default.
     With ``--profile NAME`` the rule set is ``Rules.profile(NAME)`` (RULES.md §2.5) and
     the options given explicitly override the profile's values, the move options it fixes
-    included (``--profile openspiel --kickers distinct``), so a profile is a starting point.
+    included (``--profile openspiel --four-with-two``), so a profile is a starting point.
 
     :raises DdzError: a bad combination (e.g. a three-player option with ``--players 4``).
     """
