@@ -49,7 +49,8 @@ from .._compiled import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import c_unsupported, encode_observation, env_actions, observation_layout, observation_size
+from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
+                   reward_scale_arg)
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported"]
 
@@ -73,9 +74,7 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise DdzError(f"seed must be an int >= 0, got {seed!r}")
-    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating, np.integer)):
-        raise DdzError(f"reward_scale must be a number, got {reward_scale!r}")
-    return int(num_envs), _args.rules_arg(rules), int(seed), float(reward_scale)
+    return int(num_envs), _args.rules_arg(rules), int(seed), reward_scale_arg(reward_scale)
 
 
 def _index_arg(i: Any, n: int) -> int:
@@ -134,7 +133,8 @@ class VectorGame(abc.ABC):
     :param num_envs: an int from 1 to ``MAX_ENVS`` = 2**24.
     :param rules: a :class:`ddz.Rules`.
     :param seed: an int >= 0 (the module docstring says which hands it deals).
-    :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
+        in the rewards (:func:`ddz.envs.core.reward_scale_arg`).
     :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
         that need only the legal ids, rewards and ends (the attribute can be switched).
     :raises DdzError: a bad argument.
@@ -334,7 +334,8 @@ class PyVectorGame:
     :param num_envs: an int >= 1.
     :param rules: a :class:`ddz.Rules` (any: the four-player game included).
     :param seed: an int >= 0 (see the module docstring for the hands it deals).
-    :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
+        in the rewards.
     :raises DdzError: a bad argument.
 
     ``obs`` is ``float32[num_envs, observation_size]`` (:mod:`ddz.envs.core`), the view of
