@@ -317,3 +317,35 @@ def test_wrapped_pettingzoo_env_wants_none_after_the_end():
     assert e.terminations[agent]
     _raises(lambda: e.step(0), ddz.ActionIdError, "only action is None")
     e.step(None)
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"kickers": "repeat"}, "kickers='repeat'"),
+    ({"kickers": "repeat", "wings": "any"}, "wings='any'"),
+    ({"four_with_two": False}, "four_with_two=False"),
+    ({"airplane_rank": "trios"}, "airplane_rank='trios'"),
+    ({"beat_reading": "cards"}, "beat_reading='cards'"),
+    ({"banned": {"TRIO_SINGLE", "BOMB"}}, "TRIO_SINGLE"),
+    ({"banned": {"FOUR_TWO_PAIRS"}}, "FOUR_TWO_PAIRS"),
+])
+def test_four_player_refuses_options_that_change_nothing(options, named):
+    with pytest.raises(DdzError, match=named.replace("(", r"\(")):
+        Rules.four_player(**options)
+    with pytest.raises(DdzError, match="RULES.md §7"):
+        Rules(players=4, **options)
+    assert Rules(**options).players == 3           # they mean something there
+
+
+def test_four_player_keeps_the_options_that_mean_something():
+    for options in ({"straights": False}, {"chain_from_four": False}, {"bomb_on_rocket": True},
+                    {"banned": {"BOMB", "TRIO_PAIR"}}, {"doubling_bombs": "six_plus"}, {"first_bidder": "face_up"}):
+        rules = Rules.four_player(**options)
+        assert rules.players == 4 and rules != Rules.four_player()
+    with pytest.raises(DdzError, match="changes nothing"):
+        Rules.profile("openspiel", players=4)
+
+
+@pytest.mark.parametrize("field", ["kickers", "bidding", "max_redeals", "players", "wings"])
+def test_rules_refuse_an_array_for_a_field(field):
+    with pytest.raises(DdzError, match=f"Rules.{field}"):
+        Rules(**{field: np.array([1, 2])})
