@@ -236,9 +236,9 @@ def test_observation_helpers_check_their_arguments():
         for bad in (None, 0, "game", ddz.Match()):
             _raises(lambda: f(bad, 0), DdzError, "game must be a ddz.Game")
         _raises(lambda: f(game, None), DdzError, "seat")
-        for out in (np.zeros(5, np.float32), np.zeros(size, np.float64), np.zeros(size, np.int8), [0.0] * size,
+        for out in (np.zeros(5, np.float32), np.zeros(size, np.float16), np.zeros(size, np.int8), [0.0] * size,
                     np.zeros((size, 1), np.float32), np.zeros(size, np.float32)[None]):
-            _raises(lambda: f(game, 0, out), DdzError, "out must be a writeable float32 array")
+            _raises(lambda: f(game, 0, out), DdzError, "out must be a writeable float32")
         view = np.zeros(2 * size, np.float32)[::2]       # a strided view is filled (the reference's path)
         assert f(game, 0, view) is view and np.array_equal(view, core.encode_observation_py(game, 0))
     for f in (core.env_actions, core.observation_layout, core.observation_size, core.observation_high,
@@ -349,3 +349,40 @@ def test_four_player_keeps_the_options_that_mean_something():
 def test_rules_refuse_an_array_for_a_field(field):
     with pytest.raises(DdzError, match=f"Rules.{field}"):
         Rules(**{field: np.array([1, 2])})
+
+
+def test_vector_game_says_how_much_memory_it_needs_before_allocating(monkeypatch):
+    from ddz.envs import CVectorGame, PyVectorGame, VectorGame, VectorMemoryError, vector
+    assert issubclass(VectorMemoryError, DdzError) and issubclass(VectorMemoryError, MemoryError)
+    monkeypatch.setattr(vector, "_available_bytes", lambda: 10 << 20)          # 10 MiB
+    makers = [VectorGame, PyVectorGame] + ([CVectorGame] if vector._vector is not None else [])
+    for make in makers:
+        with pytest.raises(VectorMemoryError, match=r"\(10,000\) needs at least [\d.]+ MiB .* and 10.0 MiB is "
+                                                    r"available: choose a smaller num_envs"):
+            make(10_000)
+        assert make(8).num_envs == 8
+    monkeypatch.setattr(vector, "_available_bytes", lambda: None)              # unknown: not checked
+    assert VectorGame(3).num_envs == 3
+
+
+def test_vector_game_turns_an_allocation_failure_into_a_ddz_error(monkeypatch):
+    from ddz.envs import PyVectorGame, VectorMemoryError, vector
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError()
+
+    if vector._vector is not None:
+        monkeypatch.setattr(vector._vector, "VectorCore", no_memory)
+        with pytest.raises(VectorMemoryError, match=r"CVectorGame\(4\) needs at least"):
+            vector.CVectorGame(4)
+    monkeypatch.setattr(vector.np, "zeros", no_memory)
+    with pytest.raises(VectorMemoryError, match=r"PyVectorGame\(4\) needs at least"):
+        PyVectorGame(4)
+
+
+def test_available_memory_is_read_on_this_machine():
+    from ddz.envs import vector
+    available = vector._available_bytes()
+    assert available is None or available > 0
+    if vector._vector is not None:
+        assert vector._vector.game_bytes(610, 3) > 4 * 610       # the structs besides the row

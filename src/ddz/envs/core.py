@@ -84,7 +84,8 @@ from ..rules import Rules
 from ..tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
-           "encode_observation_py", "observation_high", "render_text", "AUCTION_ACTIONS"]
+           "encode_observation_py", "observation_high", "render_text", "AUCTION_ACTIONS", "reward_scale_arg",
+           "REWARD_SCALE_RANGE"]
 
 _vector = compiled("_vector", "the compiled vectorised game and encoder (ddz._vector)")
 
@@ -404,7 +405,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
 
     :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
     :param out: a writeable ``float32[observation_size(rules)]`` array to fill (else a new
-        one).
+        one; a ``float64`` or non-contiguous one is filled by the reference).
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _c_encoder(_game_arg(game).rules)
@@ -431,8 +432,8 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :meth:`ddz.Game.observation`: only what that seat may see.
 
     :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
-    :param out: a writeable ``float32[observation_size(rules)]`` array to fill (else a new
-        one).
+    :param out: a writeable ``float32`` (or ``float64``) array of ``observation_size(rules)``
+        to fill (else a new ``float32`` one).
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _encoder(_game_arg(game).rules)
@@ -441,9 +442,10 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:
         out = np.zeros(enc.size, np.float32)
-    elif not (isinstance(out, np.ndarray) and out.dtype == np.float32 and out.shape == (enc.size,)
+    elif not (isinstance(out, np.ndarray) and out.dtype in (np.float32, np.float64) and out.shape == (enc.size,)
               and out.flags.writeable):
-        raise DdzError(f"out must be a writeable float32 array of shape ({enc.size},), not {quote(out)}")
+        raise DdzError(f"out must be a writeable float32 (or float64) array of shape ({enc.size},), "
+                       f"not {quote(out)}")
     else:
         out[:] = 0
 
