@@ -386,3 +386,48 @@ def test_available_memory_is_read_on_this_machine():
     assert available is None or available > 0
     if vector._vector is not None:
         assert vector._vector.game_bytes(610, 3) > 4 * 610       # the structs besides the row
+
+
+def test_bots_check_what_they_are_given():
+    from ddz.bots import GreedyBot, RandomBot, SolverBot, hand_strength, make_bot
+    game = ddz.Game(seed=2)
+    obs, legal = game.observation(game.current_player), game.legal_actions()
+    for bot in (RandomBot(1), GreedyBot()):
+        assert bot.act(obs, legal) in legal
+        _raises(lambda: bot.act(obs, []), ddz.IllegalActionError, "no legal action")
+        for bad in (None, 3, "pass"):
+            _raises(lambda: bot.act(obs, bad), DdzError, "list of legal actions")
+    for bad in (None, 3, obs._asdict()):
+        _raises(lambda: GreedyBot().act(bad, legal), DdzError, "ddz.Observation")
+    for seed in (True, 1.5, float("nan"), -1, "x", [1], np.array([1, 2])):
+        _raises(lambda: SolverBot(seed=seed), DdzError, "SolverBot seed")
+        _raises(lambda: RandomBot(seed), DdzError, "RandomBot seed")
+    assert SolverBot(seed=np.int64(3)).act(obs, legal) in legal
+    for name in (np.array([1, 2]), None, 3):
+        _raises(lambda: make_bot(name), DdzError, "bot name")
+    assert hand_strength("BR2222") == hand_strength(tuple(int(c) for c in ddz.parse_cards("BR2222"))) == 21
+    for bad in (None, [], "3X", [1] * 14):
+        _raises(lambda: hand_strength(bad), DdzError)
+
+
+def test_game_helpers_refuse_bad_indices_and_seats():
+    game = ddz.Game(seed=1)
+    assert game.legal_moves[np.int64(0)] == 0 and game.legal_moves[:2] == [0, 1]
+    for bad in (None, 1.5, "0", [0], np.array([1, 2])):
+        _raises(lambda: game.legal_moves[bad], DdzError, "indexed by an int or a slice")
+    position = ddz.Position(("33", "44", "55"), landlord=0)
+    assert position.is_landlord_side(0) and not position.is_landlord_side(np.int64(1))
+    for bad in (True, 3, -1, 1.0, float("nan"), None):
+        _raises(lambda: position.is_landlord_side(bad), DdzError, "seat")
+    assert ddz.Result.voided("no bids", np.int64(4)).scores == (0, 0, 0, 0)
+    for reason, seats in (("x", None), ("x", 2), ("x", True), ("", 3), (None, 3), ("x", np.array([3, 4]))):
+        _raises(lambda: ddz.Result.voided(reason, seats), DdzError, "void result")
+
+
+def test_vector_play_checks_steps_and_policy():
+    from ddz.envs import PyVectorGame, VectorGame
+    for make in (VectorGame, PyVectorGame):
+        vec = make(2)
+        _raises(lambda: vec.play(2 ** 70), DdzError, "steps")
+        _raises(lambda: vec.play(1, np.array([1, 2])), DdzError, "policy")
+        assert vec.play(1)[0] >= 0

@@ -178,12 +178,16 @@ class Result:
     def voided(cls, reason: str, seats: int = SEATS) -> "Result":
         """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
 
-        :param reason: why the hand is void (kept in :attr:`void`).
+        :param reason: why the hand is void (kept in :attr:`void`), a non-empty str.
         :param seats: players at the table (3 or 4).
+        :raises DdzError: another reason or number of seats.
         """
+        if not isinstance(reason, str) or not reason or not is_integer(seats) or seats not in (3, 4):
+            raise DdzError(f"a void result needs a reason (a non-empty str) and 3 or 4 seats, got "
+                           f"{quote(reason)} and {quote(seats)}")
         return cls(landlord=None, winner=None, winners=(), base=0, bombs=0, rockets=0,
                    spring=False, anti_spring=False, doubles=0, robs=0, bottom_bonus=1,
-                   multiplier=1, score=0, scores=(0,) * seats, void=reason)
+                   multiplier=1, score=0, scores=(0,) * int(seats), void=reason)
 
     @property
     def breakdown(self) -> Dict[str, int]:
@@ -1253,8 +1257,8 @@ class LegalMoves:
         return iter(self._game.legal_actions())
 
     def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, bool):     # a list would read True as 1
-            raise DdzError(f"legal moves are indexed by an int or a slice, not {index!r}")
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer, slice)):   # a list reads True as 1
+            raise DdzError(f"legal moves are indexed by an int or a slice, not {quote(index)} ({type(index).__name__})")
         return self._game.legal_actions()[index]
 
     def __repr__(self) -> str:

@@ -167,9 +167,9 @@ def _int_actions(actions: Any, n: int) -> np.ndarray:
 
 
 def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise DdzError(f"steps must be an int >= 0, got {steps!r}")
-    if policy not in ("random", "greedy"):
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps < 2 ** 63:
+        raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
+    if not isinstance(policy, str) or policy not in ("random", "greedy"):
         raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
     if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
                                or record.shape != (int(steps), n) or not record.flags.c_contiguous
