@@ -570,7 +570,6 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
 
 # -- the vector --------------------------------------------------------------------------
 
-@cython.final
 def game_bytes(Py_ssize_t obs_size, int seats):
     """The bytes :class:`VectorCore` allocates per game before any hand is played: its
     structs (the game and its Mersenne Twister) and its rows of the buffers (observation,
@@ -580,6 +579,7 @@ def game_bytes(Py_ssize_t obs_size, int seats):
             + sizeof(uint8_t) + sizeof(int32_t) + 2 * sizeof(int64_t) + 64 * sizeof(int32_t))
 
 
+@cython.final
 cdef class VectorCore:
     """``num_envs`` games in C (trusted arguments: ``ddz.envs.vector.VectorGame`` checks
     them). Not picklable.

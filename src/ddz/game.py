@@ -1101,7 +1101,7 @@ class Game:
         missing = {"rules", "seed", "dealt_from_seed", "first_bidder", "deals", "actions"} - set(record)
         if missing:
             raise RecordError(f"the record lacks {sorted(missing)}")
-        known_fields(record, _RECORD_FIELDS, "a record")
+        _known_fields(record, _RECORD_FIELDS, "a record")
         rules = _record_rules(record["rules"], version)
         deals = record["deals"]
         if not isinstance(deals, list) or not deals:
@@ -1119,7 +1119,7 @@ class Game:
                 raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
             face_up = record.get("face_up")
             if isinstance(face_up, Mapping):
-                known_fields(face_up, ("seat", "card"), "the record's face_up")
+                _known_fields(face_up, ("seat", "card"), "the record's face_up")
             if face_up is not None and rules.first_bidder != "face_up":
                 raise RecordError(f"the record has a face-up card {face_up!r} but its rules have "
                                   f"first_bidder={rules.first_bidder!r}: only 'face_up' turns one")
@@ -1155,7 +1155,7 @@ class Game:
             if not isinstance(entry, Mapping) or "seat" not in entry or "action" not in entry:
                 raise RecordError(f"action {i}: not an object with 'seat' and 'action': {quote(entry)}")
             if not entry.keys() <= _ACTION_FIELDS:
-                known_fields(entry, _ACTION_FIELDS, f"action {i}")
+                _known_fields(entry, _ACTION_FIELDS, f"action {i}")
             seat, action = entry["seat"], entry["action"]
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise RecordError(f"action {i}: 'seat' must be an int (a seat), not "
@@ -1189,7 +1189,7 @@ class Game:
             return game
         if not isinstance(want, Mapping):
             raise RecordError(f"the record's result must be an object or null, not {type(want).__name__}: {quote(want)}")
-        known_fields(want, _RESULT_FIELDS, "the recorded result")
+        _known_fields(want, _RESULT_FIELDS, "the recorded result")
         have = None if game.result is None else game.result.to_json()
         if version <= 3 and have is not None:
             for key in ("void", "open_play"):      # results gained them within version 3
@@ -1286,7 +1286,7 @@ _ACTION_FIELDS = frozenset({"seat", "phase", "action"})
 _RESULT_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
 
 
-def known_fields(data: Mapping[str, Any], known: Any, what: str) -> None:
+def _known_fields(data: Mapping[str, Any], known: Any, what: str) -> None:
     """The one rule of records for unknown fields (docs/records.md): there are none.
 
     :raises RecordError: ``data`` has a field outside ``known``, naming it and ``what``.

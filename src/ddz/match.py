@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ._args import rules_arg
 from .cards import is_integer
 from .errors import DdzError, IllegalActionError, RecordError, quote
-from .game import _ADDED_IN_4, Game, known_fields
+from .game import _ADDED_IN_4, Game, _known_fields
 from .rules import STANDARD, Rules
 
 __all__ = ["Match", "MATCH_FORMAT", "MATCH_VERSION"]
@@ -154,7 +154,7 @@ class Match:
         missing = {"rules", "hands", "seed", "games"} - set(record)
         if missing:
             raise RecordError(f"the match record lacks {sorted(missing)}")
-        known_fields(record, _MATCH_FIELDS, "a match record")
+        _known_fields(record, _MATCH_FIELDS, "a match record")
         try:
             # fields added after a match record could first be written (records version 4:
             # RULES.md §2.5) may be missing, and take their defaults, as in its hand records
