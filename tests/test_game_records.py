@@ -366,3 +366,57 @@ def test_a_given_face_up_card_decides_the_first_bidder_and_replays():
         Game(Rules(), deal=hands, face_up=(2, card))
     with pytest.raises(ddz.DdzError, match="pair"):
         Game(rules, deal=hands, face_up=2)
+
+
+# -- issue 24: one rule for unknown fields (docs/records.md), and copied deals -----------
+
+@pytest.mark.parametrize("where", ["top", "rules", "action", "result", "face_up", "deal"])
+def test_an_unknown_field_anywhere_in_a_record_is_named(where):
+    g = play_out(Rules(first_bidder="face_up"), 5)
+    rec = json.loads(json.dumps(g.to_record()))
+    target = {"top": rec, "rules": rec["rules"], "action": rec["actions"][1], "result": rec["result"],
+              "face_up": rec["face_up"], "deal": rec["deals"][0]}[where]
+    target["comment"] = "hello"
+    with pytest.raises(RecordError, match=r"unknown field|exactly the keys") as err:
+        Game.from_record(rec)
+    assert "comment" in str(err.value) and "differs" not in str(err.value)
+    del target["comment"]
+    assert Game.from_record(rec).result == g.result
+
+
+def test_a_recorded_result_that_is_not_an_object_is_named():
+    rec = play_out(Rules(), 2).to_record()
+    for bad in (5, "landlord", [1]):
+        rec["result"] = bad
+        with pytest.raises(RecordError, match="result must be an object or null"):
+            Game.from_record(rec)
+
+
+def test_version_3_results_without_open_play_still_replay():
+    rec = play_out(Rules(), 6).to_record()
+    del rec["result"]["open_play"]       # version 3 records written before the four-player game
+    rec["version"] = 3
+    rec["rules"] = {k: v for k, v in rec["rules"].items() if k not in ddz.game._RULES_ADDED[3]}
+    assert Game.from_record(rec).result is not None
+    rec["version"] = 4
+    rec["rules"] = play_out(Rules(), 6).to_record()["rules"]
+    with pytest.raises(RecordError, match="differs"):
+        Game.from_record(rec)
+
+
+@pytest.mark.parametrize("copies", [12, 100_000])
+def test_copied_deals_are_refused_before_they_are_parsed(copies):
+    rec = play_out(Rules(), 3).to_record()
+    rec["deals"] = rec["deals"] * copies
+    with pytest.raises(RecordError, match=f"has {copies} deals; its rules allow at most 11"):
+        Game.from_record(rec)
+    rec["rules"]["all_pass"] = "void"
+    with pytest.raises(RecordError, match="allow at most 1 in a hand"):
+        Game.from_record(rec)
+
+
+def test_a_hand_of_every_allowed_redeal_still_replays():
+    from test_game_void import AlwaysPass
+    g = play_hand(Game(Rules(max_redeals=2), seed=11), [AlwaysPass()] * 3)
+    rec = json.loads(json.dumps(g.to_record()))
+    assert len(rec["deals"]) == 3 and Game.from_record(rec).result.void

@@ -255,3 +255,40 @@ def test_a_match_record_without_the_version_4_rules_fields_replays():
     old["rules"]["bogus"] = 1
     with pytest.raises(RecordError, match="bogus"):
         Match.from_record(old)
+
+
+# -- issue 24: totals, versions and unknown fields of match records ----------------------
+
+def _match_record():
+    m = _play_match(Match(Rules(), hands=1, seed=4), [RandomBot(i) for i in range(3)])
+    return json.loads(json.dumps(m.to_record()))
+
+
+@pytest.mark.parametrize("totals", [None, "0,0,0", [0, 0], [0, 0, 0, 0], [0.0, 0, 0], [True, False, 0], {}])
+def test_match_totals_that_are_not_a_list_of_ints_are_named(totals):
+    rec = _match_record()
+    rec["totals"] = totals
+    with pytest.raises(RecordError, match="totals must be a list of 3 ints"):
+        Match.from_record(rec)
+
+
+def test_match_totals_may_be_left_out_and_unknown_fields_may_not():
+    rec = _match_record()
+    del rec["totals"]
+    assert Match.from_record(rec).finished
+    rec["comment"] = "x"
+    with pytest.raises(RecordError, match=r"a match record has unknown field\(s\) \['comment'\]"):
+        Match.from_record(rec)
+    for version in (True, 1.0, 2, "1"):
+        bad = dict(_match_record(), version=version)
+        with pytest.raises(RecordError, match="not a ddz-match record of version 1"):
+            Match.from_record(bad)
+
+
+def test_replay_of_a_match_with_null_totals_exits_2_with_one_line(run_cli, tmp_path):
+    rec = _match_record()
+    rec["totals"] = None
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(rec))
+    code, out, err = run_cli("replay", str(path))
+    assert code == 2 and err.startswith("ddz: error: match 1") and "totals" in err and err.count("\n") == 1

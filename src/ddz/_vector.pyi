@@ -11,6 +11,8 @@ from ._core import RuleTable
 BLOCKS: Tuple[str, ...]
 PHASE_NAMES: Dict[int, str]
 
+def game_bytes(obs_size: int, seats: int) -> int: ...
+
 class VectorCore:
     obs: npt.NDArray[np.float32]
     rewards: npt.NDArray[np.float32]

@@ -570,6 +570,15 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
 
 # -- the vector --------------------------------------------------------------------------
 
+def game_bytes(Py_ssize_t obs_size, int seats):
+    """The bytes :class:`VectorCore` allocates per game before any hand is played: its
+    structs (the game and its Mersenne Twister) and its rows of the buffers (observation,
+    rewards, done, seat, seed, offset and 64 legal ids). Playing adds each game's
+    legal-move and history buffers, grown on demand."""
+    return (sizeof(VGame) + sizeof(MTState) + obs_size * sizeof(float) + seats * sizeof(float)
+            + sizeof(uint8_t) + sizeof(int32_t) + 2 * sizeof(int64_t) + 64 * sizeof(int32_t))
+
+
 @cython.final
 cdef class VectorCore:
     """``num_envs`` games in C (trusted arguments: ``ddz.envs.vector.VectorGame`` checks
@@ -639,7 +648,8 @@ cdef class VectorCore:
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
         self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
         if self.games == NULL or self.rngs == NULL:
-            raise MemoryError()
+            raise MemoryError(f"cannot allocate the structs of {num_envs:,} games "
+                              f"({num_envs * (sizeof(VGame) + sizeof(MTState)):,} bytes)")
         self.n = num_envs
         for i in range(num_envs):
             core_init(&self.games[i].pc)

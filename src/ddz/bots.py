@@ -12,7 +12,8 @@ import random
 from typing import Any, List, Optional, Sequence
 
 from . import moves
-from .cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer
+from .cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer, to_counts
+from .errors import DdzError, IllegalActionError, quote
 from .game import Game, Observation
 from .play import Play, PlayType
 
@@ -49,18 +50,38 @@ class RandomBot:
     """
 
     def __init__(self, seed: Optional[int] = None) -> None:
-        if seed is not None and (not is_integer(seed) or seed < 0):
-            from .errors import DdzError
-            raise DdzError(f"a RandomBot seed is an int >= 0 or None, got {seed!r}")
-        self._rng = random.Random(None if seed is None else int(seed))
+        self._rng = random.Random(_seed_arg(seed, "a RandomBot seed"))
         self._below = self._rng.randrange
 
     def act(self, observation: Observation, legal: List[Any]) -> Any:
-        """A uniformly random element of ``legal`` (the observation is ignored)."""
+        """A uniformly random element of ``legal`` (the observation is ignored).
+
+        :raises DdzError: ``legal`` is not a list; :class:`ddz.IllegalActionError`: it is
+            empty (the hand is over)."""
+        if type(legal) is not list or not legal:
+            _legal_arg(legal)
         return legal[self._below(len(legal))]
 
     def __repr__(self) -> str:
         return "RandomBot()"
+
+
+def _seed_arg(seed: Any, what: str) -> Optional[int]:
+    """A bot's seed: an int >= 0 or ``None`` (``random.Random`` would play the same for
+    ``-s`` and ``s``, and take a float or a str). :raises DdzError: anything else."""
+    if seed is not None and (not is_integer(seed) or seed < 0):
+        raise DdzError(f"{what} is an int >= 0 or None, got {quote(seed)}")
+    return None if seed is None else int(seed)
+
+
+def _legal_arg(legal: Any) -> None:
+    """Raise for a ``legal`` that is not a non-empty list of actions (the bots' fast path
+    takes a non-empty ``list`` as it is)."""
+    if not isinstance(legal, (list, tuple)):
+        raise DdzError(f"a bot chooses from the list of legal actions (ddz.Game.legal_actions()), "
+                       f"not {type(legal).__name__}: {quote(legal)}")
+    if not legal:
+        raise IllegalActionError("a bot was asked to act with no legal action (the hand is over)")
 
 
 def hand_strength(hand: Sequence[int]) -> int:
@@ -68,9 +89,12 @@ def hand_strength(hand: Sequence[int]) -> int:
     big joker 4, small joker 3, each 2 two points, each ace one, each bomb 4, a rocket 2
     more.
 
-    :param hand: 15 counts.
+    :param hand: 15 counts (or card notation), of one or two decks.
     :returns: an int, about 0..30 (a 17-card hand of average strength scores 5–6).
+    :raises HandError, NotationError, ImpossibleHandError: not a hand.
     """
+    if type(hand) is not tuple or len(hand) != 15:
+        hand = tuple(to_counts(hand, decks=2).tolist())
     score = 4 * hand[BIG_JOKER] + 3 * hand[SMALL_JOKER] + 2 * hand[R2] + hand[RA]
     score += 4 * sum(1 for r in range(R2 + 1) if hand[r] == 4)
     if hand[BIG_JOKER] and hand[SMALL_JOKER]:
@@ -97,8 +121,16 @@ class GreedyBot:
     """
 
     def act(self, observation: Observation, legal: List[Any]) -> Any:
-        """Choose an action from ``legal`` (see the class docstring)."""
+        """Choose an action from ``legal`` (see the class docstring).
+
+        :raises DdzError: ``observation`` is not a :class:`ddz.Observation`, or ``legal``
+            not a list; :class:`ddz.IllegalActionError`: ``legal`` is empty."""
         obs = observation
+        if type(obs) is not Observation:
+            raise DdzError(f"a bot acts on the ddz.Observation of the seat to act, not "
+                           f"{type(obs).__name__}: {quote(obs)}")
+        if type(legal) is not list or not legal:
+            _legal_arg(legal)
         if obs.phase == "bidding":
             s = hand_strength(obs.hand)
             if obs.rules.bidding == "rob":
@@ -162,7 +194,8 @@ def make_bot(name: str, seed: Optional[int] = None) -> Bot:
     :param seed: for :class:`RandomBot`.
     :raises DdzError: an unknown name.
     """
-    from .errors import DdzError
+    if not isinstance(name, str):
+        raise DdzError(f"a bot name is a str ({', '.join(BOTS)}), not {type(name).__name__}: {quote(name)}")
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
@@ -183,7 +216,6 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     :raises DdzError: ``game`` not a Game; not one bot per seat, or one without a
         callable ``act``; a bot's illegal action propagates.
     """
-    from .errors import DdzError
     if not isinstance(game, Game):
         raise DdzError(f"play_hand needs a ddz.Game, not {type(game).__name__}: {game!r}")
     try:
@@ -221,19 +253,19 @@ class SolverBot:
     :param threshold: cards left (all hands) at or below which it searches (default 20).
     :param samples: deals sampled per turn (default 12).
     :param node_limit: per solve (default 200,000).
-    :param seed: seeds its own ``random.Random``.
+    :param seed: an int >= 0 or ``None``, seeding its own ``random.Random``.
+    :raises DdzError: a bad argument.
     """
 
     def __init__(self, threshold: int = 20, samples: int = 12, node_limit: int = 200_000,
                  seed: Optional[int] = None) -> None:
-        from .errors import DdzError
         for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"SolverBot {name} must be an int >= {low}, got {v!r}")
         self.threshold = threshold
         self.samples = samples
         self.node_limit = node_limit
-        self._rng = random.Random(seed)
+        self._rng = random.Random(_seed_arg(seed, "a SolverBot seed"))
         self._greedy = GreedyBot()
 
     def __repr__(self) -> str:

@@ -46,12 +46,25 @@ def is_integer(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
+def _decks_arg(decks: object) -> int:
+    """``decks`` as an int from 1 to 8 (``int``, numpy integers).
+
+    :raises HandError: anything else (a bool, a float, 0, 9...)."""
+    if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)) or not 1 <= decks <= 8:
+        raise HandError(f"decks must be a whole number of decks from 1 to 8, not {quote(decks)}")
+    return int(decks)
+
+
 def deck_counts(decks: int = 1) -> np.ndarray:
     """Copies of each rank in ``decks`` full decks.
 
-    :param decks: number of 54-card decks (1 for the standard game, 2 for RULES.md §7).
+    :param decks: number of 54-card decks, an int from 1 to 8 (1 for the standard game, 2
+        for RULES.md §7).
     :returns: ``uint8[15]``: ``4*decks`` for ranks 0..12, ``decks`` for each joker.
+    :raises HandError: ``decks`` is not a whole number from 1 to 8.
     """
+    if type(decks) is not int or not 1 <= decks <= 8:
+        decks = _decks_arg(decks)
     counts = np.full(NUM_RANKS, 4 * decks, dtype=np.uint8)
     counts[SMALL_JOKER] = counts[BIG_JOKER] = decks
     return counts
@@ -94,9 +107,7 @@ _LIMITS = {1: tuple(int(c) for c in deck_counts(1)), 2: tuple(int(c) for c in de
 def _deck_limit(decks: object) -> Tuple[int, ...]:
     """The copies per rank in ``decks`` decks, for a ``decks`` other than 1 or 2; a
     ``decks`` that is not a whole number from 1 to 8 is a :class:`HandError`."""
-    if isinstance(decks, bool) or not isinstance(decks, (int, np.integer)) or not 1 <= decks <= 8:
-        raise HandError(f"decks must be a whole number of decks from 1 to 8, not {decks!r}")
-    return tuple(int(c) for c in deck_counts(int(decks)))
+    return tuple(int(c) for c in deck_counts(_decks_arg(decks)))
 
 
 def parse_cards(text: str, *, decks: int = 1) -> np.ndarray:
@@ -194,7 +205,17 @@ def format_cards(counts: CardsLike) -> str:
 
 
 def format_ranks(ranks: Iterable[Rank]) -> str:
-    """Notation of a sequence of ranks, sorted ascending (``(0, 0, 14)`` → ``33R``)."""
+    """Notation of a sequence of ranks, sorted ascending (``(0, 0, 14)`` → ``33R``).
+
+    :param ranks: rank indices (ints 0..14), e.g. :attr:`ddz.Play.kickers`.
+    :raises HandError: not an iterable of ints from 0 to 14 (a str, a bool, -1...).
+    """
+    if isinstance(ranks, (str, bytes)) or not isinstance(ranks, Iterable):
+        raise HandError(f"ranks must be a sequence of rank indices 0..14, not {type(ranks).__name__}: {quote(ranks)}")
+    ranks = list(ranks)
+    for r in ranks:
+        if not is_integer(r) or not 0 <= r < NUM_RANKS:
+            raise HandError(f"a rank is an int from 0 to 14, not {quote(r)} (in {quote(ranks)})")
     return "".join(RANK_CHARS[r] for r in sorted(ranks))
 
 
@@ -223,15 +244,17 @@ class Card:
     suit: Optional[Suit]
 
     def __init__(self, rank: Rank, suit: Optional[Suit] = None) -> None:
-        if not isinstance(rank, (int, np.integer)) or not 0 <= rank < NUM_RANKS:
-            raise NotationError(f"card rank must be 0..14, got {rank!r}")
+        if not is_integer(rank) or not 0 <= rank < NUM_RANKS:
+            raise NotationError(f"card rank must be an int 0..14, got {quote(rank)}")
         rank = int(rank)
         if rank >= SMALL_JOKER:
             if suit is not None:
-                raise NotationError(f"a joker has no suit, got {suit!r}")
+                raise NotationError(f"a joker has no suit, got {quote(suit)}")
         else:
             if suit is None:
                 raise NotationError(f"card {RANK_CHARS[rank]!r} needs a suit")
+            if not is_integer(suit) or not 0 <= suit < 4:
+                raise NotationError(f"a suit is a ddz.Suit or its int 0..3 (S H C D), got {quote(suit)}")
             suit = Suit(suit)
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "suit", suit)
@@ -285,8 +308,11 @@ class Card:
 def full_deck(decks: int = 1) -> List[Card]:
     """Every card of ``decks`` decks, in a fixed order (rank, then suit; jokers last).
 
+    :param decks: an int from 1 to 8.
     :returns: a new list of ``54 * decks`` :class:`Card`.
+    :raises HandError: ``decks`` is not a whole number from 1 to 8.
     """
+    decks = _decks_arg(decks)
     one = [Card(r, s) for r in range(SMALL_JOKER) for s in Suit] + [Card(SMALL_JOKER), Card(BIG_JOKER)]
     return [c for c in one for _ in range(decks)]
 
@@ -294,14 +320,27 @@ def full_deck(decks: int = 1) -> List[Card]:
 def parse_suited(text: str) -> List[Card]:
     """Parse whitespace- or comma-separated suited cards (``"3S 3H TD B"``).
 
-    :raises NotationError: a token that is no card.
+    :returns: a new list of :class:`Card`, in the order written.
+    :raises NotationError: ``text`` is not a str, or a token that is no card.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"suited card notation must be a str, not {type(text).__name__}: {quote(text)}")
     return [Card.parse(tok) for tok in text.replace(",", " ").split()]
 
 
 def cards_to_counts(cards: Iterable[Card]) -> np.ndarray:
-    """Count vector (``uint8[15]``) of physical cards; suits are dropped."""
-    counts = np.zeros(NUM_RANKS, dtype=np.uint8)
+    """Count vector (``uint8[15]``) of physical cards; suits are dropped.
+
+    :param cards: :class:`Card` objects (as many as eight decks hold).
+    :raises HandError: not an iterable of :class:`Card`, or more copies of a rank than
+        eight decks hold.
+    """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise HandError(f"cards must be an iterable of ddz.Card, not {type(cards).__name__}: {quote(cards)} "
+                        "(parse_suited reads text)")
+    counts = [0] * NUM_RANKS
     for c in cards:
+        if not isinstance(c, Card):
+            raise HandError(f"cards must be ddz.Card objects, not {type(c).__name__}: {quote(c)}")
         counts[c.rank] += 1
-    return counts
+    return _checked(counts, 8, lambda: format_cards_unchecked(counts))

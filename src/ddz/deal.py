@@ -15,7 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, cards_to_counts,
                     deck_counts, format_cards, full_deck, parse_cards, parse_suited)
-from .errors import DdzError, DealError
+from ._args import rules_arg
+from .errors import DdzError, DealError, quote
 from .playstate import shuffle_deal
 from .rules import STANDARD, Rules
 
@@ -69,8 +70,20 @@ class Deal:
 
     @classmethod
     def from_shuffle(cls, deck: Sequence[Card], rules: Rules = STANDARD) -> "Deal":
-        """Cut a trusted, shuffled ``full_deck(rules.decks)`` in seat order:
-        ``rules.hand_size`` cards to each seat, the rest to the bottom."""
+        """Cut a shuffled ``full_deck(rules.decks)`` in seat order: ``rules.hand_size``
+        cards to each seat, the rest to the bottom.
+
+        :param deck: a sequence of :class:`ddz.Card`, every card of ``rules.decks`` decks
+            once per deck, in any order.
+        :param rules: the rule set (its seats, hand size and decks).
+        :raises DealError: ``deck`` is not a sequence of exactly those cards.
+        """
+        rules = rules_arg(rules)
+        if not isinstance(deck, Sequence) or isinstance(deck, (str, bytes)) \
+                or not all(isinstance(c, Card) for c in deck) or tuple(sorted(deck)) != _DECKS[rules.decks][0]:
+            raise DealError(f"a deck to cut is a sequence of ddz.Card holding every card of "
+                            f"{rules.decks} deck(s) once per deck (full_deck({rules.decks}) shuffled), "
+                            f"not {quote(deck)}")
         n, size = rules.seats, rules.hand_size
         parts = [tuple(sorted(deck[i * size:(i + 1) * size])) for i in range(n)]
         parts.append(tuple(sorted(deck[n * size:])))
@@ -92,7 +105,9 @@ class Deal:
             repeated (together the parts must be exactly the decks), or suits on some
             parts only.
         :raises NotationError: a suited token that is no card.
+        :raises DdzError: ``rules`` is not a :class:`ddz.Rules`.
         """
+        rules = rules_arg(rules)
         n, decks = rules.seats, rules.decks
         if isinstance(deal, Deal):
             if len(deal.hands) != n:

@@ -18,6 +18,7 @@ __all__ = [
     "RecordError",
     "ActionIdError",
     "TableMemoryError",
+    "VectorMemoryError",
 ]
 
 
@@ -91,3 +92,9 @@ class ActionIdError(InvalidPlayError):
 class TableMemoryError(DdzError, MemoryError):
     """The transposition table of :func:`ddz.solve` (``table_mb`` MiB per thread) could not
     be allocated: choose a smaller ``table_mb``. Also a :class:`MemoryError`."""
+
+
+class VectorMemoryError(DdzError, MemoryError):
+    """The games of :class:`ddz.envs.VectorGame` (``num_envs`` of them) need more memory
+    than the machine has available: the message says how much they need and how much is
+    available; choose a smaller ``num_envs``. Also a :class:`MemoryError`."""

@@ -58,6 +58,7 @@ cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
 from __future__ import annotations
 
 import copy
+import dataclasses
 import enum
 import random
 from dataclasses import dataclass
@@ -70,7 +71,7 @@ from .cards import NUM_RANKS, RANK_CHARS, format_cards, is_integer
 from .auction import _BID_WORDS, _ROB_WORDS, Rob, auction, must_bid  # noqa: F401 (must_bid: re-exported)
 from .deal import Deal, bottom_bonus_factor, check_bonus_deal, shuffled_deal
 from .errors import (ActionIdError, DdzError, DealError, IllegalActionError, InvalidPlayError, NotInHandError,
-                     RecordError)
+                     RecordError, quote)
 from .play import PASS, Play, PlayType
 from .playstate import copy_rng, new_rng, play_state
 from .render import render as _render
@@ -178,12 +179,16 @@ class Result:
     def voided(cls, reason: str, seats: int = SEATS) -> "Result":
         """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
 
-        :param reason: why the hand is void (kept in :attr:`void`).
+        :param reason: why the hand is void (kept in :attr:`void`), a non-empty str.
         :param seats: players at the table (3 or 4).
+        :raises DdzError: another reason or number of seats.
         """
+        if not isinstance(reason, str) or not reason or not is_integer(seats) or seats not in (3, 4):
+            raise DdzError(f"a void result needs a reason (a non-empty str) and 3 or 4 seats, got "
+                           f"{quote(reason)} and {quote(seats)}")
         return cls(landlord=None, winner=None, winners=(), base=0, bombs=0, rockets=0,
                    spring=False, anti_spring=False, doubles=0, robs=0, bottom_bonus=1,
-                   multiplier=1, score=0, scores=(0,) * seats, void=reason)
+                   multiplier=1, score=0, scores=(0,) * int(seats), void=reason)
 
     @property
     def breakdown(self) -> Dict[str, int]:
@@ -1102,10 +1107,12 @@ class Game:
 
         :param record: a dict as made by :meth:`to_record` (e.g. from ``json.load``).
         :returns: the :class:`Game` after the last recorded action.
-        :raises RecordError: a malformed record, a deal that the seed does not deal, an
-            action by the wrong seat or illegal (the message names the first bad action
-            by index and seat), or a result that differs from the replayed one (a
-            ``null`` or missing result is not checked: it is computed).
+        :raises RecordError: a malformed record, a field its version does not have (at
+            any level: docs/records.md has one rule for unknown fields), more deals than
+            the rules allow in a hand (said before any deal is parsed), a deal that the
+            seed does not deal, an action by the wrong seat or illegal (the message names
+            the first bad action by index and seat), or a result that differs from the
+            replayed one (a ``null`` or missing result is not checked: it is computed).
         """
         if not isinstance(record, Mapping):
             raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
@@ -1117,10 +1124,15 @@ class Game:
         missing = {"rules", "seed", "dealt_from_seed", "first_bidder", "deals", "actions"} - set(record)
         if missing:
             raise RecordError(f"the record lacks {sorted(missing)}")
+        _known_fields(record, _RECORD_FIELDS, "a record")
         rules = _record_rules(record["rules"], version)
         deals = record["deals"]
         if not isinstance(deals, list) or not deals:
             raise RecordError("the record has no deals")
+        most = rules.max_redeals + 1 if rules.all_pass == "redeal" else 1
+        if len(deals) > most:     # refused before any deal is parsed: copies cost nothing to write
+            raise RecordError(f"the record has {len(deals)} deals; its rules allow at most {most} in a hand "
+                              f"(all_pass={rules.all_pass!r}, max_redeals={rules.max_redeals}, RULES.md §3)")
         try:
             parsed = [Deal.parse(d, rules) for d in deals]
             seeded = record["dealt_from_seed"]
@@ -1129,6 +1141,8 @@ class Game:
             if not is_integer(record["seed"]):
                 raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
             face_up = record.get("face_up")
+            if isinstance(face_up, Mapping):
+                _known_fields(face_up, ("seat", "card"), "the record's face_up")
             if face_up is not None and rules.first_bidder != "face_up":
                 raise RecordError(f"the record has a face-up card {face_up!r} but its rules have "
                                   f"first_bidder={rules.first_bidder!r}: only 'face_up' turns one")
@@ -1162,7 +1176,9 @@ class Game:
             raise RecordError("the record's actions must be a list")
         for i, entry in enumerate(actions):
             if not isinstance(entry, Mapping) or "seat" not in entry or "action" not in entry:
-                raise RecordError(f"action {i}: not an object with 'seat' and 'action': {entry!r}")
+                raise RecordError(f"action {i}: not an object with 'seat' and 'action': {quote(entry)}")
+            if not entry.keys() <= _ACTION_FIELDS:
+                _known_fields(entry, _ACTION_FIELDS, f"action {i}")
             seat, action = entry["seat"], entry["action"]
             if isinstance(seat, bool) or not isinstance(seat, int):
                 raise RecordError(f"action {i}: 'seat' must be an int (a seat), not "
@@ -1192,12 +1208,17 @@ class Game:
         if len(game._deals) != len(parsed):
             raise RecordError(f"the record has {len(parsed)} deals but its actions use {len(game._deals)}")
         want = record.get("result")
+        if want is None:
+            return game
+        if not isinstance(want, Mapping):
+            raise RecordError(f"the record's result must be an object or null, not {type(want).__name__}: {quote(want)}")
+        _known_fields(want, _RESULT_FIELDS, "the recorded result")
         have = None if game.result is None else game.result.to_json()
-        if version < 3 and isinstance(want, Mapping) and have is not None:
-            for key in ("void", "open_play"):      # results gained them in version 3
+        if version <= 3 and have is not None:
+            for key in ("void", "open_play"):      # results gained them within version 3
                 if key not in want:
                     have.pop(key)
-        if want is not None and want != have:
+        if want != have:
             raise RecordError(f"the recorded result {want!r} differs from the replayed one {have!r}")
         return game
 
@@ -1259,8 +1280,8 @@ class LegalMoves:
         return iter(self._game.legal_actions())
 
     def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, bool):     # a list would read True as 1
-            raise DdzError(f"legal moves are indexed by an int or a slice, not {index!r}")
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer, slice)):   # a list reads True as 1
+            raise DdzError(f"legal moves are indexed by an int or a slice, not {quote(index)} ({type(index).__name__})")
         return self._game.legal_actions()[index]
 
     def __repr__(self) -> str:
@@ -1278,6 +1299,25 @@ _ADDED_IN_4 = ("beat_reading", "chain_from_four", "bomb_on_rocket")
 #: ``_ADDED_IN_3``, version 4 those of ``_ADDED_IN_4``)
 _RULES_ADDED = {1: ("banned",) + _ADDED_IN_3 + _ADDED_IN_4, 2: _ADDED_IN_3 + _ADDED_IN_4, 3: _ADDED_IN_4,
                 4: ()}
+
+
+#: every field a hand record may hold (docs/records.md); ``result`` and ``face_up`` (version
+#: 3; ``null`` in older ones, whose rules have no face-up card) may be missing
+_RECORD_FIELDS = frozenset({"format", "version", "rules", "seed", "dealt_from_seed", "first_bidder", "face_up",
+                            "deals", "actions", "result"})
+_ACTION_FIELDS = frozenset({"seat", "phase", "action"})
+_RESULT_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
+
+
+def _known_fields(data: Mapping[str, Any], known: Any, what: str) -> None:
+    """The one rule of records for unknown fields (docs/records.md): there are none.
+
+    :raises RecordError: ``data`` has a field outside ``known``, naming it and ``what``.
+    """
+    unknown = sorted(str(k) for k in data if k not in known)
+    if unknown:
+        raise RecordError(f"{what} has unknown field(s) {unknown}; its fields are {sorted(known)} "
+                          "(a record holds exactly the fields of its version: docs/records.md)")
 
 
 def _record_rules(data: Any, version: int) -> Rules:

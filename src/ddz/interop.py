@@ -36,8 +36,8 @@ from typing import Dict, Iterable, List, Tuple, Union
 import numpy as np
 
 from . import _args, moves
-from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, format_cards_unchecked, is_integer
-from .errors import HandError, InvalidPlayError, NotationError
+from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, deck_counts, format_cards_unchecked, is_integer
+from .errors import DdzError, HandError, InvalidPlayError, NotationError, quote
 from .play import PASS, Play, PlayType
 from .rules import STANDARD, Rules
 from .tables import table
@@ -63,17 +63,37 @@ class NotExpressibleError(InvalidPlayError):
     """A play the other implementation cannot express (or the reverse)."""
 
 
+def _three_player(rules: object, engine: str) -> Rules:
+    """``rules`` checked as a :class:`Rules` of the three-player game: every engine here
+    plays only that (RULES.md §7 has no counterpart in them).
+
+    :raises DdzError: not a Rules, or ``players=4``."""
+    rules = _args.rules_arg(rules)
+    if rules.players != 3:
+        raise DdzError(f"{engine}'s Dou Dizhu is the three-player one-deck game: {rules!r} (RULES.md §7) "
+                       f"has no {engine} counterpart")
+    return rules
+
+
+def _engine_play(p: Play, profile: Rules, engine: str) -> Play:
+    """``p`` if its cards are a move of the engine whose plays are ``profile``'s (RULES.md
+    §2.5), else :class:`NotExpressibleError` (a four-player bomb of five cards, a pair of
+    small jokers, a play another profile's wings allow...)."""
+    counts = p.counts
+    if p and (any(c > lim for c, lim in zip(counts, _ONE_DECK)) or not moves.readings(counts, profile)):
+        raise NotExpressibleError(f"{engine} cannot express {str(p)!r} ({p.type.name}): its cards are no "
+                                  f"move of {engine}'s (RULES.md §2.5, §7)")
+    return p
+
+
+_ONE_DECK = tuple(int(c) for c in deck_counts(1))
+
+
 # -- DouZero ------------------------------------------------------------------------
 
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 """DouZero's int for each rank index 0..14."""
 _DZ_RANK = {v: r for r, v in enumerate(DOUZERO_CARDS)}
-
-
-def _counts_of(x: PlayOrCards, rules: Rules) -> Tuple[int, ...]:
-    if isinstance(x, Play):
-        return x.counts
-    return _args.cards_arg(x, rules)
 
 
 def to_douzero(x: PlayOrCards) -> List[int]:
@@ -82,7 +102,8 @@ def to_douzero(x: PlayOrCards) -> List[int]:
     Parameters
     ----------
     x : Play, str or int[15]
-        A play (the pass gives ``[]``), or notation / counts of any cards (a hand).
+        A play (the pass gives ``[]``), or notation / counts of any cards of one deck (a
+        hand).
 
     Returns
     -------
@@ -92,8 +113,15 @@ def to_douzero(x: PlayOrCards) -> List[int]:
     ------
     NotationError, HandError, ImpossibleHandError
         Bad cards.
+    NotExpressibleError
+        A play whose cards are no DouZero move: a play of the four-player game (RULES.md
+        §7: ``33333``, ``BB``, ``BBRR``...).
     """
-    counts = _counts_of(x, STANDARD)
+    counts = _engine_play(x, DOUZERO, "DouZero").counts if isinstance(x, Play) else _args.cards_arg(x, STANDARD)
+    return _douzero_list(counts)
+
+
+def _douzero_list(counts: Tuple[int, ...]) -> List[int]:
     return [DOUZERO_CARDS[r] for r in range(NUM_RANKS) for _ in range(counts[r])]
 
 
@@ -132,8 +160,15 @@ def douzero_reading(readings: List[Play]) -> Play:
     airplanes of four trios or more whose wings hold a trio; this one is a play of the same
     cards all the same, and ``beat_reading="cards"`` answers all its readings alike.
 
-    :param readings: a non-empty list of plays of one card set, in move order.
+    :param readings: a non-empty list of plays of one card set, in move order (as
+        :func:`ddz.readings` gives them).
+    :raises InvalidPlayError: an empty list, or not a sequence of :class:`Play` of one card set.
     """
+    if not isinstance(readings, collections.abc.Sequence) or isinstance(readings, str) or not readings \
+            or not all(isinstance(p, Play) for p in readings) \
+            or any(p.counts != readings[0].counts for p in readings):
+        raise InvalidPlayError(f"readings must be a non-empty list of plays of one card set "
+                               f"(ddz.readings(cards, rules)), not {quote(readings)}")
     return readings[0]
 
 
@@ -152,8 +187,10 @@ def douzero_play(cards: Iterable[int], rules: Rules = DOUZERO) -> Play:
         See :func:`douzero_counts`.
     InvalidPlayError
         The cards form no play under ``rules``.
+    DdzError
+        ``rules`` is not a three-player :class:`Rules`.
     """
-    rules = _args.rules_arg(rules)
+    rules = _three_player(rules, "DouZero")
     counts = douzero_counts(cards)
     if not counts.any():
         return PASS
@@ -169,11 +206,13 @@ def douzero_plays(rules: Rules = DOUZERO) -> Dict[Tuple[int, ...], Play]:
     ``all_plays(rules)``, so ``to_douzero`` of the values gives the keys back.
 
     :returns: a new dict, 29,984 entries under the default rules.
+    :raises DdzError: ``rules`` is not a three-player :class:`Rules` (DouZero plays no
+        four-player game).
     """
-    rules = _args.rules_arg(rules)
+    rules = _three_player(rules, "DouZero")
     out: Dict[Tuple[int, ...], Play] = {}
     for p in moves.all_plays(rules):
-        key = tuple(to_douzero(p))
+        key = tuple(_douzero_list(p.counts))    # every three-player play is a DouZero move
         if key not in out:         # move order: the first reading of a card set is DouZero's
             out[key] = p
     return out
@@ -194,10 +233,15 @@ def to_rlcard(play: Union[Play, str], rules: Rules = RLCARD) -> str:
     ------
     InvalidPlayError, NotationError
         Not a play under ``rules``.
+    NotExpressibleError
+        Cards that are none of RLCard's actions: a play of another profile's wings
+        (``4444+BR``) or of the four-player game (``33333``, ``BB``).
+    DdzError
+        ``rules`` is not a three-player :class:`Rules`.
     """
-    rules = _args.rules_arg(rules)
+    rules = _three_player(rules, "RLCard")
     p = play if isinstance(play, Play) else _args.play_arg(play, rules, moves._readings)
-    return "pass" if not p else format_cards_unchecked(p.counts)
+    return "pass" if not p else format_cards_unchecked(_engine_play(p, RLCARD, "RLCard").counts)
 
 
 def rlcard_counts(cards: str) -> np.ndarray:
@@ -228,8 +272,12 @@ def rlcard_play(action: str, rules: Rules = RLCARD) -> Play:
         Not an RLCard string.
     InvalidPlayError
         The cards form no play under ``rules``.
+    DdzError
+        ``rules`` is not a three-player :class:`Rules`.
     """
-    rules = _args.rules_arg(rules)
+    rules = _three_player(rules, "RLCard")
+    if not isinstance(action, str):
+        raise NotationError(f"an RLCard action must be a str, not {type(action).__name__}: {quote(action)}")
     if action == "pass":
         return PASS
     counts = rlcard_counts(action)
@@ -288,12 +336,14 @@ def rlcard_id_map(rules: object = RLCARD) -> Tuple[np.ndarray, np.ndarray]:
     ------
     ImportError
         ``rlcard`` is not installed.
+    DdzError
+        ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
     from .actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules
-    return _rlcard_map(_args.rules_arg(rules))
+    return _rlcard_map(_three_player(rules, "RLCard"))
 
 
 # -- OpenSpiel ----------------------------------------------------------------------
@@ -374,8 +424,10 @@ def to_openspiel(play: Union[Play, str], rules: Rules = OPENSPIEL) -> int:
         among wings).
     InvalidPlayError, NotationError
         Not a play under ``rules`` (or several: use ``+`` notation or a Play).
+    DdzError
+        ``rules`` is not a three-player :class:`Rules`.
     """
-    p = _args.play_arg(play, _args.rules_arg(rules), moves._readings)
+    p = _args.play_arg(play, _three_player(rules, "OpenSpiel"), moves._readings)
     if not p:
         return OPENSPIEL_PASS
     _, index = _openspiel_tables()
@@ -404,8 +456,10 @@ def openspiel_play(action: int, rules: Rules = OPENSPIEL) -> Play:
         A bid (1..3), an id out of range, or an OpenSpiel action that is not a play under
         ``rules`` (e.g. ``333444555-666`` with ``wings="standard"``, or ``333444-55`` with
         ``kickers="distinct"``).
+    DdzError
+        ``rules`` is not a three-player :class:`Rules`.
     """
-    rules = _args.rules_arg(rules)
+    rules = _three_player(rules, "OpenSpiel")
     if not is_integer(action):
         raise NotExpressibleError(f"an OpenSpiel action must be an int, not {type(action).__name__}: {action!r}")
     a = int(action)
@@ -472,9 +526,14 @@ def openspiel_id_map(rules: object = OPENSPIEL) -> Tuple[np.ndarray, np.ndarray]
     from_openspiel : numpy.ndarray
         ``int32[26057]``: our id of each OpenSpiel id (``-1`` for the bids 1..3, and for a
         play that is none under ``rules``; every other id under the OpenSpiel profile).
+
+    Raises
+    ------
+    DdzError
+        ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
     from .actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules
-    return _openspiel_map(_args.rules_arg(rules))
+    return _openspiel_map(_three_player(rules, "OpenSpiel"))

@@ -21,14 +21,15 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from ._args import rules_arg
 from .cards import is_integer
-from .errors import DdzError, IllegalActionError, RecordError
-from .game import _ADDED_IN_4, Game
+from .errors import DdzError, IllegalActionError, RecordError, quote
+from .game import _ADDED_IN_4, Game, _known_fields
 from .rules import STANDARD, Rules
 
 __all__ = ["Match", "MATCH_FORMAT", "MATCH_VERSION"]
 
 MATCH_FORMAT = "ddz-match"
 MATCH_VERSION = 1
+_MATCH_FIELDS = frozenset({"format", "version", "rules", "hands", "seed", "games", "totals"})
 
 
 class Match:
@@ -142,14 +143,18 @@ class Match:
         """Replay a match record, checking every hand (:meth:`ddz.Game.from_record`), that
         its seeds and first bidders are the match's, and the totals.
 
-        :raises RecordError: anything that does not replay, named by hand.
+        :raises RecordError: anything that does not replay, named by hand; a field a
+            match record does not have (docs/records.md); ``totals`` present but not a
+            list of one int per seat.
         """
         if not isinstance(record, Mapping) or record.get("format") != MATCH_FORMAT \
-                or record.get("version") != MATCH_VERSION:
-            raise RecordError(f"not a {MATCH_FORMAT} record of version {MATCH_VERSION}")
+                or type(record.get("version")) is not int or record.get("version") != MATCH_VERSION:
+            raise RecordError(f"not a {MATCH_FORMAT} record of version {MATCH_VERSION}"
+                              + (f": version {quote(record.get('version'))}" if isinstance(record, Mapping) else ""))
         missing = {"rules", "hands", "seed", "games"} - set(record)
         if missing:
             raise RecordError(f"the match record lacks {sorted(missing)}")
+        _known_fields(record, _MATCH_FIELDS, "a match record")
         try:
             # fields added after a match record could first be written (records version 4:
             # RULES.md §2.5) may be missing, and take their defaults, as in its hand records
@@ -177,6 +182,11 @@ class Match:
                 raise RecordError(f"hand {k + 1}: seed {got.seed}, first bidder {got.first_bidder} are not the "
                                   f"match's: it deals seed {want.seed}, first bidder {want.first_bidder}")
             match.games[-1] = got
-        if "totals" in record and list(record["totals"]) != list(match.totals):
-            raise RecordError(f"the recorded totals {record['totals']!r} differ from the replayed {list(match.totals)}")
+        if "totals" in record:
+            want = record["totals"]
+            if not isinstance(want, list) or len(want) != match.seats or not all(is_integer(t) for t in want):
+                raise RecordError(f"the match record's totals must be a list of {match.seats} ints (one per seat), "
+                                  f"or left out, not {quote(want)}")
+            if want != list(match.totals):
+                raise RecordError(f"the recorded totals {want!r} differ from the replayed {list(match.totals)}")
         return match

@@ -185,7 +185,11 @@ class Position:
         return None if w is None else w == self.landlord
 
     def is_landlord_side(self, seat: int) -> bool:
-        """Whether ``seat`` plays for the landlord (it is the landlord)."""
+        """Whether ``seat`` plays for the landlord (it is the landlord).
+
+        :raises DdzError: ``seat`` is not a seat of the position."""
+        if not is_integer(seat) or not 0 <= seat < len(self.hands):
+            raise DdzError(f"a seat of this position is an int 0..{len(self.hands) - 1}, got {quote(seat)}")
         return seat == self.landlord
 
     def after(self, play) -> "Position":

@@ -150,6 +150,22 @@ def _banned_arg(value: object) -> FrozenSet[PlayType]:
     return frozenset(out)
 
 
+#: options whose other values speak of single kickers or the four-with-twos, which the
+#: four-player game does not have (RULES.md §7): with ``players=4`` they keep these values
+_MOOT_WITH_FOUR = (("kickers", "distinct"), ("wings", "standard"), ("four_with_two", True),
+                   ("airplane_rank", "chain"), ("beat_reading", "play"))
+
+
+def _index(value: object) -> Any:
+    """``value`` as a Python int if it is an int or a numpy integer (not a bool), else ``None``."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:                 # a numpy array of several values has __index__ too
+        return None
+
+
 @functools.lru_cache(maxsize=None)
 def _field_names() -> FrozenSet[str]:
     return frozenset(f.name for f in fields(Rules))
@@ -230,8 +246,13 @@ class Rules:
         Decides legality.
     :raises DdzError: an unknown option value, an option of the wrong type, a
         three-player option (``doubling``, ``bottom_bonus``, ``bidding="rob"``,
-        ``bid_rounds="until_passes"``) with ``players=4``, or ``bid_rounds="until_passes"``
-        with ``bidding="rob"`` (RULES.md defines rounds for bids of points only).
+        ``bid_rounds="until_passes"``) with ``players=4``, an option that changes nothing
+        with ``players=4`` (``kickers="repeat"``, ``wings``, ``four_with_two=False``,
+        ``airplane_rank="trios"``, ``beat_reading="cards"``: they speak of single kickers
+        and four-with-twos, which that game has not; nor a ``banned`` type it has not:
+        TRIO_SINGLE, AIRPLANE_SINGLES, FOUR_TWO_SINGLES, FOUR_TWO_PAIRS; RULES.md §7), or
+        ``bid_rounds="until_passes"`` with ``bidding="rob"`` (RULES.md defines rounds for
+        bids of points only).
 
     ``bidding``, ``doubling``, ``bottom_bonus``, ``doubling_bombs``, ``first_bidder``,
     ``bid_rounds``, ``all_pass`` and ``max_redeals`` only matter to :class:`ddz.Game`; the
@@ -320,10 +341,14 @@ class Rules:
         """The four-player two-deck game (四人斗地主, RULES.md §7): ``Rules(players=4,
         **options)``.
 
-        :param options: any other field (``straights``, ``doubling_bombs``, ``banned``,
-            ``kickers``...). ``players`` is fixed at 4.
+        :param options: any other field that means something in this game
+            (``straights``, ``doubling_bombs``, ``banned``, ``chain_from_four``,
+            ``bomb_on_rocket``, the auction's). ``players`` is fixed at 4.
         :raises DdzError: a three-player option (``doubling=True``, ``bottom_bonus=True``,
-            ``bidding="rob"``), ``players`` given, or any bad value.
+            ``bidding="rob"``), an option that changes nothing in this game
+            (``kickers="repeat"``, ``wings``, ``four_with_two=False``,
+            ``airplane_rank="trios"``, ``beat_reading="cards"``, a ``banned`` type it does
+            not have), ``players`` given, or any bad value.
         """
         if "players" in options:
             raise DdzError("Rules.four_player() fixes players=4; do not pass players")
@@ -349,19 +374,23 @@ class Rules:
             if isinstance(f.default, bool):
                 if not isinstance(value, bool):
                     raise DdzError(f"Rules.{f.name} must be True or False, got {quote(value)}")
-            elif choices and isinstance(choices[0], str) and value not in choices:
+            elif choices and isinstance(choices[0], str) and (not isinstance(value, str) or value not in choices):
                 raise DdzError(f"Rules.{f.name} must be one of {choices}, got {quote(value)}")
-        players = self.players
-        if isinstance(players, bool) or not hasattr(players, "__index__") or operator.index(players) not in _PLAYERS:
-            raise DdzError(f"Rules.players must be the int 3 or 4, got {quote(players)}")
-        if type(players) is not int:
-            object.__setattr__(self, "players", operator.index(players))   # numpy integers
+        players = _index(self.players)
+        if players not in _PLAYERS:
+            raise DdzError(f"Rules.players must be the int 3 or 4, got {quote(self.players)}")
+        if type(self.players) is not int:
+            object.__setattr__(self, "players", players)   # numpy integers
         if self.players == 4:
             wrong = [f"{n}={getattr(self, n)!r}" for n, off in (("doubling", False), ("bottom_bonus", False),
                                                               ("bidding", "points")) if getattr(self, n) != off]
             if wrong:
                 raise DdzError(f"{', '.join(wrong)}: a three-player option (RULES.md §7: the four-player "
                                "game has no doubling, no bottom bonus and bids 1-3)")
+            moot = [f"{n}={getattr(self, n)!r}" for n, off in _MOOT_WITH_FOUR if getattr(self, n) != off]
+            if moot:
+                raise DdzError(f"{', '.join(moot)}: changes nothing in the four-player game, which has no single "
+                               "kickers and no four-with-two (RULES.md §7); leave it at its default")
         if self.bid_rounds == "until_passes" and (self.bidding == "rob" or self.players == 4):
             raise DdzError("Rules.bid_rounds='until_passes' is a rule of bids of points with three players "
                            f"(RULES.md §3, §7); not with {'bidding=' + repr(self.bidding) if self.bidding == 'rob' else 'players=4'}")
@@ -370,9 +399,9 @@ class Rules:
                            "kickers='repeat' (RULES.md §2.5)")
         limit = self.max_redeals
         if type(limit) is not int:
-            if isinstance(limit, bool) or not hasattr(limit, "__index__"):
-                raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(limit)}")
-            limit = operator.index(limit)          # numpy integers
+            limit = _index(limit)                  # numpy integers
+            if limit is None:
+                raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(self.max_redeals)}")
             object.__setattr__(self, "max_redeals", limit)
         if not 0 <= limit <= MAX_REDEALS:
             raise DdzError(f"Rules.max_redeals must be an int from 0 to {MAX_REDEALS}, got {limit!r}")
@@ -380,6 +409,10 @@ class Rules:
             object.__setattr__(self, "banned", _banned_arg(self.banned))
         elif PlayType.PASS in self.banned or PlayType.SINGLE in self.banned:
             _banned_arg(self.banned)  # raises
+        if self.players == 4 and self.banned & FOUR_PLAYER_EXCLUDED:
+            moot = ", ".join(t.name for t in sorted(self.banned & FOUR_PLAYER_EXCLUDED))
+            raise DdzError(f"Rules.banned holds {moot}: the four-player game has no such plays (RULES.md §7), "
+                           "so banning them changes nothing; leave them out")
         # Rules are dictionary keys on every call path: the key and its hash, once
         key = tuple(getattr(self, f.name) for f in fields(self))
         object.__setattr__(self, "_key", key)

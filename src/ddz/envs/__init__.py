@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from .core import (AUCTION_ACTIONS, EnvActions, encode_observation, encode_observation_py, env_actions,
                    observation_high, observation_layout, observation_size)
-from .vector import CVectorGame, PyVectorGame, VectorGame
+from .vector import CVectorGame, PyVectorGame, VectorGame, VectorMemoryError
 
-__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "EnvActions", "env_actions", "encode_observation",
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "EnvActions", "env_actions", "encode_observation",
            "encode_observation_py", "observation_layout", "observation_size", "observation_high",
            "AUCTION_ACTIONS", "ENV_ID"]
 

@@ -74,16 +74,18 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
+from .. import _args
 from .._compiled import compiled
 from ..actions import ActionSpace, encode_actions
 from ..cards import NUM_RANKS, RANK_CHARS, is_integer
-from ..errors import ActionIdError, IllegalActionError
+from ..errors import ActionIdError, DdzError, IllegalActionError, quote
 from ..game import Game, Phase
 from ..rules import Rules
 from ..tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
-           "encode_observation_py", "observation_high", "AUCTION_ACTIONS"]
+           "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
+           "REWARD_SCALE_RANGE"]
 
 _vector = compiled("_vector", "the compiled vectorised game and encoder (ddz._vector)")
 
@@ -92,6 +94,39 @@ AUCTION_ACTIONS = ("bid 1", "bid 2", "bid 3", "call/rob", "double", "open")
 
 _PHASES = (Phase.BIDDING, Phase.DOUBLING, Phase.OPENING, Phase.PLAYING, Phase.OVER)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
+
+
+def _game_arg(game: object) -> Game:
+    """:raises DdzError: ``game`` is not a :class:`ddz.Game`."""
+    if not isinstance(game, Game):
+        raise DdzError(f"game must be a ddz.Game, not {type(game).__name__}: {quote(game)}")
+    return game
+
+
+def _rules_arg(rules: object) -> Rules:
+    return rules if type(rules) is Rules else _args.rules_arg(rules)
+
+
+#: the range of ``reward_scale`` (every env): positive, and such that scale × any score
+#: (an int64) is a finite float32 and scale itself not a float32 zero
+REWARD_SCALE_RANGE = (1e-12, 1e12)
+
+
+def reward_scale_arg(value: object) -> float:
+    """``reward_scale`` of the envs as a float: a real number from 1e-12 to 1e12.
+
+    NaN or an infinity would make NaN or infinite rewards, zero or a negative scale would
+    erase or reverse what the scores say (RULES.md §6), and a scale beyond the range would
+    overflow (or vanish in) the ``float32`` rewards.
+
+    :raises DdzError: anything else (a bool, a str, NaN, ``inf``, 0, -1, 1e300...).
+    """
+    lo, hi = REWARD_SCALE_RANGE
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not lo <= value <= hi:          # NaN fails every comparison
+        raise DdzError(f"reward_scale must be a number from {lo:g} to {hi:g} (finite and positive), "
+                       f"got {quote(value)}")
+    return float(value)
 
 
 class EnvActions:
@@ -105,7 +140,7 @@ class EnvActions:
     """
 
     def __init__(self, rules: Rules) -> None:
-        self.rules = rules
+        self.rules = rules = _rules_arg(rules)
         self.space = ActionSpace(rules.move_rules)
         p = self.plays = len(self.space)
         self.bid_ids = (p, p + 1, p + 2)
@@ -119,16 +154,35 @@ class EnvActions:
         """The legal env ids of the seat to act in ``game``, ascending.
 
         :returns: a new ``int32`` array (empty once the hand is over).
+        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
-        phase = game.phase
+        phase = _game_arg(game).phase
         if phase is Phase.PLAYING:
             return game.legal_action_ids()
         if phase is Phase.OVER:
             return np.zeros(0, np.int32)
-        return np.array([self.env_id(phase, a) for a in game.legal_actions()], np.int32)
+        return np.array([self._env_id(phase, a) for a in game.legal_actions()], np.int32)
 
     def env_id(self, phase: Phase, action: Any) -> int:
-        """The env id of a bidding, doubling or opening action of :meth:`Game.legal_actions`."""
+        """The env id of a bidding, doubling or opening action of :meth:`Game.legal_actions`.
+
+        :param phase: :attr:`Phase.BIDDING`, ``DOUBLING`` or ``OPENING``.
+        :param action: a bid ``0..3`` (``bidding="points"``), ``0``/``1`` (pass, call/rob),
+            or ``False``/``True`` (doubling, opening).
+        :raises IllegalActionError: another phase, or an action that is none of that phase.
+        """
+        if phase is Phase.BIDDING:
+            ok = is_integer(action) and 0 <= action <= (1 if self._rob else 3)
+        elif phase is Phase.DOUBLING or phase is Phase.OPENING:
+            ok = isinstance(action, (bool, np.bool_))
+        else:
+            raise IllegalActionError(f"env_id maps the auction phases' actions (bidding, doubling, opening), "
+                                     f"not {quote(phase)}: the play ids are those of ddz.ActionSpace")
+        if not ok:
+            raise IllegalActionError(f"{quote(action)} is no {phase.value} action of {self.rules!r}")
+        return self._env_id(phase, action)
+
+    def _env_id(self, phase: Phase, action: Any) -> int:
         if not action:
             return 0
         if phase is Phase.BIDDING:
@@ -136,9 +190,15 @@ class EnvActions:
         return self.double_id if phase is Phase.DOUBLING else self.open_id
 
     def mask(self, game: Game, out: Optional[np.ndarray] = None) -> npt.NDArray[np.int8]:
-        """The legal ids of ``game`` as an ``int8[size]`` 0/1 mask (into ``out`` if given)."""
+        """The legal ids of ``game`` as an ``int8[size]`` 0/1 mask (into ``out`` if given).
+
+        :raises DdzError: ``game`` is not a :class:`ddz.Game`, or ``out`` is not a writeable
+            ``int8[size]`` array."""
         if out is None:
             out = np.zeros(self.size, np.int8)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (self.size,)
+                  and out.flags.writeable):
+            raise DdzError(f"out must be a writeable int8 array of shape ({self.size},), not {quote(out)}")
         else:
             out[:] = 0
         out[self.legal_ids(game)] = 1
@@ -149,8 +209,10 @@ class EnvActions:
 
         :raises ActionIdError: not an integer id in ``0..size-1``.
         :raises IllegalActionError: an id of another phase (e.g. a bid while playing).
+        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
-        if not is_integer(action_id) or isinstance(action_id, bool):
+        _game_arg(game)
+        if not is_integer(action_id):
             raise ActionIdError(f"an env action is an int id 0..{self.size - 1}, not "
                                 f"{type(action_id).__name__}: {action_id!r}")
         a = int(action_id)
@@ -191,7 +253,12 @@ class EnvActions:
             game.step(self.game_action(game, action_id))
 
     def describe(self, action_id: int) -> str:
-        """Text for env id ``action_id``: ``"pass"``, play notation or an auction action."""
+        """Text for env id ``action_id``: ``"pass"``, play notation or an auction action.
+
+        :raises ActionIdError: not an int id ``0..size-1``."""
+        if not is_integer(action_id):
+            raise ActionIdError(f"an env action is an int id 0..{self.size - 1}, not "
+                                f"{type(action_id).__name__}: {quote(action_id)}")
         a = int(action_id)
         if a == 0:
             return "pass"
@@ -206,8 +273,10 @@ _CACHE: Dict[Rules, "EnvActions"] = {}
 
 
 def env_actions(rules: Rules) -> EnvActions:
-    """The shared :class:`EnvActions` of ``rules`` (built once per rule set)."""
-    acts = _CACHE.get(rules)
+    """The shared :class:`EnvActions` of ``rules`` (built once per rule set).
+
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`."""
+    acts = _CACHE.get(_rules_arg(rules))
     if acts is None:
         acts = _CACHE[rules] = EnvActions(rules)
     return acts
@@ -217,7 +286,9 @@ def observation_layout(rules: Rules) -> List[Tuple[str, int, int]]:
     """The observation's blocks as ``(name, start, stop)`` (module docstring).
 
     :param rules: a :class:`ddz.Rules`. :returns: a list covering ``0..size`` in order.
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`.
     """
+    rules = _rules_arg(rules)
     k, s = 54 * rules.decks, rules.seats
     sizes = [("hand", k), ("played", s * k), ("last_play", s * k), ("to_beat", k), ("to_beat_seat", s + 1),
              ("bottom", k), ("open_hand", k), ("cards_left", s), ("landlord", s + 1), ("to_act", s + 1),
@@ -241,7 +312,9 @@ def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
     ``log2_multiplier`` (a product of 2^k factors and at most two ×3 or ×4 ones).
 
     :returns: ``float32[observation_size(rules)]``.
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`.
     """
+    rules = _rules_arg(rules)
     high = np.ones(observation_size(rules), np.float32)
     for name, start, stop in observation_layout(rules):
         if name == "cards_left":
@@ -331,12 +404,13 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     :meth:`ddz.Game.observation`. The test suite requires both to give the same arrays.
 
     :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
-    :param out: a ``float32[observation_size(rules)]`` buffer to fill (else a new one).
-    :returns: ``out``. :raises DdzError: a bad seat.
+    :param out: a writeable ``float32[observation_size(rules)]`` array to fill (else a new
+        one; a ``float64`` or non-contiguous one is filled by the reference).
+    :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
-    enc = _c_encoder(game.rules)
-    if enc is None or (out is not None and not (isinstance(out, np.ndarray) and out.dtype == np.float32
-                                                and out.ndim == 1 and out.flags.c_contiguous
+    enc = _c_encoder(_game_arg(game).rules)
+    if enc is None or (out is not None and not (type(out) is np.ndarray and out.dtype == np.float32
+                                                and out.shape == (enc.obs_size,) and out.flags.c_contiguous
                                                 and out.flags.writeable)):
         return encode_observation_py(game, seat, out)
     seat = game._seat_arg(seat)
@@ -358,14 +432,20 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :meth:`ddz.Game.observation`: only what that seat may see.
 
     :param game: a :class:`ddz.Game`. :param seat: 0 .. seats - 1.
-    :param out: a ``float32[observation_size(rules)]`` buffer to fill (else a new one).
-    :returns: ``out``. :raises DdzError: a bad seat (from :meth:`ddz.Game.observation`).
+    :param out: a writeable ``float32`` (or ``float64``) array of ``observation_size(rules)``
+        to fill (else a new ``float32`` one).
+    :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
-    enc = _encoder(game.rules)
+    enc = _encoder(_game_arg(game).rules)
+    seat = game._seat_arg(seat)
     obs = game.observation(seat)
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:
         out = np.zeros(enc.size, np.float32)
+    elif not (isinstance(out, np.ndarray) and out.dtype in (np.float32, np.float64) and out.shape == (enc.size,)
+              and out.flags.writeable):
+        raise DdzError(f"out must be a writeable float32 (or float64) array of shape ({enc.size},), "
+                       f"not {quote(out)}")
     else:
         out[:] = 0
 

@@ -27,6 +27,7 @@ Needs ``gymnasium`` (``pip install "ddz[envs]"``).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -43,7 +44,7 @@ from ..bots import Bot, GreedyBot, RandomBot
 from ..errors import DdzError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_high
+from .core import encode_observation, env_actions, observation_high, reward_scale_arg
 
 __all__ = ["DouDizhuEnv"]
 
@@ -59,9 +60,11 @@ class DouDizhuEnv(gymnasium.Env):
     :param opponents: ``"random"`` or ``"greedy"`` for every other seat, or a sequence of
         one bot (or bot name) per other seat, in seat order; a bot is anything with
         ``act(observation, legal) -> action`` (:class:`ddz.Bot`).
-    :param reward_scale: a number multiplying the scores.
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the scores
+        (:func:`ddz.envs.core.reward_scale_arg`).
     :param illegal_action: ``"terminate"`` (default) or ``"raise"``.
-    :param illegal_reward: the reward of an illegal action under ``"terminate"`` (-1).
+    :param illegal_reward: the reward of an illegal action under ``"terminate"`` (-1): a
+        finite number.
     :param render_mode: ``None``, ``"ansi"`` or ``"human"``.
     :raises DdzError: a bad argument (it names which).
     """
@@ -88,14 +91,14 @@ class DouDizhuEnv(gymnasium.Env):
             elif not callable(getattr(bot, "act", None)):
                 raise DdzError(f"opponents[{k}] is not a bot (it needs act(observation, legal)): {bot!r}")
         self.opponents: List[Opponent] = opponents
-        for name, value in (("reward_scale", reward_scale), ("illegal_reward", illegal_reward)):
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise DdzError(f"{name} must be a number, got {value!r}")
+        self.reward_scale = reward_scale_arg(reward_scale)
+        if isinstance(illegal_reward, (bool, np.bool_)) or not isinstance(illegal_reward, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(illegal_reward):
+            raise DdzError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         if illegal_action not in ("terminate", "raise"):
             raise DdzError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DdzError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.reward_scale = float(reward_scale)
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode

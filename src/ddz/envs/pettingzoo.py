@@ -1,8 +1,11 @@
 """The PettingZoo AEC environment of one hand of Dou Dizhu (RULES.md §3–§7).
 
 ``env(**kwargs)`` is :class:`raw_env` wrapped the usual way (PettingZoo's
-``TerminateIllegalWrapper`` with ``illegal_reward=-1``, ``AssertOutOfBoundsWrapper`` and
-``OrderEnforcingWrapper``); ``raw_env(**kwargs)`` is the bare env, which raises
+``TerminateIllegalWrapper`` with ``illegal_reward=-1`` and ``OrderEnforcingWrapper``, with
+a check of the action's type and range in place of ``AssertOutOfBoundsWrapper``: an
+action that is not an int id of the action space, or one given to an agent whose hand is
+over, raises :class:`ddz.ActionIdError`, as ``raw_env`` does, and never an
+``AssertionError``); ``raw_env(**kwargs)`` is the bare env, which raises
 :class:`ddz.IllegalActionError` on an illegal action instead.
 
 * Agents ``seat_0`` .. ``seat_{n-1}`` (n = ``rules.seats``: 3, or 4 with
@@ -41,10 +44,11 @@ except ImportError as exc:  # the optional extra is missing: say how to install 
                       "install them with: pip install 'ddz[envs]'") from exc
 
 from .. import _args
-from ..errors import DdzError
+from ..cards import is_integer
+from ..errors import ActionIdError, DdzError, quote
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_high
+from .core import encode_observation, env_actions, observation_high, reward_scale_arg
 
 __all__ = ["env", "raw_env"]
 
@@ -54,12 +58,35 @@ SEED_BOUND = 2 ** 62
 def env(**kwargs: Any) -> AECEnv:
     """:class:`raw_env` (same keyword arguments) wrapped as PettingZoo's classic envs are:
     an illegal action ends the hand with reward -1 for the agent that made it (and 0 for
-    the others), an out-of-range one is an ``AssertionError``, and the API order is enforced."""
+    the others), and the API order is enforced.
+
+    :raises ActionIdError: (from ``step``) an action that is not an int id of the action
+        space (a bool, a float, an array, -1, ``P + 6``...), or not ``None`` for an agent
+        whose hand is over. PettingZoo's ``AssertOutOfBoundsWrapper`` would raise an
+        ``AssertionError`` (or numpy's ``ValueError`` for ``True``), and not at all under
+        ``python -O``.
+    """
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = _CheckActionWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+class _CheckActionWrapper(wrappers.BaseWrapper):
+    """``AssertOutOfBoundsWrapper`` with a :class:`ddz.ActionIdError` naming the action."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ActionIdError(f"{agent}'s hand is over: its only action is None, not {quote(action)}")
+        else:
+            n = self.action_space(agent).n
+            if not is_integer(action) or not 0 <= action < n:
+                raise ActionIdError(f"an action is an int id 0..{n - 1} of the action space, got "
+                                    f"{type(action).__name__} {quote(action)}")
+        super().step(action)
 
 
 class raw_env(AECEnv):
@@ -67,7 +94,8 @@ class raw_env(AECEnv):
 
     :param rules: a :class:`ddz.Rules` (any rule set, the four-player game included).
     :param render_mode: ``None``, ``"ansi"`` or ``"human"``.
-    :param reward_scale: a number multiplying the scores (1: the raw RULES.md §6 scores).
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the scores (1: the raw
+        RULES.md §6 scores; :func:`ddz.envs.core.reward_scale_arg`).
     :raises DdzError: a bad argument.
     """
 
@@ -79,10 +107,8 @@ class raw_env(AECEnv):
         self.rules = _args.rules_arg(rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise DdzError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.integer, np.floating)):
-            raise DdzError(f"reward_scale must be a number, got {reward_scale!r}")
         self.render_mode = render_mode
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = reward_scale_arg(reward_scale)
         self._acts = env_actions(self.rules)
         self.possible_agents = [f"seat_{i}" for i in range(self.rules.seats)]
         self.agents = self.possible_agents[:]

@@ -39,6 +39,7 @@ double) and in the play phase the play of the most cards (the lowest such id).
 from __future__ import annotations
 
 import abc
+import os
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -46,12 +47,13 @@ import numpy.typing as npt
 
 from .. import _args
 from .._compiled import compiled
-from ..errors import ActionIdError, DdzError, IllegalActionError
+from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
 from ..game import Game
 from ..rules import STANDARD, Rules
-from .core import c_unsupported, encode_observation, env_actions, observation_layout, observation_size
+from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
+                   reward_scale_arg)
 
-__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported"]
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported", "VectorMemoryError"]
 
 _vector = compiled("_vector", "the compiled vectorised game (ddz._vector)")
 
@@ -73,9 +75,76 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise DdzError(f"seed must be an int >= 0, got {seed!r}")
-    if isinstance(reward_scale, bool) or not isinstance(reward_scale, (int, float, np.floating, np.integer)):
-        raise DdzError(f"reward_scale must be a number, got {reward_scale!r}")
-    return int(num_envs), _args.rules_arg(rules), int(seed), float(reward_scale)
+    return int(num_envs), _args.rules_arg(rules), int(seed), reward_scale_arg(reward_scale)
+
+
+#: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
+#: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
+PY_GAME_BYTES = 6 * 1024
+
+
+def _available_bytes() -> Optional[int]:
+    """The memory this process may still take, in bytes: the smallest of the system's
+    available memory (``MemAvailable`` on Linux, else the physical memory), the room left
+    under a cgroup v2 limit and the address-space limit (``RLIMIT_AS``); ``None`` when
+    none of them can be read."""
+    found: List[int] = []
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    found.append(int(line.split()[1]) * 1024)
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if not found:
+        try:
+            found.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+        except (AttributeError, ValueError, OSError):
+            pass
+    try:
+        with open("/sys/fs/cgroup/memory.max") as f:
+            limit = f.read().strip()
+        if limit != "max":
+            with open("/sys/fs/cgroup/memory.current") as f:
+                found.append(int(limit) - int(f.read().strip()))
+    except (OSError, ValueError):
+        pass
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            found.append(soft)
+    except (ImportError, AttributeError, ValueError, OSError):
+        pass
+    return min(found) if found else None
+
+
+def _memory_error(n: int, per_game: int, available: Optional[int], kind: str) -> VectorMemoryError:
+    have = "" if available is None else f", and {_size(available)} is available"
+    return VectorMemoryError(f"{kind}({n:,}) needs at least {_size(n * per_game)} ({per_game:,} bytes per game, "
+                             f"more once the hands are played){have}: choose a smaller num_envs")
+
+
+def _size(nbytes: int) -> str:
+    value, unit = float(nbytes), "bytes"
+    for bigger in ("KiB", "MiB", "GiB", "TiB"):
+        if value < 1024:
+            break
+        value, unit = value / 1024, bigger
+    return f"{nbytes:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
+
+
+def _check_memory(n: int, per_game: int, kind: str) -> None:
+    """Refuse ``n`` games of ``per_game`` bytes before allocating them when they do not fit
+    in the memory available (:func:`_available_bytes`): on Linux a large allocation
+    succeeds lazily and the kernel kills the process once the games touch it.
+
+    :raises VectorMemoryError: they do not fit, saying how much they need and how much is
+        available."""
+    available = _available_bytes()
+    if available is not None and n * per_game > available:
+        raise _memory_error(n, per_game, available, kind)
 
 
 def _index_arg(i: Any, n: int) -> int:
@@ -98,9 +167,9 @@ def _int_actions(actions: Any, n: int) -> np.ndarray:
 
 
 def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise DdzError(f"steps must be an int >= 0, got {steps!r}")
-    if policy not in ("random", "greedy"):
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps < 2 ** 63:
+        raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
+    if not isinstance(policy, str) or policy not in ("random", "greedy"):
         raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
     if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
                                or record.shape != (int(steps), n) or not record.flags.c_contiguous
@@ -134,10 +203,13 @@ class VectorGame(abc.ABC):
     :param num_envs: an int from 1 to ``MAX_ENVS`` = 2**24.
     :param rules: a :class:`ddz.Rules`.
     :param seed: an int >= 0 (the module docstring says which hands it deals).
-    :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
+        in the rewards (:func:`ddz.envs.core.reward_scale_arg`).
     :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
         that need only the legal ids, rewards and ends (the attribute can be switched).
     :raises DdzError: a bad argument.
+    :raises VectorMemoryError: the games need more memory than is available (checked
+        before they are allocated; the message says how much they need).
 
     Interface: ``reset() -> obs``; ``legal_ids() -> (ids int32[M], offsets
     int64[num_envs + 1])``; ``legal_masks(out=None) -> int8[num_envs, num_actions]``;
@@ -163,6 +235,7 @@ class CVectorGame:
     without the GIL by ``ddz._vector``. Same arguments and interface as
     :class:`VectorGame`.
 
+    :raises VectorMemoryError: the games need more memory than is available.
     :raises DdzError: a bad argument, a rule option it does not support (the message
         names it: use :class:`PyVectorGame`), or the compiled core is absent
         (``DDZ_NO_EXTENSIONS=1``).
@@ -193,8 +266,13 @@ class CVectorGame:
                         max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
                         plays=self.actions.plays, decks=rules.decks)
         layout = {name: start for name, start, _ in observation_layout(rules)}
-        self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                        _DECKS[rules.decks][1], seed, scale)
+        per_game = _vector.game_bytes(self.observation_size, rules.seats)
+        _check_memory(n, per_game, "CVectorGame")
+        try:
+            self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
+                                            _DECKS[rules.decks][1], seed, scale)
+        except MemoryError:
+            raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)
         self._core.reset()
 
@@ -334,8 +412,10 @@ class PyVectorGame:
     :param num_envs: an int >= 1.
     :param rules: a :class:`ddz.Rules` (any: the four-player game included).
     :param seed: an int >= 0 (see the module docstring for the hands it deals).
-    :param reward_scale: a float multiplying the RULES.md §6 scores in the rewards.
+    :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
+        in the rewards.
     :raises DdzError: a bad argument.
+    :raises VectorMemoryError: the games need more memory than is available.
 
     ``obs`` is ``float32[num_envs, observation_size]`` (:mod:`ddz.envs.core`), the view of
     the seat to act (:attr:`current_players`). The buffers of :meth:`step` are preallocated
@@ -351,16 +431,22 @@ class PyVectorGame:
         self.num_actions = self.actions.size
         self.num_players = self.rules.seats
         self.observation_size = observation_size(self.rules)
-        self._obs = np.zeros((n, self.observation_size), np.float32)
-        self._rewards = np.zeros((n, self.num_players), np.float32)
-        self._dones = np.zeros(n, np.bool_)
-        self._current = np.zeros(n, np.int32)
-        self.seeds = np.zeros(n, np.int64)
-        self._rng = np.random.default_rng(self.seed)
-        self.games: List[Game] = []
-        self._pstate: Optional[int] = None
-        self._ids: Optional[Tuple[np.ndarray, np.ndarray]] = None
-        self.reset()
+        per_game = 4 * self.observation_size + PY_GAME_BYTES
+        _check_memory(n, per_game, "PyVectorGame")
+        try:
+            self._obs = np.zeros((n, self.observation_size), np.float32)
+            self._rewards = np.zeros((n, self.num_players), np.float32)
+            self._dones = np.zeros(n, np.bool_)
+            self._current = np.zeros(n, np.int32)
+            self.seeds = np.zeros(n, np.int64)
+            self._rng = np.random.default_rng(self.seed)
+            self.games: List[Game] = []
+            self._pstate: Optional[int] = None
+            self._ids: Optional[Tuple[np.ndarray, np.ndarray]] = None
+            self.reset()
+        except MemoryError:
+            self.games = []
+            raise _memory_error(n, per_game, _available_bytes(), "PyVectorGame") from None
 
     def _new_game(self, i: int) -> Game:
         s = int(self._rng.integers(0, SEED_BOUND))
