@@ -64,7 +64,7 @@ function render() {
     tr.innerHTML = `<th>Seat ${i}</th>
       <td><input type="radio" name="landlord" value="${i}" id="landlord-${i}" aria-label="seat ${i} is the landlord"></td>
       <td><input type="radio" name="to-move" value="${i}" id="to-move-${i}" aria-label="seat ${i} moves"></td>
-      <td><input class="hand-input" id="hand-${i}" spellcheck="false" aria-label="hand of seat ${i}">
+      <td class="hand-cell"><input class="hand-input" id="hand-${i}" spellcheck="false" aria-label="hand of seat ${i}">
           <span class="cards" id="cards-${i}"></span></td>`;
     body.appendChild(tr);
     const input = tr.querySelector(".hand-input");
