@@ -8,6 +8,8 @@ import asyncio
 import ast
 import json
 import pathlib
+import re
+import shlex
 import subprocess
 import sys
 import time
@@ -15,7 +17,7 @@ import time
 import pytest
 
 import ddz
-from conftest import NO_EXTENSIONS
+from conftest import NO_EXTENSIONS, readme_code
 from webtools import HARD, PUZZLES, WZ8, Server, cpu_seconds, load_test, rss_kib
 
 httpx = pytest.importorskip("httpx")
@@ -26,6 +28,7 @@ from ddz.web import api, cards  # noqa: E402
 from ddz.web.pool import Busy, SolverPool  # noqa: E402
 
 SRC = pathlib.Path(ddz.__file__).resolve().parent / "web"
+DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.md"
 #: the puzzle solved over HTTP: WZ8, or a small one where the pure-Python search answers
 PUZZLE = "KK5543/225543" if NO_EXTENSIONS else f"{WZ8['first']}/{WZ8['second']}"
 
@@ -57,7 +60,7 @@ def test_serves_on_loopback_by_default(server):
 def test_page_and_assets_work_offline(server):
     page = get(server, "/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    for rank in cards.RANKS + "":
+    for rank in cards.RANKS:
         assert f'<symbol id="ddz-card-{rank}"' in page.text      # the card component, put in once
     assert "<!--ddz:cards-->" not in page.text and ddz.__version__ in page.text
     static = sorted(p.name for p in (SRC / "static").iterdir())
@@ -88,7 +91,7 @@ def test_solve_answers_what_ddz_solve_answers(server):
     assert (ans["win"], ans["landlord_wins"]) == (want.win, want.landlord_wins)
     assert ans["moves"] == [str(m) for m in want.moves] and ans["pv"] == [str(m) for m in want.pv]
     assert ans["position"] == str(pos) and ans["seats"] == 2 and ans["to_move"] == 0
-    assert ans["value"] is None and ans["scores"] is None and ans["nodes"] > 0
+    assert ans["value"] is None and ans["scores"] is None and ans["nodes"] > 0 and ans["rules"] == {}
     # the line move by move: the hands after each move, the trick
     p = pos
     for step, move in zip(ans["line"], want.pv):
@@ -124,9 +127,10 @@ def test_solve_score_mode_three_seats_and_object_form(server):
 
 def test_solve_under_a_profile(server):
     ans = post(server, "/api/solve", {"position": "KK5543/225543", "rules": "douzero"}).json()
-    assert ans["rules"] == ddz.Rules.profile("douzero").move_rules.to_json()
+    assert api.rules_arg(ans["rules"]).move_rules == ddz.Rules.profile("douzero").move_rules
+    assert ans["rules"] == {"kickers": "repeat", "wings": "any", "airplane_rank": "trios", "beat_reading": "cards"}
     ans = post(server, "/api/solve", {"position": "KK5543/225543", "rules": {"kickers": "repeat"}}).json()
-    assert ans["rules"]["kickers"] == "repeat"
+    assert ans["rules"] == {"kickers": "repeat"}
     assert ans["position"] == str(ddz.Position.parse("KK5543/225543 kickers=repeat"))
 
 
@@ -173,8 +177,24 @@ def test_a_client_that_goes_away_stops_its_search(server):
         post(server, "/api/solve", {"position": HARD, "time_limit": 20}, timeout=1.0)
     assert _wait(lambda: _status(server)["cancelled"] == before["cancelled"] + 1)
     assert _workers_idle(server)
+    after = _status(server)
+    # stopped by ddz.solve's cancel event, in the same worker (no worker was killed)
+    assert after["cancel"] == "event" and after["killed"] == before["killed"] and after["pids"] == before["pids"]
     ans = post(server, "/api/solve", {"position": "KK5543/225543"}, timeout=10).json()
     assert ans["exact"] is True
+
+
+def test_a_worker_that_dies_is_replaced(server):
+    import os
+    import signal
+    before = _status(server)
+    os.kill(before["pids"][0], signal.SIGKILL)
+    answers = [post(server, "/api/solve", {"position": "KK5543/225543"}, timeout=30) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200] * 3 and all(a.json()["exact"] for a in answers)
+    assert _wait(lambda: _status(server)["idle"] == 2)
+    after = _status(server)
+    assert before["pids"][0] not in after["pids"] and before["pids"][1] in after["pids"]
+    assert after["killed"] == before["killed"] + 1 and len(after["pids"]) == 2
 
 
 # -- legal moves and classify -------------------------------------------------------------
@@ -276,6 +296,39 @@ def test_unknown_routes_and_methods(server):
     assert get(server, "/api/solve").status_code == 405
 
 
+# -- the documented examples ----------------------------------------------------------------
+
+def _doc_examples():
+    """(path, request, status, answer fields) of each ```http example of docs/api.md's web section."""
+    section = DOCS.read_text(encoding="utf-8").split("## `ddz.web`", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in re.findall(r"```http\n(.*?)```", section, re.S):
+        head, rest = block.split("\n", 1)
+        request, answer = rest.split("\n\n", 1)
+        status, body = answer.split("\n", 1)
+        out.append((head.split()[1], json.loads(request), int(status), json.loads(body)))
+    return out
+
+
+@pytest.mark.parametrize("path, request_body, status, fields", _doc_examples())
+def test_docs_api_examples(server, path, request_body, status, fields):
+    r = post(server, path, request_body)
+    assert r.status_code == status
+    got = r.json()
+    # the pure-Python search finds another principal variation (the answer is the same)
+    skip = {"pv", "line", "nodes"} if NO_EXTENSIONS else set()
+    assert {k: v for k, v in fields.items() if k not in skip} == {k: got[k] for k in fields if k not in skip}
+
+
+def test_readme_example(server):
+    block = readme_code("In the browser", "sh")
+    assert "ddz serve" in block and 'pip install ".[web]"' in block
+    curl = shlex.split(next(line for line in block.splitlines() if line.startswith("curl")))
+    assert curl[curl.index("-H") + 1] == "Content-Type: application/json"
+    r = post(server, "/api/solve", json.loads(curl[curl.index("-d") + 1]))
+    assert r.status_code == 200 and r.json()["win"] is True
+
+
 # -- the pool ---------------------------------------------------------------------------
 
 def test_pool_runs_at_most_n_solves_and_bounds_the_queue():
@@ -307,9 +360,9 @@ def test_pool_runs_at_most_n_solves_and_bounds_the_queue():
 def test_load_100_concurrent_requests_twice(server, capsys):
     """100 requests at once (solves, legal-move queries, bad input), twice: only the
     expected answers, the server still answers, and its memory settles."""
-    first = load_test(server.url)
+    first = load_test(server.url, small=NO_EXTENSIONS)
     after_first = rss_kib(server.proc.pid)
-    second = load_test(server.url)
+    second = load_test(server.url, small=NO_EXTENSIONS)
     after_second = rss_kib(server.proc.pid)
     for run in (first, second):
         assert run["unexpected"] == [] and run["requests"] == 100
@@ -382,11 +435,12 @@ def test_replay_of_a_match_and_a_void_hand(server):
 
 # -- the command, the card component, notebooks -----------------------------------------------
 
-def test_serve_command_help_and_errors(run_cli):
-    code, out, err = 0, "", ""
+def test_serve_command_help_and_errors(run_cli, capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli("serve", "--help")
     assert exc.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "loopback address only unless --host" in text and "--time-limit SECONDS" in text
     code, out, err = run_cli("serve", "--host", "256.0.0.1", "--port", "0")
     assert code == 2 and err.startswith("ddz: error: cannot listen on 256.0.0.1:0")
     with pytest.raises(SystemExit):

@@ -94,7 +94,7 @@ def status(server):
     return httpx.get(server.url + "api/status", timeout=10).json()
 
 
-def test_wz8_solve_step_and_round_trip(server, browser, tmp_path, capsys):
+def test_wz8_solve_step_and_round_trip(browser, server, tmp_path, capsys):
     """Enter WZ8, press Solve, read who wins and the first move, step the line."""
     open_page(browser, server.url)
     enter_puzzle(browser, HANDS)
@@ -125,7 +125,7 @@ def test_wz8_solve_step_and_round_trip(server, browser, tmp_path, capsys):
         print(f"\nWZ8 round trip in the browser (ms): {json.dumps(timings)}")
 
 
-def test_cancel_really_stops_the_search(server, browser):
+def test_cancel_really_stops_the_search(browser, server):
     open_page(browser, server.url)
     enter_puzzle(browser, HARD.split("/"))
     before = status(server)
@@ -153,7 +153,7 @@ def test_cancel_really_stops_the_search(server, browser):
     assert text(browser, "answer").startswith("The landlord (seat 0) wins")
 
 
-def test_bad_input_shows_the_servers_message(server, browser):
+def test_bad_input_shows_the_servers_message(browser, server):
     open_page(browser, server.url)
     enter_puzzle(browser, ["33X", "44"])
     assert "invalid" in browser.find_element(By.ID, "hand-0").get_attribute("class")
@@ -164,7 +164,7 @@ def test_bad_input_shows_the_servers_message(server, browser):
     assert "error" in browser.find_element(By.ID, "status").get_attribute("class")
 
 
-def test_cards_by_click_and_a_shared_link(server, browser):
+def test_cards_by_click_and_a_shared_link(browser, server):
     open_page(browser, server.url + "?position=" + "KK5543/225543%20to_move=1%20to_beat=K%20last=0")
     assert browser.find_element(By.ID, "hand-0").get_attribute("value") == "KK5543"
     assert browser.find_element(By.ID, "to-beat").get_attribute("value") == "K"
@@ -196,7 +196,7 @@ def _records(tmp_path):
     return games, path
 
 
-def test_replay_viewer_steps_a_record_file(server, browser, tmp_path):
+def test_replay_viewer_steps_a_record_file(browser, server, tmp_path):
     games, path = _records(tmp_path)
     open_page(browser, server.url + "?view=replay")
     assert not browser.find_element(By.ID, "replay-view").get_attribute("hidden")
@@ -227,7 +227,7 @@ def test_replay_viewer_steps_a_record_file(server, browser, tmp_path):
     assert text(browser, "replay-label").startswith(f"Action 1 of {len(games[1].to_record()['actions'])}")
 
 
-def test_replay_viewer_shows_a_records_own_error(server, browser):
+def test_replay_viewer_shows_a_records_own_error(browser, server):
     g = ddz.Game(seed=5)
     ddz.bots.play_hand(g, [ddz.GreedyBot()] * 3)
     rec = g.to_record()

@@ -23,7 +23,7 @@ from ddz import DdzError, RecordError
 from .cards import RANKS
 
 __all__ = ["rules_arg", "position_arg", "solve_job", "run_solve", "legal", "classify",
-           "replay", "read_records", "info", "stopped", "PRESETS", "MAX_RECORDS", "Trick"]
+           "replay", "read_records", "info", "stopped", "rules_json", "PRESETS", "MAX_RECORDS", "Trick"]
 
 #: the rule sets the page offers by name: ``standard``, ``repeat`` (``kickers="repeat"``)
 #: and every engine profile of :meth:`ddz.Rules.profile`
@@ -204,6 +204,37 @@ def _line(pos: ddz.Position, pv: Sequence[Any]) -> List[Dict[str, Any]]:
     return out
 
 
+def _job_position(job: Dict[str, Any]) -> ddz.Position:
+    """The Position of a job (its text and its rules)."""
+    rules = ddz.Rules.from_json(job["rules"], defaults=_RULE_FIELDS)
+    pos = ddz.Position.parse(job["position"])
+    return pos if pos.rules == rules.move_rules else _with_rules(pos, rules)
+
+
+def rules_json(rules: ddz.Rules) -> Dict[str, Any]:
+    """The fields of ``rules`` that differ from the standard rules (``{}`` for them): a
+    ``rules`` value :func:`rules_arg` reads back."""
+    standard = ddz.STANDARD.to_json()
+    return {k: v for k, v in rules.to_json().items() if v != standard[k]}
+
+
+def _solve_json(job: Dict[str, Any], pos: ddz.Position, sol: Any, stopped: Optional[str]) -> Dict[str, Any]:
+    """The ``/api/solve`` answer (``sol``: a :class:`ddz.Solution`, or ``None`` when the
+    server stopped the worker)."""
+    exact = sol is not None and sol.exact
+    return {"position": str(pos), "rules": rules_json(pos.rules), "seats": pos.seats,
+            "landlord": pos.landlord, "to_move": pos.to_move, "hands": [_fmt(h) for h in pos.hands],
+            "exact": exact, "stopped": stopped,
+            "landlord_wins": sol.landlord_wins if exact else None, "win": sol.win if exact else None,
+            "moves": [str(m) for m in sol.moves] if exact else [],
+            "pv": [str(m) for m in sol.pv] if exact else [],
+            "line": _line(pos, sol.pv) if exact else [], "value": sol.value if exact else None,
+            "scores": list(sol.scores) if exact and sol.scores is not None else None,
+            "nodes": None if sol is None else sol.nodes,
+            "seconds": round(job["time_limit"] if sol is None else sol.seconds, 6),
+            "time_limit": job["time_limit"]}
+
+
 def run_solve(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
               table_mb: float = 64.0) -> Dict[str, Any]:
     """Solve a job of :func:`solve_job` (in a worker process).
@@ -213,10 +244,7 @@ def run_solve(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
     :param table_mb: ``ddz.solve``'s transposition table size (MiB).
     :returns: the ``/api/solve`` response (docs/api.md).
     """
-    rules = ddz.Rules.from_json(job["rules"], defaults=_RULE_FIELDS)
-    pos = ddz.Position.parse(job["position"])
-    if pos.rules != rules.move_rules:
-        pos = _with_rules(pos, rules)
+    pos = _job_position(job)
     kw: Dict[str, Any] = {"score": job["score"], "all_moves": job["all_moves"],
                           "time_limit": job["time_limit"], "node_limit": job["node_limit"],
                           "table_mb": table_mb}
@@ -231,25 +259,13 @@ def run_solve(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
             stopped = "node limit"
         else:
             stopped = "time limit"
-    return {"position": str(pos), "rules": pos.rules.to_json(), "seats": pos.seats,
-            "landlord": pos.landlord, "to_move": pos.to_move,
-            "hands": [_fmt(h) for h in pos.hands],
-            "exact": sol.exact, "stopped": stopped, "landlord_wins": sol.landlord_wins,
-            "win": sol.win, "moves": [str(m) for m in sol.moves], "pv": [str(m) for m in sol.pv],
-            "line": _line(pos, sol.pv) if sol.exact else [], "value": sol.value,
-            "scores": None if sol.scores is None else list(sol.scores),
-            "nodes": sol.nodes, "seconds": round(sol.seconds, 6), "time_limit": job["time_limit"]}
+    return _solve_json(job, pos, sol, stopped)
 
 
 def stopped(job: Dict[str, Any], reason: str) -> Dict[str, Any]:
-    """The ``/api/solve`` answer of a search stopped without an answer by the server
-    (a worker that overran its time limit was replaced)."""
-    pos = ddz.Position.parse(job["position"])
-    return {"position": job["position"], "rules": job["rules"], "seats": pos.seats,
-            "landlord": pos.landlord, "to_move": pos.to_move,
-            "hands": [_fmt(h) for h in pos.hands], "exact": False, "stopped": reason,
-            "landlord_wins": None, "win": None, "moves": [], "pv": [], "line": [], "value": None,
-            "scores": None, "nodes": None, "seconds": job["time_limit"], "time_limit": job["time_limit"]}
+    """The ``/api/solve`` answer of a search that the server stopped by replacing its
+    worker (it overran its time limit by more than the pool's grace)."""
+    return _solve_json(job, _job_position(job), None, reason)
 
 
 # -- legal moves, classify -------------------------------------------------------------

@@ -19,7 +19,7 @@ not shown. Imports nothing but the standard library and public ``ddz`` names, so
 from __future__ import annotations
 
 import html
-from typing import Any, Iterable, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Sequence, Union
 
 __all__ = ["RANKS", "WIDTH", "HEIGHT", "card_face", "card_svg", "sprite", "hand_html",
            "game_html", "counts_of"]

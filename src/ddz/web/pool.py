@@ -48,6 +48,7 @@ class _Worker:
         self.job: Optional[int] = None
         self.future: Optional[asyncio.Future] = None
         self.reader: Optional[asyncio.Task] = None
+        self.dead = False               # its output ended: it exited (or was killed)
 
     def send(self, msg: Dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -67,6 +68,7 @@ class _Worker:
             fut = self.future
             if fut is not None and not fut.done() and msg.get("id") == self.job:
                 fut.set_result(msg)
+        self.dead = True
         fut = self.future
         if fut is not None and not fut.done():
             fut.set_exception(WorkerError(f"solver worker {self.pid} exited (status {await self.proc.wait()})"))
@@ -197,6 +199,10 @@ class SolverPool:
         self.waiting += 1
         try:
             w = await self.idle.get()
+            while w.dead or w.proc.returncode is not None:     # died while idle: replace it
+                self.counts["failed"] += 1
+                self._background(self._replace(w))
+                w = await self.idle.get()
         finally:
             self.waiting -= 1
         fut = asyncio.get_running_loop().create_future()
