@@ -122,7 +122,7 @@ def test_wz8_solve_step_and_round_trip(browser, server, tmp_path, capsys):
     browser.find_element(By.ID, "line-start").click()
     assert text(browser, "line-label").startswith("Start")
     with capsys.disabled():
-        print(f"\nWZ8 round trip in the browser (ms): {json.dumps(timings)}")
+        print(f"\n{'WZ1' if NO_EXTENSIONS else 'WZ8'} round trip in the browser (ms): {json.dumps(timings)}")
 
 
 def test_cancel_really_stops_the_search(browser, server):
