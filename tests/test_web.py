@@ -179,7 +179,7 @@ def test_a_client_that_goes_away_stops_its_search(server):
     assert _workers_idle(server)
     after = _status(server)
     # stopped by ddz.solve's cancel event, in the same worker (no worker was killed)
-    assert after["cancel"] == "event" and after["killed"] == before["killed"] and after["pids"] == before["pids"]
+    assert after["cancel"] == "event" and after["replaced"] == before["replaced"] and after["pids"] == before["pids"]
     ans = post(server, "/api/solve", {"position": "KK5543/225543"}, timeout=10).json()
     assert ans["exact"] is True
 
@@ -194,7 +194,7 @@ def test_a_worker_that_dies_is_replaced(server):
     assert _wait(lambda: _status(server)["idle"] == 2)
     after = _status(server)
     assert before["pids"][0] not in after["pids"] and before["pids"][1] in after["pids"]
-    assert after["killed"] == before["killed"] + 1 and len(after["pids"]) == 2
+    assert after["replaced"] == before["replaced"] + 1 and len(after["pids"]) == 2
 
 
 # -- legal moves and classify -------------------------------------------------------------
@@ -289,6 +289,28 @@ def test_a_bad_record_is_refused_with_its_own_message(server):
 def test_malformed_bodies_are_4xx(server, data, headers, status):
     r = httpx.post(server.url + "api/solve", content=data, headers=headers, timeout=10)
     assert r.status_code == status and set(r.json()) == {"error", "type"}
+
+
+def test_a_bug_is_a_json_500_not_a_dead_server(capsys):
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    from ddz.web import server as web_server
+
+    async def boom(body):
+        raise RuntimeError(f"boom {body['n']}")
+
+    async def handle(request):
+        return await web_server._answer(request, 100, boom)
+
+    async def main():
+        app = Starlette(routes=[Route("/x", handle, methods=["POST"])])
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+            return [await client.post("/x", json={"n": n}) for n in range(2)]
+
+    for n, r in enumerate(asyncio.run(main())):
+        assert r.status_code == 500 and r.json() == {"error": f"internal error: RuntimeError: boom {n}", "type": "internal"}
+    assert "RuntimeError: boom 1" in capsys.readouterr().err
 
 
 def test_unknown_routes_and_methods(server):

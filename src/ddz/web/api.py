@@ -6,7 +6,7 @@ goes through the worker pool: :func:`solve_job` checks the request in the server
 (a ``dict``) and returns a JSON-serializable ``dict``; bad input raises
 :class:`ddz.DdzError` (a subclass naming what was wrong), which the server answers with
 ``422`` and the message. The request fields are those of the Python API, in the same
-notation (docs/api.md, "The web API"). Only public ``ddz`` names are used.
+notation (docs/api.md, "The JSON API"). Only public ``ddz`` names are used.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def _fields(body: Any, allowed: Sequence[str], required: Sequence[str] = ()) -> 
         raise DdzError(f"the request body must be a JSON object, not {_json_type(body)}")
     unknown = sorted(k for k in body if k not in allowed)
     if unknown:
-        raise DdzError(f"unknown field(s) {unknown}; the fields are {list(allowed)}")
+        raise DdzError(f"unknown field(s) {_quote(unknown)}; the fields are {list(allowed)}")
     missing = [k for k in required if k not in body]
     if missing:
         raise DdzError(f"missing field(s) {missing}")
@@ -116,7 +116,7 @@ def position_arg(value: Any, rules: Any = None) -> ddz.Position:
     elif isinstance(value, dict):
         unknown = sorted(k for k in value if k not in _POSITION_FIELDS)
         if unknown:
-            raise DdzError(f"unknown position field(s) {unknown}; the fields are {list(_POSITION_FIELDS)} "
+            raise DdzError(f"unknown position field(s) {_quote(unknown)}; the fields are {list(_POSITION_FIELDS)} "
                            "(the rules go in the request's 'rules')")
         if "hands" not in value:
             raise DdzError("the position object needs 'hands': two or three hands in seat order")

@@ -100,7 +100,7 @@ class SolverPool:
         self.idle: "asyncio.Queue[_Worker]" = asyncio.Queue()
         self.workers: List[_Worker] = []
         self.waiting = 0
-        self.counts = {"solved": 0, "cancelled": 0, "killed": 0, "failed": 0}
+        self.counts = {"solved": 0, "cancelled": 0, "replaced": 0, "failed": 0}
         self._ids = itertools.count(1)
         self._closing = False
         self._tasks: set = set()
@@ -158,14 +158,19 @@ class SolverPool:
             w.future.exception()          # retrieved: nobody waits for it any more
         if w in self.workers:
             self.workers.remove(w)
-        self.counts["killed"] += 1
+        self.counts["replaced"] += 1
         if not self._closing:
             self.idle.put_nowait(await self._spawn())
 
     def _background(self, coro) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:     # e.g. a worker that cannot start
+            print(f"ddz serve: {type(task.exception()).__name__}: {task.exception()}", file=sys.stderr)
 
     async def _stop(self, w: _Worker, fut: asyncio.Future, cancelled: bool) -> None:
         """Stop ``w``'s search: a cancel, then ``grace`` seconds, then the kill."""
@@ -200,7 +205,6 @@ class SolverPool:
         try:
             w = await self.idle.get()
             while w.dead or w.proc.returncode is not None:     # died while idle: replace it
-                self.counts["failed"] += 1
                 self._background(self._replace(w))
                 w = await self.idle.get()
         finally:
@@ -226,7 +230,8 @@ class SolverPool:
         return msg
 
     def status(self) -> Dict[str, Any]:
-        """Workers, idle workers, waiting requests and counts of solves, cancels, kills."""
+        """Workers, idle workers, waiting requests and counts of solves, cancels,
+        replaced workers and solves lost with a dead worker."""
         return {"workers": self.size, "idle": self.idle.qsize(), "waiting": self.waiting,
                 "pids": [w.pid for w in self.workers],
                 "cancel": "event" if all(w.can_cancel for w in self.workers) else "kill",

@@ -1,6 +1,6 @@
 """The ``ddz serve`` web app: the page, its assets and the JSON API (Starlette, issue 28).
 
-Routes (docs/api.md, "The web API"):
+Routes (docs/api.md, "The JSON API"):
 
 * ``GET /``: the page (``static/index.html`` with the card symbols of
   :func:`ddz.web.cards.sprite` put in); ``GET /static/...``: its scripts and style;
@@ -11,9 +11,10 @@ Bad input is a 4xx answer ``{"error": message, "type": name}``: ``400`` a body t
 not JSON, ``413`` one too large, ``415`` one not sent as ``application/json`` (which
 also keeps other web sites' pages from posting to a local server without asking),
 ``422`` anything :mod:`ddz` refuses (the :class:`ddz.DdzError`'s own message and class
-name), ``429`` too many solves waiting. Solves run in the :class:`~ddz.web.pool.SolverPool`;
-a client that goes away while its solve waits or runs (the page's Cancel aborts the
-request) stops that search.
+name), ``429`` too many solves waiting; a bug is a ``500`` ``{"error", "type": "internal"}``
+(its traceback on the server's standard error), never a dead server. Solves run in the
+:class:`~ddz.web.pool.SolverPool`; a client that goes away while its solve waits or runs
+(the page's Cancel aborts the request) stops that search.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import pathlib
+import traceback
 from typing import Any, Callable, Dict
 
 from starlette.applications import Starlette
@@ -100,6 +102,9 @@ async def _answer(request: Request, limit: int, fn: Callable[[Any], Any]) -> Res
         return _error(422, str(exc), getattr(exc, "kind", type(exc).__name__))
     except Busy as exc:
         return _error(429, str(exc), "Busy")
+    except Exception as exc:  # noqa: BLE001 - a bug: a JSON 500 (traceback on stderr), the server goes on
+        traceback.print_exc()
+        return _error(500, f"internal error: {type(exc).__name__}: {exc}", "internal")
 
 
 async def _disconnected(request: Request) -> None:
