@@ -18,9 +18,10 @@ import pytest
 
 import ddz
 from conftest import NO_EXTENSIONS, readme_code
-from webtools import HARD, PUZZLES, WZ8, Server, cpu_seconds, load_test, rss_kib
+from webtools import HARD, PUZZLES, WZ8, Server, alive, cpu_seconds, load_test, rss_kib
 
 httpx = pytest.importorskip("httpx")
+pytest.importorskip("psutil")
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
@@ -185,10 +186,9 @@ def test_a_client_that_goes_away_stops_its_search(server):
 
 
 def test_a_worker_that_dies_is_replaced(server):
-    import os
-    import signal
+    import psutil
     before = _status(server)
-    os.kill(before["pids"][0], signal.SIGKILL)
+    psutil.Process(before["pids"][0]).kill()
     answers = [post(server, "/api/solve", {"position": "KK5543/225543"}, timeout=30) for _ in range(3)]
     assert [a.status_code for a in answers] == [200] * 3 and all(a.json()["exact"] for a in answers)
     assert _wait(lambda: _status(server)["idle"] == 2)
@@ -473,7 +473,7 @@ def test_serve_stops_on_ctrl_c_and_takes_its_workers_along():
     s = Server("--workers", "1")
     pids = get(s, "/api/status").json()["pids"]
     assert s.stop() == 0
-    assert _wait(lambda: not any(pathlib.Path(f"/proc/{p}").exists() for p in pids), 10)
+    assert _wait(lambda: not any(alive(p) for p in pids), 10)
 
 
 def test_card_component():

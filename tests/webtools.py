@@ -19,8 +19,11 @@ PUZZLES = json.loads((ROOT / "tests" / "data" / "endgame_puzzles.json").read_tex
 WZ8 = next(p for p in PUZZLES if p["name"] == "WZ8")
 #: a three-seat deal that no search finishes in minutes: for time limits and Cancel
 HARD = "3344466899TJJQKKK22R/355567889TQKAAAA2/345677789TTJJQQ2B"   # seed 0, landlord 0 bid 3
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
-CHROMEDRIVER = ("chromedriver",)
+CHROMIUM = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROME_PATHS = ("/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+                "/Applications/Chromium.app/Contents/MacOS/Chromium",
+                r"C:\Program Files\Google\Chrome\Application\chrome.exe",
+                r"C:\Program Files (x86)\Google\Chrome\Application\chrome.exe")
 
 
 class Server:
@@ -30,8 +33,10 @@ class Server:
     def __init__(self, *args: str, timeout: float = 60.0) -> None:
         cmd = [sys.executable, "-c", "import sys; from ddz.cli import main; sys.exit(main())",
                "serve", "--port", "0", *args]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     start_new_session=True)
+        # its own process group, so that our Ctrl-C (below) reaches it alone
+        group = ({"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if os.name == "nt"
+                 else {"start_new_session": True})
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **group)
         line = self.proc.stdout.readline()        # "ddz serve: http://127.0.0.1:PORT/ ..." once it answers
         if not line.startswith("ddz serve: http"):
             self.stop()
@@ -39,9 +44,9 @@ class Server:
         self.url = line.split()[2]
 
     def stop(self) -> int:
-        """Ctrl-C (SIGINT) and wait; the exit status."""
+        """Ctrl-C (SIGINT; Ctrl-Break on Windows) and wait; the exit status."""
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            self.proc.send_signal(signal.CTRL_BREAK_EVENT if os.name == "nt" else signal.SIGINT)
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:      # pragma: no cover - a hung server
@@ -51,25 +56,39 @@ class Server:
 
 
 def rss_kib(pid: int) -> int:
-    """Resident memory of a process, KiB (Linux /proc)."""
-    for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for {pid}")       # pragma: no cover
+    """Resident memory of a process, KiB."""
+    import psutil
+    return psutil.Process(pid).memory_info().rss // 1024
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc), seconds."""
-    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time of a process so far, seconds (0 once it has exited)."""
+    import psutil
+    try:
+        t = psutil.Process(pid).cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return t.user + t.system
+
+
+def alive(pid: int) -> bool:
+    import psutil
+    return psutil.pid_exists(pid)
 
 
 # -- the browser ------------------------------------------------------------------------
 
 def find_browser() -> Tuple[Optional[str], Optional[str]]:
-    """(chromium, chromedriver) paths, or None for each one missing."""
-    return (next(filter(None, map(shutil.which, CHROMIUM)), None),
-            next(filter(None, map(shutil.which, CHROMEDRIVER)), None))
+    """(Chromium or Chrome, chromedriver) paths, or None for each one missing: on the
+    PATH (Debian's ``chromium`` and ``chromedriver``), else where macOS and Windows
+    install Chrome and where CI images keep their chromedriver (``CHROMEWEBDRIVER``)."""
+    binary = next(filter(None, map(shutil.which, CHROMIUM)), None) or next(
+        (p for p in CHROME_PATHS if os.path.exists(p)), None)
+    driver = shutil.which("chromedriver")
+    if driver is None and os.environ.get("CHROMEWEBDRIVER"):
+        driver = next((p for p in (os.path.join(os.environ["CHROMEWEBDRIVER"], n)
+                                   for n in ("chromedriver", "chromedriver.exe")) if os.path.exists(p)), None)
+    return binary, driver
 
 
 def chrome(width: int = 1100, height: int = 900):

@@ -94,6 +94,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     url = f"http://{shown}:{port}/"
 
     class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            super().handle_exit(sig, frame)
+            # Ctrl-C (SIGINT, SIGTERM, Windows' Ctrl-Break) is how this command stops: do not
+            # have uvicorn raise the signal again once it has shut down (exit status 0)
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list):
+                captured.clear()
+
         async def startup(self, sockets=None) -> None:
             await super().startup(sockets=sockets)
             if self.should_exit:
@@ -109,7 +117,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     config = uvicorn.Config(create_app(**options), log_level="warning", lifespan="on")
     try:
         Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:       # uvicorn shuts down on Ctrl-C, then raises it again
+    except KeyboardInterrupt:       # a Ctrl-C before uvicorn's handlers were installed
         pass
     print("ddz serve: stopped", flush=True)
 
