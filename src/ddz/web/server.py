@@ -97,7 +97,7 @@ async def _answer(request: Request, limit: int, fn: Callable[[Any], Any]) -> Res
     try:
         return JSONResponse(await fn(await _body(request, limit)), headers=_HEADERS)
     except _BadRequest as exc:
-        return _error(exc.status, str(exc), "BadRequest")
+        return _error(exc.status, str(exc), "internal" if exc.status >= 500 else "BadRequest")
     except ddz.DdzError as exc:
         return _error(422, str(exc), getattr(exc, "kind", type(exc).__name__))
     except Busy as exc:
