@@ -174,6 +174,12 @@ def test_a_six_hand_match_replays_from_its_record():
     bad["totals"][0] += 1
     with pytest.raises(RecordError, match="totals"):
         Match.from_record(bad)
+    for value in (True, 3, "23 -22 -1"):              # not a list: an error, not a TypeError
+        bad["totals"] = value
+        with pytest.raises(RecordError, match="totals"):
+            Match.from_record(bad)
+    del bad["totals"]                                 # left out: not checked (docs/records.md)
+    assert Match.from_record(bad).totals == m.totals
     bad = copy.deepcopy(rec)
     bad["games"][2], bad["games"][3] = bad["games"][3], bad["games"][2]
     with pytest.raises(RecordError, match="hand 3"):

@@ -377,6 +377,43 @@ def test_interrupt_in_progress_stops_the_search():
     assert len(calls) == 1 and info.value.nodes >= calls[0] > 0
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_cancel_from_another_thread_stops_the_search(threads):
+    """``cancel``: a threading.Event set from another thread stops a running search (here
+    the solve runs in a worker thread, as in a server, and the main thread cancels it),
+    which returns an honest not-exact Solution; a handle already set returns at once."""
+    import threading
+
+    event = threading.Event()
+    out = {}
+    calls = []
+
+    def run():
+        out["sol"] = solve(Position(HARD, landlord=2), time_limit=600, table_mb=1, threads=threads,
+                           cancel=event, progress=lambda n, s: calls.append(n))
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(0.5)
+    assert worker.is_alive()                      # still searching: a whole deal
+    event.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    sol = out["sol"]
+    assert not sol.exact and sol.nodes > 0
+    assert sol.win is None and sol.landlord_wins is None and sol.value is None
+    assert sol.moves == [] and sol.pv == []
+    early = solve(_wz("WZ1"), cancel=event)
+    assert not early.exact and early.nodes == 0 and early.moves == []
+    # a handle that is never set changes nothing
+    assert solve(_wz("WZ1"), cancel=threading.Event()).win is True
+
+
+def test_cancel_argument_is_checked():
+    with pytest.raises(DdzError, match="is_set"):
+        solve(Position(["3", "4"]), cancel=True)
+
+
 def test_reference_tick_reports_and_cancels():
     from ddz.reference_solver import TICK_EVERY, LimitReached
     seen = []

@@ -34,6 +34,7 @@ a time; the root split of ``threads > 1`` (:mod:`ddz.solver`) gives each thread 
 """
 
 cimport cython
+import threading
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
@@ -103,12 +104,21 @@ cdef extern from *:
     void ddz_table_free(void* p, size_t bytes) nogil
     void ddz_prefetch(const void* p) nogil
 
+cdef extern from "Python.h":
+    ctypedef struct PyThreadState:
+        pass
+    PyThreadState* PyEval_SaveThread() nogil
+    void PyEval_RestoreThread(PyThreadState*) nogil
+    int PyErr_CheckSignals() except -1
+
+
 cdef enum:
     INF = 1 << 30
     B_EXACT = 1
     B_LOWER = 2
     B_UPPER = 3
     CHECK_EVERY = 1023     # limits are checked every 1024 nodes
+    POLL_EVERY = 8191      # Ctrl-C, cancel and progress every 8192 nodes, under the GIL
     MAX_SEATS = 3
 
 
@@ -142,6 +152,9 @@ cdef struct Ctx:
     double deadline        # monotonic seconds (0: none)
     int* stop              # set by another thread: stop now
     int aborted
+    void* owner            # the Searcher (a borrowed PyObject*), for the poll
+    int polls              # 1: poll Ctrl-C (and the Python poll function) under the GIL
+    PyThreadState* ts      # the GIL released by this search (NULL: held)
     Entry* tt
     uint64_t tmask
     uint16_t gen           # entries of other generations are empty (reset() bumps it)
@@ -337,10 +350,28 @@ cdef inline int split_count(uint64_t y) noexcept nogil:
     return ranks - (trios if trios < smalls else smalls)
 
 
-cdef inline int hit_limit(Ctx* c) noexcept nogil:
+cdef int poll(Ctx* c) noexcept:
+    """Every 8192 nodes: take the GIL (the search runs holding it until the first poll,
+    so a small search never releases it), check Ctrl-C and call the Searcher's poll
+    function (cancel, progress), then release the GIL. 1: stop."""
+    cdef int r = 0
+    if c.ts != NULL:
+        if not c.polls:
+            return 0
+        PyEval_RestoreThread(c.ts)
+        c.ts = NULL
+    if c.polls:
+        r = (<Searcher>c.owner).poll_python()
+    c.ts = PyEval_SaveThread()
+    return r
+
+
+cdef inline int hit_limit(Ctx* c) noexcept:
     if c.stop[0]:
         return 1
     if c.deadline > 0 and now() >= c.deadline:
+        return 1
+    if (c.nodes & POLL_EVERY) == 0 and poll(c):
         return 1
     return 0
 
@@ -428,7 +459,7 @@ cdef inline int goes_out(Ctx* c, int p, int64_t tb) noexcept nogil:
     return 0
 
 
-cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept nogil:
+cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept:
     """Alpha-beta value (landlord's side, fail-soft) of the state with seat ``p`` to move."""
     cdef uint64_t key, hp, ch
     cdef uint16_t meta
@@ -579,6 +610,8 @@ cdef class Searcher:
     cdef RuleTable table
     cdef int stop_flag
     cdef readonly Py_ssize_t entries
+    cdef object poll_fn
+    cdef object pending
 
     def __cinit__(self, RuleTable table, double table_mb):
         cdef Py_ssize_t want, n = 1
@@ -601,6 +634,27 @@ cdef class Searcher:
         self.c.stop = &self.stop_flag
         self.stop_flag = 0
         self.c.gen = 1
+        self.c.owner = <void*>self
+
+    def set_poll(self, fn):
+        """``fn()`` (or ``None``) is called under the GIL every 8192 nodes of a running
+        :meth:`value`, after the check for Ctrl-C (in the main thread); a true result
+        stops the search (``exact=False``), and an exception it raises stops it and is
+        raised by :meth:`value`. Also polled: Ctrl-C, when :meth:`value` runs in the
+        main thread."""
+        if fn is not None and not callable(fn):
+            raise TypeError("the poll function must be callable or None")
+        self.poll_fn = fn
+
+    cdef int poll_python(self) noexcept:
+        try:
+            PyErr_CheckSignals()
+            if self.poll_fn is not None and self.poll_fn():
+                return 1
+        except BaseException as exc:
+            self.pending = exc
+            return 1
+        return 0
 
     def reset(self, int seats, int landlord, bint score):
         """Start a new problem: the seats (2 or 3), the landlord's seat and the mode
@@ -662,7 +716,7 @@ cdef class Searcher:
 
     def value(self, hands, int to_move, int64_t to_beat, int last, int landlord_plays,
               bint farmers_played, int alpha=-INF, int beta=INF, node_limit=None,
-              double time_limit=0.0):
+              double time_limit=0.0, bint release=False):
         """Search one state (every hand non-empty; trusted otherwise: :mod:`ddz.solver`
         validates positions).
 
@@ -673,8 +727,14 @@ cdef class Searcher:
         :param alpha, beta: the window (fail-soft; default: everything).
         :param node_limit: stop after this many more nodes (``None``: no limit).
         :param time_limit: stop after this many seconds (0: no limit).
-        :returns: ``(value, exact)``: ``exact`` is ``False`` when a limit or
-            :meth:`stop` cut the search short (the value is then meaningless).
+        :param release: release the GIL at once (a helper thread of a parallel search);
+            otherwise the search holds it until its first poll (8192 nodes), so that a
+            small search never waits to take it back.
+        :returns: ``(value, exact)``: ``exact`` is ``False`` when a limit,
+            :meth:`stop` or the poll function cut the search short (the value is then
+            meaningless).
+        :raises KeyboardInterrupt: (or whatever the poll raised) Ctrl-C during the
+            search, which stops at once.
         """
         cdef int v, llp = landlord_plays if landlord_plays < 2 else 2
         cdef int64_t limit = -1 if node_limit is None else node_limit
@@ -685,8 +745,15 @@ cdef class Searcher:
         self.c.top = 0
         self.c.node_stop = INT64_MAX if limit < 0 else self.c.nodes + limit
         self.c.deadline = now() + time_limit if time_limit > 0 else 0.0
-        with nogil:
-            v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)
+        self.c.polls = self.poll_fn is not None or threading.current_thread() is threading.main_thread()
+        self.c.ts = PyEval_SaveThread() if release else NULL
+        v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)
+        if self.c.ts != NULL:
+            PyEval_RestoreThread(self.c.ts)
+            self.c.ts = NULL
+        if self.pending is not None:
+            exc, self.pending = self.pending, None
+            raise exc
         return v, not self.c.aborted
 
     def cheap_tests(self, hands, int seat, int64_t to_beat):

@@ -841,6 +841,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)
+    from .web.cli import add_parser as add_serve    # ddz serve (issue 28): its code is in ddz.web
+    add_serve(sub)
     return parser
 
 

@@ -595,6 +595,13 @@ class Game:
         """
         return _render(self, seat)
 
+    def _repr_html_(self) -> str:
+        """The table in a notebook (Jupyter): every hand drawn with the SVG cards of
+        ``ddz serve``, the bottom, the bid, the multiplier and the result
+        (:func:`ddz.web.cards.game_html`; imported here, so ``import ddz`` stays light)."""
+        from .web.cards import game_html
+        return game_html(self)
+
     # -- legal actions --
     def legal_actions(self) -> List[Action]:
         """The legal actions of :attr:`current_player` (RULES.md §3–§5), in a fixed order.

@@ -19,7 +19,6 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 from __future__ import annotations
 
 import concurrent.futures
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -46,7 +45,6 @@ takes without a node or time limit."""
 
 _INF = 1 << 30
 _PROGRESS_EVERY = 0.25     # seconds between progress calls
-_DIRECT_MAX_CARDS = 12     # a compiled search of at most this many cards runs in the calling thread
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _PV_MAX = 120
 
@@ -114,7 +112,8 @@ def _limit_arg(value, what: str, kind) -> Optional[float]:
 def solve(position: Position, *, score: bool = False, all_moves: bool = False,
           node_limit: Optional[int] = None, time_limit: Optional[float] = None,
           threads: int = 1, table_mb: float = DEFAULT_TABLE_MB,
-          progress: Optional[Callable[[int, float], None]] = None) -> Solution:
+          progress: Optional[Callable[[int, float], None]] = None,
+          cancel=None) -> Solution:
     """Solve a perfect-information position exactly (RULES.md §5 play, §6 score).
 
     :param position: a :class:`ddz.Position` (two or three seats).
@@ -131,18 +130,21 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :param table_mb: transposition table size per thread in MiB (>= 1; default
         :data:`DEFAULT_TABLE_MB`); memory use is bounded by ``threads * table_mb``.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
-        long search runs. The compiled search then runs in a helper thread, so that
-        Ctrl-C stops it at once: on :class:`KeyboardInterrupt` the search is cancelled (a
-        flag its ``nogil`` loop checks), and the interrupt propagates once it stopped,
-        with the positions searched in its ``nodes`` attribute; nothing it found is kept
-        as an answer. Under ``DDZ_NO_EXTENSIONS=1`` the reference search calls it from
-        its ``tick`` and is interrupted the same way. Without ``progress`` the same holds
-        when ``solve`` is called from the main thread (the search runs in a helper
-        thread unless the position has at most 12 cards); from another thread Python
-        delivers no Ctrl-C anyway.
+        long search runs, from the calling thread.
+    :param cancel: ``None``, or a handle with an ``is_set()`` method (a
+        :class:`threading.Event`): once it is set (from any thread), the search stops
+        within about 10,000 positions and ``solve`` returns a not-exact
+        :class:`Solution` (every answer field ``None`` or empty). Already set: returns
+        at once.
     :returns: a :class:`Solution`.
-    :raises DdzError: ``position`` is not a Position; a bad limit, thread count or table
-        size; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
+    :raises KeyboardInterrupt: Ctrl-C while ``solve`` runs in the main thread: the
+        search (which runs in the calling thread and looks for Ctrl-C, ``cancel`` and
+        ``progress`` every ~10,000 positions) stops at once, and the interrupt
+        propagates with the positions searched in its ``nodes`` attribute; nothing it
+        found is kept as an answer. An exception raised by ``progress`` or
+        ``cancel.is_set`` propagates the same way.
+    :raises DdzError: ``position`` is not a Position; a bad limit, thread count, table
+        size or ``cancel``; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
         :data:`PURE_PYTHON_MAX_CARDS` cards with no limit.
     """
     t0 = time.perf_counter()
@@ -159,59 +161,30 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
     if progress is not None and not callable(progress):
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise DdzError(f"cancel must be None or have an is_set() method (a threading.Event), got {quote(cancel)}")
     pos = position
     if pos.over:
         lw = pos.landlord_wins
         return Solution(True, lw, lw == (pos.to_move == pos.landlord), [], [],
                         pos.final_score() if score else None, 0, time.perf_counter() - t0,
                         pos.seats, pos.landlord)
+    if cancel is not None and cancel.is_set():
+        return _unknown(pos, 0, t0)
     if _solver is None:
-        return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress)
-    job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0)
-    if progress is None and (sum(pos.cards_left) <= _DIRECT_MAX_CARDS
-                             or threading.current_thread() is not threading.main_thread()):
-        return job.run()          # a tiny search, or no Ctrl-C to watch for in this thread
-    future = _main_worker().submit(_capture, job.run)
+        return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
+    job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0,
+               progress, cancel)
     try:
-        while True:
-            try:
-                ok, value = future.result(_PROGRESS_EVERY)
-                break
-            except concurrent.futures.TimeoutError:
-                if progress is not None:
-                    progress(job.nodes(), time.perf_counter() - t0)
+        return job.run()
     except KeyboardInterrupt as exc:
-        job.cancel()
-        future.result()
         exc.nodes = job.nodes()
         raise
-    if not ok:
-        raise value
-    return value
-
-
-_WORKER = []
-
-
-def _main_worker() -> concurrent.futures.ThreadPoolExecutor:
-    """The one helper thread that runs the main thread's compiled searches (so that Ctrl-C
-    reaches the main thread while the ``nogil`` search runs); long-lived, so that its
-    transposition table (thread-local) is kept between calls as in any other thread."""
-    if not _WORKER or _WORKER[0] != os.getpid():         # none yet, or a forked child's copy
-        _WORKER[:] = [os.getpid(), concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="ddz-solve")]
-    return _WORKER[1]
 
 
 def _move_order(play: Play):
     """RULES.md §2.3 move order: the pass first, then :attr:`Play.sort_key`."""
     return (bool(play), play.sort_key)
-
-
-def _capture(fn):
-    try:
-        return True, fn()
-    except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-        return False, exc
 
 
 # -- the compiled path ----------------------------------------------------------------
@@ -242,8 +215,12 @@ def _searcher(table, mb: float):
 class _Job:
     """One :func:`solve` call on the compiled search."""
 
-    def __init__(self, pos, score, all_moves, node_limit, time_limit, threads, mb, t0):
+    def __init__(self, pos, score, all_moves, node_limit, time_limit, threads, mb, t0,
+                 progress=None, cancel=None):
         self.pos = pos
+        self.progress = progress
+        self.cancel_handle = cancel
+        self.shown = t0
         self.score = score
         self.all_moves = all_moves
         self.node_limit = node_limit
@@ -256,6 +233,7 @@ class _Job:
         self.cancelled = False
         self.lock = threading.Lock()
         self.window = (-_INF, _INF) if score else (-1, 1)
+        self.caller = threading.current_thread()
 
     # state tuples: (hands, to_move, to_beat code, last seat or -1, landlord plays, farmers played)
     def root(self):
@@ -296,9 +274,27 @@ class _Job:
             tl = self.deadline - time.perf_counter()
             if tl <= 0:
                 return None
-        if self.cancelled:
+        if self.cancelled or (self.cancel_handle is not None and self.cancel_handle.is_set()):
             return None
         return nl, tl
+
+    def poll(self):
+        """The searcher's poll (every ~8192 positions, in the calling thread; with
+        ``threads > 1`` five times per progress period, while the helpers search): cancel
+        and progress. True: stop."""
+        if self.cancel_handle is not None and self.cancel_handle.is_set():
+            self.cancel()
+            return True
+        if self.progress is not None:
+            now = time.perf_counter()
+            if now - self.shown >= _PROGRESS_EVERY:
+                self.shown = now
+                self.progress(self.nodes(), now - self.t0)
+        return False
+
+    def poll_cancel(self):
+        """The poll of a helper thread's searcher: cancel only."""
+        return self.cancel_handle is not None and self.cancel_handle.is_set()
 
     def search(self, s, state, alpha, beta):
         """(value, exact) of one state with searcher ``s``."""
@@ -306,7 +302,7 @@ class _Job:
         if lim is None:
             return 0, False
         return s.value(state[0], state[1], state[2], state[3], state[4], state[5], alpha, beta,
-                       lim[0], lim[1])
+                       lim[0], lim[1], threading.current_thread() is not self.caller)
 
     def move_reaches(self, s, state, code, play, target):
         """Does ``play`` reach the value ``target`` (exactly)? ``(bool, exact)``."""
@@ -371,6 +367,10 @@ class _Job:
     def new_searcher(self, mb):
         s = _searcher(self.table, mb) if self.threads == 1 else _new_searcher(self.table, mb)
         s.reset(self.pos.seats, self.pos.landlord, self.score)
+        if self.threads == 1:
+            s.set_poll(self.poll if self.progress is not None or self.cancel_handle is not None else None)
+        else:     # the calling thread watches for Ctrl-C and runs progress (run_split)
+            s.set_poll(self.poll_cancel if self.cancel_handle is not None else None)
         with self.lock:
             self.searchers.append(s)
             if self.cancelled:
@@ -466,7 +466,16 @@ class _Job:
                             other.stop()
 
         with ThreadPoolExecutor(self.threads) as ex:
-            list(ex.map(task, range(len(codes))))
+            futures = [ex.submit(task, i) for i in range(len(codes))]
+            try:
+                while concurrent.futures.wait(futures, _PROGRESS_EVERY / 5).not_done:
+                    if self.poll():
+                        break
+            except BaseException:      # Ctrl-C (or progress raised): stop the helpers first
+                self.cancel()
+                raise
+            for f in futures:
+                f.result()
         if failed[0] or self.cancelled:
             return _unknown(pos, self.nodes(), self.t0)
         for x in self.searchers:          # the stops were for cancelled later moves
@@ -494,10 +503,12 @@ class _Job:
 
 # -- the pure-Python path ----------------------------------------------------------------
 
-def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0, progress=None) -> Solution:
+def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0, progress=None,
+                     cancel=None) -> Solution:
     """``DDZ_NO_EXTENSIONS=1``: the reference minimax with a memo; ``progress`` is
-    called from the search's ``tick``; a :class:`KeyboardInterrupt` gets the positions
-    searched so far as its ``nodes`` attribute."""
+    called and ``cancel`` checked from the search's ``tick``; a
+    :class:`KeyboardInterrupt` gets the positions searched so far as its ``nodes``
+    attribute."""
     total = sum(pos.cards_left)
     if node_limit is None and time_limit is None and total > PURE_PYTHON_MAX_CARDS:
         raise DdzError(
@@ -510,6 +521,8 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
 
     def tick(n):
         ticked[0] = n
+        if cancel is not None and cancel.is_set():
+            raise LimitReached
         now = time.perf_counter()
         if progress is not None and now - shown[0] >= _PROGRESS_EVERY:
             shown[0] = now
@@ -521,7 +534,8 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
         nonlocal nodes
         left_nodes = None if node_limit is None else node_limit - nodes
         left_time = None if deadline is None else deadline - time.perf_counter()
-        if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0):
+        if (left_nodes is not None and left_nodes <= 0) or (left_time is not None and left_time <= 0) \
+                or (cancel is not None and cancel.is_set()):
             raise LimitReached
         r = ref_solve(p.hands, p.landlord, p.to_move, p.to_beat, p.last_player, p.rules,
                       score=score, landlord_plays=p.landlord_plays,
@@ -547,7 +561,7 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
             line.append(move)
             p = p.after(move)
     except LimitReached:
-        return _unknown(pos, nodes, t0)
+        return _unknown(pos, nodes + ticked[0], t0)
     except KeyboardInterrupt as exc:
         exc.nodes = nodes + ticked[0]
         raise
