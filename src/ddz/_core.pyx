@@ -29,13 +29,13 @@ them read or write out of bounds. There are no module-level scratch buffers.
 
 cimport cython
 cimport numpy as cnp
-from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+import collections.abc
 import threading
 
 import numpy as np
@@ -730,9 +730,16 @@ for _ch in " \t\n-+,":
 cdef enum:
     HASH_MIN_BITS = 10
 
+#: the kicker bits of a play code (ranks 0..14, 3 bits each)
+cdef int64_t KICKERS_MASK = (<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1
+
 
 cdef inline uint64_t slot_of(int64_t code, int shift) noexcept nogil:
     return ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
+
+
+#: Play of a code the core generated (no structure checks): how a table makes its plays
+_trusted_play = Play._from_trusted_code
 
 
 @cython.final
@@ -777,6 +784,7 @@ cdef class RuleTable:
         cdef int64_t code
         cdef int64_t[::1] cv
         cdef uint8_t deck[NUM_RANKS]
+        cdef uint8_t* cp
         cdef int bits
         opts_from(rules.move_options, &self.opts)
         self.rules = rules
@@ -792,6 +800,8 @@ cdef class RuleTable:
             self.counts = base.counts
             self.notation = base.notation
             self.index_of_play = base.index_of_play
+            self.play_slots = base.play_slots
+            self.text_slots = base.text_slots
             self.max_moves = base.max_moves
             self.view = base.view
             self.view.opts = &self.opts
@@ -806,14 +816,22 @@ cdef class RuleTable:
             raise RuntimeError("the universe changed between two generations")
         codes.setflags(write=False)
         self.codes = codes
-        self.plays = (PASS,) + tuple([Play._from_trusted_code(c) for c in codes.tolist()[1:]])
-        counts = np.ascontiguousarray(
-            np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS))
-        self.view.counts = <const uint8_t*>cnp.PyArray_DATA(counts)
+        counts = np.empty((n + 1, NUM_RANKS), dtype=np.uint8)
+        cp = <uint8_t*>cnp.PyArray_DATA(counts)
+        for i in range(n + 1):
+            code_counts(cv[i], cp + i * NUM_RANKS)
+        self.view.counts = cp
         counts.setflags(write=False)
         self.counts = counts
-        self.notation = tuple([str(p) for p in self.plays])
-        self.index_of_play = {p: i for i, p in enumerate(self.plays)}
+        # Play objects and their notation are made when first asked for (PlaySeq,
+        # NotationSeq): making all 12,655 to 27,472 of them here cost every fresh process
+        # 0.1 to 0.4 s before its first call (issue 24)
+        self.play_slots = [None] * (n + 1)
+        self.play_slots[0] = PASS
+        self.text_slots = [None] * (n + 1)
+        self.plays = PlaySeq(self)
+        self.notation = NotationSeq(self)
+        self.index_of_play = PlayIds(self)
         # the most legal moves of one position: every play and the pass
         self.max_moves = n + 1
         # open addressing, load factor below 1/2
@@ -973,6 +991,90 @@ cdef class RuleTable:
             (<uint8_t*>cnp.PyArray_DATA(res))[r] = <uint8_t>cnt[r]
         return res
 
+    def play_of_text(self, text, bint plain_choice=True):
+        """The play that card notation names, read in C: plain cards (``4448``) or a main
+        part ``+`` kickers (``444+8``), in the characters :meth:`counts_of_text` reads.
+
+        Reads as :meth:`ddz.Play.parse` does (RULES.md §2.5): with ``+``, the reading whose
+        main part is the cards before the first ``+``; without, the one reading, or among
+        several the one without kickers when ``plain_choice`` (``False``: exactly one
+        reading, as :func:`ddz.classify` asks of plain cards).
+
+        :returns: the table's interned :class:`ddz.Play`, or ``None`` whenever the text
+            needs the Python parser (which parses it or words the error): other spellings
+            (``10``, 小王, ``pass``), no card, more cards than the deck, no play, a choice
+            the rules above do not make, nothing after ``+``. Never the pass; never raises.
+        """
+        self.built()
+        cdef bytes raw
+        cdef const unsigned char* c
+        cdef Py_ssize_t i, n, plus = -1
+        cdef int r, k, found, hits = 0
+        cdef unsigned char ch
+        cdef unsigned int total[NUM_RANKS]
+        cdef unsigned int body[NUM_RANKS]
+        cdef uint8_t cards[NUM_RANKS]
+        cdef uint8_t own[NUM_RANKS]
+        cdef int64_t buf[MAX_READINGS]
+        cdef int64_t pick = 0, code
+        if type(text) is not str or not (<str>text).isascii():
+            return None
+        raw = (<str>text).encode("ascii")
+        c = raw
+        n = len(raw)
+        memset(total, 0, sizeof(total))
+        memset(body, 0, sizeof(body))
+        for i in range(n):
+            ch = c[i]
+            if ch == 43 and plus < 0:     # the first '+': main part before, kickers after
+                plus = i
+                continue
+            r = TEXT_RANK[ch]
+            if r < 0:
+                if r == -2:
+                    continue
+                return None
+            if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
+                return None
+            if total[r] >= self.opts.limit[r]:
+                return None               # beyond the deck: the parser says so
+            total[r] += 1
+            if plus < 0:
+                body[r] += 1
+        k = 0
+        for r in range(NUM_RANKS):
+            cards[r] = <uint8_t>total[r]
+            k += total[r]
+        if k == 0:
+            return None
+        if plus >= 0:
+            k = 0
+            for r in range(NUM_RANKS):
+                k += total[r] - body[r]
+            if k == 0:
+                return None               # nothing after '+'
+        found = readings_codes(&self.opts, cards, buf)
+        if plus >= 0:
+            for i in range(found):
+                code_counts(buf[i], own)
+                for r in range(NUM_RANKS):   # the play's main part: its cards less its kickers
+                    if own[r] - ((buf[i] >> (KICK_BITS * r)) & KICK_MASK) != body[r]:
+                        break
+                else:
+                    hits += 1
+                    pick = buf[i]
+        elif found == 1:
+            hits, pick = 1, buf[0]
+        elif plain_choice:
+            for i in range(found):
+                if buf[i] & KICKERS_MASK == 0:
+                    hits += 1
+                    pick = buf[i]
+        if hits != 1 or pick == 0:
+            return None
+        i = self.index(pick)
+        return None if i < 0 else self.play_at(i)
+
     # -- checked Python-callable twins of the kernels --
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1:
         """The to-beat code as int64, after checking it is a play of the rule set that may be
@@ -1052,6 +1154,26 @@ cdef class RuleTable:
         load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
         return count_legal(&self.opts, h, self.checked_beat(h, to_beat_code))
 
+    cdef object play_at(self, Py_ssize_t j):
+        """The interned Play of id ``j`` (``0 <= j < n_ids``, unchecked), made on first use."""
+        cdef object p = <object>PyList_GET_ITEM(self.play_slots, j)
+        if p is not None:
+            return p
+        p = _trusted_play(self.view.codes[j])
+        q = <object>PyList_GET_ITEM(self.play_slots, j)
+        if q is not None:            # made meanwhile by another thread: keep one object per id
+            return q
+        self.play_slots[j] = p
+        return p
+
+    cdef object text_at(self, Py_ssize_t j):
+        """The canonical notation of id ``j`` (unchecked), made on first use."""
+        cdef object s = <object>PyList_GET_ITEM(self.text_slots, j)
+        if s is None:
+            s = str(self.play_at(j))
+            self.text_slots[j] = s
+        return s
+
     cdef list plays_of(self, const int64_t* codes, Py_ssize_t n):
         cdef list res = PyList_New(n)
         cdef Py_ssize_t i, j
@@ -1060,7 +1182,7 @@ cdef class RuleTable:
             j = self.index(codes[i])
             if j < 0:
                 raise RuntimeError(f"the core generated code {codes[i]}, which is no play of {self.rules!r}")
-            p = <object>PyTuple_GET_ITEM(self.plays, j)
+            p = self.play_at(j)
             Py_INCREF(p)
             PyList_SET_ITEM(res, i, p)
         return res
@@ -1214,3 +1336,148 @@ cdef class RuleTable:
             for i in range(n):
                 r[i] = count_legal(&self.opts, &h[i, 0], tb[i])
         return res
+
+
+# -- the lazy views of a table's ids (RuleTable.plays, .notation, .index_of_play) ----------
+
+cdef Py_ssize_t seq_index(object i, Py_ssize_t n) except -1:
+    """``i`` as an index into ``n`` items (negative from the end), or IndexError/TypeError."""
+    cdef Py_ssize_t j
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"indices must be integers or slices, not {type(i).__name__}")
+    if not -n <= i < n:
+        raise IndexError("id out of range")
+    j = i
+    return j + n if j < 0 else j
+
+
+@cython.final
+cdef class PlaySeq:
+    """``RuleTable.plays``: the interned :class:`ddz.Play` of each id (``plays[0]`` is the
+    pass), a read-only sequence (``len``, indexing, slices, iteration, ``in``). Each Play is
+    made the first time it is asked for, then the same object is returned: a first call
+    under a rule set makes only the plays it answers with."""
+    cdef RuleTable t
+
+    def __cinit__(self, RuleTable table):
+        self.t = table
+
+    def __len__(self):
+        return self.t.view.n_ids
+
+    def __getitem__(self, i):
+        cdef Py_ssize_t j
+        if isinstance(i, slice):
+            return tuple([self.t.play_at(j) for j in range(*i.indices(self.t.view.n_ids))])
+        return self.t.play_at(seq_index(i, self.t.view.n_ids))
+
+    def __iter__(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids):
+            yield self.t.play_at(j)
+
+    def __reversed__(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids - 1, -1, -1):
+            yield self.t.play_at(j)
+
+    def __contains__(self, x):
+        return isinstance(x, Play) and self.t.index(x.code) >= 0
+
+    def index(self, x):
+        """The id of play ``x``. :raises ValueError: not a play of the table."""
+        cdef Py_ssize_t j = self.t.index(x.code) if isinstance(x, Play) else -1
+        if j < 0:
+            raise ValueError(f"{x!r} is not a play of {self.t!r}")
+        return j
+
+    def count(self, x):
+        return 1 if x in self else 0
+
+    def __reduce__(self):
+        raise TypeError("a table's plays are not pickled: get them with ddz.tables.table(rules).plays")
+
+    def __repr__(self):
+        return f"<the {self.t.view.n_ids} plays of {self.t!r}>"
+
+
+@cython.final
+cdef class NotationSeq:
+    """``RuleTable.notation``: the canonical notation (``str(play)``) of each id, a
+    read-only sequence like :class:`PlaySeq`, each string made on first use."""
+    cdef RuleTable t
+
+    def __cinit__(self, RuleTable table):
+        self.t = table
+
+    def __len__(self):
+        return self.t.view.n_ids
+
+    def __getitem__(self, i):
+        cdef Py_ssize_t j
+        if isinstance(i, slice):
+            return tuple([self.t.text_at(j) for j in range(*i.indices(self.t.view.n_ids))])
+        return self.t.text_at(seq_index(i, self.t.view.n_ids))
+
+    def __iter__(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids):
+            yield self.t.text_at(j)
+
+    def __reduce__(self):
+        raise TypeError("a table's notation is not pickled: get it with ddz.tables.table(rules).notation")
+
+    def __repr__(self):
+        return f"<the notation of the {self.t.view.n_ids} plays of {self.t!r}>"
+
+
+@cython.final
+cdef class PlayIds:
+    """``RuleTable.index_of_play``: the id of a :class:`ddz.Play` (read-only, dict-like:
+    ``get``, ``[]``, ``in``, ``len``, iteration over the plays), answered by the table's
+    code -> id hash, so nothing is built for it."""
+    cdef RuleTable t
+
+    def __cinit__(self, RuleTable table):
+        self.t = table
+
+    def get(self, key, default=None):
+        cdef Py_ssize_t j = self.t.index(key.code) if isinstance(key, Play) else -1
+        return default if j < 0 else j
+
+    def __getitem__(self, key):
+        cdef Py_ssize_t j = self.t.index(key.code) if isinstance(key, Play) else -1
+        if j < 0:
+            raise KeyError(key)
+        return j
+
+    def __contains__(self, key):
+        return isinstance(key, Play) and self.t.index(key.code) >= 0
+
+    def __len__(self):
+        return self.t.view.n_ids
+
+    def __iter__(self):
+        return iter(self.t.plays)
+
+    def keys(self):
+        return iter(self.t.plays)
+
+    def values(self):
+        return iter(range(self.t.view.n_ids))
+
+    def items(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids):
+            yield self.t.play_at(j), j
+
+    def __reduce__(self):
+        raise TypeError("a table's ids are not pickled: get them with ddz.tables.table(rules).index_of_play")
+
+    def __repr__(self):
+        return f"<the ids of the {self.t.view.n_ids} plays of {self.t!r}>"
+
+
+collections.abc.Sequence.register(PlaySeq)
+collections.abc.Sequence.register(NotationSeq)
+collections.abc.Mapping.register(PlayIds)

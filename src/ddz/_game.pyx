@@ -28,7 +28,7 @@ cimport numpy as cnp
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_FromLong
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -457,9 +457,8 @@ cdef class PlayState:
         cdef Py_ssize_t i, n = self.fill()
         cdef list res = PyList_New(n)
         cdef object p
-        cdef tuple plays = self.table.plays
         for i in range(n):
-            p = <object>PyTuple_GET_ITEM(plays, view_index(self.c.v, self.c.codes[i]))
+            p = self.table.play_at(view_index(self.c.v, self.c.codes[i]))
             Py_INCREF(p)
             PyList_SET_ITEM(res, i, p)
         return res

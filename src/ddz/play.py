@@ -303,18 +303,23 @@ class Play:
         if rules is None:
             rules = STANDARD
         try:
-            by_text = _BY_NOTATION.get(rules)
+            memo = _BY_NOTATION.get(rules)
         except TypeError:                         # unhashable: certainly not a Rules
-            by_text = None
-        if by_text is not None:
-            hit = by_text.get(text) if type(text) is str else None
-            if hit is not None:                  # canonical notation: one dict lookup
+            memo = None
+        if memo is not None:
+            hit = memo.get(text) if type(text) is str else None
+            if hit is not None:                  # text read before: one dict lookup
                 return hit
         elif not isinstance(rules, Rules):
             raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
-        elif _ENGINE_NOTATION is not None:
-            _BY_NOTATION[rules] = _ENGINE_NOTATION(rules)
-            return cls.parse(text, rules)
+        elif _ENGINE_PARSE is not None:
+            memo = _BY_NOTATION[rules] = {}
+        if _ENGINE_PARSE is not None and type(text) is str:
+            hit = _ENGINE_PARSE(text, rules)
+            if hit is not None:
+                if len(memo) < _MEMO_SIZE:
+                    memo[text] = hit
+                return hit
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
         return parse_with(text, rules, _ENGINE_READINGS)
@@ -323,19 +328,24 @@ class Play:
 #: ``readings(counts, rules) -> list of Play`` of the active engine, registered by the
 #: chooser (:mod:`ddz.moves`); play.py imports no engine (DESIGN.md, "Decisions").
 _ENGINE_READINGS: Optional[Callable] = None
-_ENGINE_NOTATION: Optional[Callable] = None
-#: rules -> the engine's {canonical notation: Play} of that rule set (the dict lives on
-#: the rule set's table; this is only the way to it without a call)
+#: ``parse(text, rules) -> Play or None``: the engine's quick reader of notation (``None``
+#: sends the text to :func:`parse_with`, which parses it or words the error)
+_ENGINE_PARSE: Optional[Callable] = None
+#: rules -> {text: Play} of the notation :meth:`Play.parse` has read quickly under that
+#: rule set (filled as texts are met, at most ``_MEMO_SIZE`` per rule set), so text read
+#: again is one dict lookup
 _BY_NOTATION: dict = {}
+_MEMO_SIZE = 1 << 16
 
 
-def register_engine(readings: Callable, notation: Optional[Callable] = None) -> None:
+def register_engine(readings: Callable, parse: Optional[Callable] = None) -> None:
     """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
     ``counts`` a validated 15-tuple, returning every reading as a list of Play; and
-    optionally ``notation(rules)``, a dict from canonical notation (``str(play)``) to every
-    play of ``rules`` (then canonical text is one lookup). Called once by :mod:`ddz.moves`."""
-    global _ENGINE_READINGS, _ENGINE_NOTATION
-    _ENGINE_READINGS, _ENGINE_NOTATION = readings, notation
+    optionally ``parse(text, rules)``, the play that ``text`` names or ``None`` when the
+    text needs :func:`parse_with` (then notation is read without Python parsing, and text
+    read once is a dict lookup after). Called once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS, _ENGINE_PARSE
+    _ENGINE_READINGS, _ENGINE_PARSE = readings, parse
     _BY_NOTATION.clear()
 
 
