@@ -42,6 +42,7 @@ import numpy as np
 
 from ddz.errors import HandError, ImpossibleHandError, InvalidPlayError
 from ddz.play import PASS, Play
+from ddz.rules import PlayType
 from ddz.rules import Rules
 
 cnp.import_array()
@@ -738,8 +739,47 @@ cdef inline uint64_t slot_of(int64_t code, int shift) noexcept nogil:
     return ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
 
 
-#: Play of a code the core generated (no structure checks): how a table makes its plays
-_trusted_play = Play._from_trusted_code
+cdef tuple _PLAY_TYPES = tuple(PlayType)
+cdef object _new_play = Play.__new__
+# the slots' own setters (what ddz.play._fill reaches through object.__setattr__)
+cdef object _set_type = Play.__dict__["type"].__set__
+cdef object _set_rank = Play.__dict__["rank"].__set__
+cdef object _set_length = Play.__dict__["length"].__set__
+cdef object _set_kickers = Play.__dict__["kickers"].__set__
+cdef object _set_width = Play.__dict__["width"].__set__
+cdef object _set_counts = Play.__dict__["counts"].__set__
+cdef object _set_code = Play.__dict__["code"].__set__
+cdef object _set_hash = Play.__dict__["_hash"].__set__
+
+
+def _trusted_play(int64_t code):
+    """The :class:`ddz.Play` of a code the core generated (a play of a rule set's universe):
+    its fields decoded in C without :class:`ddz.Play`'s structure checks, how a table
+    makes its plays (``Play.from_code`` checks them)."""
+    cdef int t = <int>((code >> CODE_TYPE_SHIFT) & 31)
+    cdef int rank = <int>((code >> CODE_RANK_SHIFT) & 15)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    cdef int width = <int>((code >> CODE_WIDTH_SHIFT) & 15)
+    cdef uint8_t c[NUM_RANKS]
+    cdef int r, k, nk = 0
+    cdef list kick = []
+    for r in range(NUM_RANKS):
+        k = <int>((code >> (KICK_BITS * r)) & KICK_MASK)
+        nk += k
+        while k:
+            kick.append(r)
+            k -= 1
+    code_counts(code, c)
+    p = _new_play(Play)
+    _set_type(p, _PLAY_TYPES[t])
+    _set_rank(p, rank)
+    _set_length(p, length)
+    _set_kickers(p, tuple(kick))
+    _set_width(p, width)
+    _set_counts(p, (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]))
+    _set_code(p, code)
+    _set_hash(p, hash(code))
+    return p
 
 
 @cython.final
@@ -755,7 +795,10 @@ cdef class RuleTable:
         (banned types): its plays, ids and hash are shared, not rebuilt.
 
     ``plays[0]`` is the pass; ``plays[1:]`` the universe in move order (banned plays
-    included: they keep their ids). ``derived`` is a dict where other modules keep what
+    included: they keep their ids). Building a table generates the codes, card counts and
+    hash in C (about a millisecond); ``plays``, ``notation`` and ``index_of_play`` are
+    read-only views (:class:`PlaySeq`, :class:`NotationSeq`, :class:`PlayIds`) that make
+    each Play and its notation the first time it is asked for, once. ``derived`` is a dict where other modules keep what
     they derive from the table once (e.g. the card encodings of every id). The Python-callable methods check their arguments
     and raise :class:`ddz.HandError`, :class:`ddz.ImpossibleHandError` or
     :class:`ddz.InvalidPlayError` (short messages: :mod:`ddz.fast` names errors in full).

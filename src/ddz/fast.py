@@ -11,8 +11,9 @@ notation, the Python checks of :mod:`ddz._args` (the reference's) run, so errors
 identical to the reference's: the table's refusal is only re-worded there.
 
 Moves come back as the interned :class:`~ddz.Play` objects of the rule set's universe
-(built once per :class:`~ddz.Rules`, on first use), so ``legal_moves()`` builds no
-``Play`` per move.
+(each made once per :class:`~ddz.Rules`, the first time it is answered), so
+``legal_moves()`` builds no ``Play`` per move. Play notation (canonical or not) is read in
+C by :meth:`ddz._core.RuleTable.play_of_text`.
 """
 
 from __future__ import annotations

@@ -41,7 +41,6 @@ __all__ = ["PlayType", "Play", "PASS", "parse_with", "register_engine", "BODY_WI
            "CODE_TYPE_SHIFT", "MAX_PLAY_CARDS"]
 
 _T = PlayType
-_TYPES = tuple(PlayType)
 
 #: copies of each body rank, by type: the default width (a BOMB may have 4..8, RULES.md §7;
 #: the rocket's body is one B and one R, or two of each with two decks)
@@ -229,26 +228,6 @@ class Play:
             raise InvalidPlayError(f"play code {code!r} is a pass with parts")
         return cls(PlayType(t), (code >> CODE_RANK_SHIFT) & 15, (code >> CODE_LENGTH_SHIFT) & 15, kick,
                    None if t == PlayType.PASS else width)
-
-    @classmethod
-    def _from_trusted_code(cls, code: int) -> "Play":
-        """:meth:`from_code` for a code the core generated (a play of a rule set's universe):
-        the fields are decoded without the structure checks, to build tables quickly."""
-        t = _TYPES[code >> CODE_TYPE_SHIFT]
-        rank = (code >> CODE_RANK_SHIFT) & 15
-        length = (code >> CODE_LENGTH_SHIFT) & 15
-        width = (code >> CODE_WIDTH_SHIFT) & 15
-        counts = [(code >> (CODE_KICKER_BITS * r)) & 7 for r in range(NUM_RANKS)]
-        kick = tuple(r for r in range(NUM_RANKS) for _ in range(counts[r]))
-        if t is PlayType.ROCKET:
-            counts[SMALL_JOKER] += width
-            counts[BIG_JOKER] += width
-        else:
-            for r in range(rank - length + 1, rank + 1):
-                counts[r] += width
-        p = object.__new__(cls)
-        _fill(p, t, rank, length, kick, width, tuple(counts), code)
-        return p
 
     # -- notation --
     def __str__(self) -> str:
