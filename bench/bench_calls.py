@@ -53,16 +53,29 @@ def part1(runs):
     cards = [ddz.format_cards(ddz.Play.parse(s, R).counts) for s in plays]
     pairs = [("3333", "444456"), ("2222", "3333"), ("45678", "34567"), ("BR", "AAAA")]
     d = {s: 1 for s in plays}
+    # responding positions whose play to beat, written as its plain cards in an order a
+    # user might type (high to low), names the same play: canonical text, plain text, Play
+    resp = [p for p in ps if p.to_beat is not None and _parsed(ddz.format_cards(p.to_beat.counts)[::-1]) == p.to_beat]
+    canon = [(ddz.format_cards(p.hand), str(p.to_beat)) for p in resp]
+    plain = [(ddz.format_cards(p.hand), ddz.format_cards(p.to_beat.counts)[::-1]) for p in resp]
+    as_play = [(ddz.format_cards(p.hand), p.to_beat) for p in resp]
+    kicked = [s for s in plays if "+" in s]                    # canonical text with '+'
+    kicked_plain = [ddz.format_cards(ddz.Play.parse(s, R).counts) for s in kicked]
     rows = [
         ("kernel (batch, per position)", lambda: None, None),
         ("legal_moves_array(uint8, Play)", lambda h, b: ddz.legal_moves_array(h, b, R), u8),
         ("legal_moves(uint8, Play)", lambda h, b: ddz.legal_moves(h, b, R), u8),
         ("legal_moves(str, str)", lambda h, b: ddz.legal_moves(h, b, R), text),
+        ("legal_moves(str, Play), responding", lambda h, b: ddz.legal_moves(h, b, R), as_play),
+        ("legal_moves(str, canonical str), responding", lambda h, b: ddz.legal_moves(h, b, R), canon),
+        ("legal_moves(str, plain str), responding", lambda h, b: ddz.legal_moves(h, b, R), plain),
         ("ActionSpace.legal_ids(uint8, id)", space.legal_ids, ids),
         ("ActionSpace.legal_mask(uint8, id)", space.legal_mask, ids),
         ("Play.parse(canonical)", lambda s: ddz.Play.parse(s, R), [(s,) for s in plays]),
         ("dict lookup", d.get, [(s,) for s in plays]),
         ("classify(str)", lambda s: ddz.classify(s, R), [(s,) for s in cards]),
+        ("classify(body+kickers str)", lambda s: ddz.classify(s, R), [(s,) for s in kicked]),
+        ("classify(plain str), same plays", lambda s: ddz.classify(s, R), [(s,) for s in kicked_plain]),
         ("beats(str, str)", lambda a, b: ddz.beats(a, b, R), pairs * 50),
     ]
     hands = np.array([p.hand for p in ps], np.uint8)
@@ -76,10 +89,24 @@ def part1(runs):
             res[name] = per_call(fn, args, runs)
     base = res["legal_moves_array(uint8, Play)"]
     print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}), {len(ps)} positions, median of {runs} runs")
-    print(f"{'call':36s} {'µs':>9s} {'/ array':>9s}")
+    print(f"{'call':44s} {'µs':>9s} {'/ array':>9s}")
     for name, v in res.items():
-        print(f"{name:36s} {v:9.3f} {v / base:8.2f}x")
+        print(f"{name:44s} {v:9.3f} {v / base:8.2f}x")
     print(f"Play.parse / dict lookup: {res['Play.parse(canonical)'] / res['dict lookup']:.1f}x")
+    print(f"play to beat as plain text / canonical text: "
+          f"{res['legal_moves(str, plain str), responding'] / res['legal_moves(str, canonical str), responding']:.2f}x "
+          f"({len(resp)} responding positions)")
+    print(f"classify body+kickers / plain: "
+          f"{res['classify(body+kickers str)'] / res['classify(plain str), same plays']:.2f}x ({len(kicked)} plays)")
+
+
+def _parsed(text):
+    """The play ``text`` names under ``R``, or None (several readings, or 'RJ' read as a
+    joker name)."""
+    try:
+        return ddz.Play.parse(text, R)
+    except ddz.DdzError:
+        return None
 
 
 def _timed(fn):

@@ -238,3 +238,28 @@ def test_threads_that_ask_for_the_same_new_plays_get_the_same_objects():
         out[k] = out[k][::-1]
     assert all(all(a is b for a, b in zip(first, o)) for o in out)
     assert [t.plays[i] for i in ids] == [ddz.Play.from_code(int(t.codes[i])) for i in ids]
+
+
+def test_texts_read_are_remembered_per_rule_set_and_bounded(monkeypatch):
+    core = _core()
+    t = core.RuleTable(Rules(kickers="repeat"))
+    p = t.play_of_text("4448")
+    assert t.texts_read == {"4448": p} and t.play_of_text("4448") is p
+    assert t.play_of_text("444+8") is p and t.play_of_text("444+8", False) is p
+    # a plain text that only Play.parse's choice reads (several readings, RULES.md §2.5)
+    # is not remembered: classify must still refuse it
+    rules = Rules.profile("openspiel").move_rules
+    with pytest.raises(ValueError, match="base table"):
+        core.RuleTable(rules)                  # its universe is its universe_rules' one
+    wings = core.RuleTable(rules, core.RuleTable(rules.universe_rules))
+    assert len(ddz.readings("333444555666", wings.rules)) == 3
+    got = wings.play_of_text("333444555666")
+    assert got == ddz.Play.parse("333444555666", wings.rules) and not got.kickers
+    assert "333444555666" not in wings.texts_read and wings.play_of_text("333444555666", False) is None
+    banned = core.RuleTable(Rules(kickers="repeat", banned={"TRIO_SINGLE"}), t)
+    assert banned.play_of_text("4448") is None and banned.texts_read == {}
+    monkeypatch.setattr(core, "TEXTS_READ", 3)
+    small = core.RuleTable(Rules())
+    for s in ("3", "4", "5", "6", "7"):
+        assert small.play_of_text(s) is small.plays[small.index_of_play[ddz.Play.parse(s)]]
+    assert list(small.texts_read) == ["3", "4", "5"]

@@ -156,6 +156,7 @@ cdef class RuleTable:
     cdef readonly Py_ssize_t max_moves
     cdef readonly RuleTable base
     cdef readonly dict derived
+    cdef readonly dict texts_read         # notation -> Play that play_of_text has read (this rule set's)
     cdef object _all_plays
     cdef object _lock
     cdef TableView view

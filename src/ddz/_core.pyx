@@ -731,6 +731,9 @@ for _ch in " \t\n-+,":
 cdef enum:
     HASH_MIN_BITS = 10
 
+#: the most texts a table remembers having read (RuleTable.texts_read)
+TEXTS_READ = 1 << 16
+
 #: the kicker bits of a play code (ranks 0..14, 3 bits each)
 cdef int64_t KICKERS_MASK = (<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1
 
@@ -822,6 +825,9 @@ cdef class RuleTable:
             raise TypeError("a RuleTable is built once")
         if base is not None and (base.view.keys == NULL or base.rules != rules.universe_rules):
             raise ValueError("the base table must be the built table of rules.universe_rules")
+        if base is None and rules != rules.universe_rules:
+            raise ValueError("a rule set with banned plays or chain_from_four=False needs the base table "
+                             "of rules.universe_rules (get tables with ddz.tables.table(rules))")
         cdef Py_ssize_t i, n, size
         cdef uint64_t s
         cdef int64_t code
@@ -834,6 +840,7 @@ cdef class RuleTable:
         self._lock = threading.Lock()
         self._all_plays = None
         self.derived = {}
+        self.texts_read = {}
         if base is not None:
             if base.opts.decks != self.opts.decks or base.opts.max_hand != self.opts.max_hand:
                 raise ValueError("a base table must be of the same deck and hand size")
@@ -1047,8 +1054,16 @@ cdef class RuleTable:
             needs the Python parser (which parses it or words the error): other spellings
             (``10``, 小王, ``pass``), no card, more cards than the deck, no play, a choice
             the rules above do not make, nothing after ``+``. Never the pass; never raises.
+
+        Texts read with one reading (or a ``+``) are remembered in :attr:`texts_read` (at
+        most ``TEXTS_READ`` of them), so a text read again is one dict lookup.
         """
         self.built()
+        if type(text) is not str:
+            return None
+        hit = self.texts_read.get(text)
+        if hit is not None:
+            return hit
         cdef bytes raw
         cdef const unsigned char* c
         cdef Py_ssize_t i, n, plus = -1
@@ -1060,7 +1075,7 @@ cdef class RuleTable:
         cdef uint8_t own[NUM_RANKS]
         cdef int64_t buf[MAX_READINGS]
         cdef int64_t pick = 0, code
-        if type(text) is not str or not (<str>text).isascii():
+        if not (<str>text).isascii():
             return None
         raw = (<str>text).encode("ascii")
         c = raw
@@ -1109,14 +1124,20 @@ cdef class RuleTable:
         elif found == 1:
             hits, pick = 1, buf[0]
         elif plain_choice:
-            for i in range(found):
+            found = -found            # a choice among readings: not remembered
+            for i in range(-found):
                 if buf[i] & KICKERS_MASK == 0:
                     hits += 1
                     pick = buf[i]
         if hits != 1 or pick == 0:
             return None
         i = self.index(pick)
-        return None if i < 0 else self.play_at(i)
+        if i < 0:
+            return None
+        hit = self.play_at(i)
+        if found >= 0 and len(self.texts_read) < TEXTS_READ:
+            self.texts_read[text] = hit
+        return hit
 
     # -- checked Python-callable twins of the kernels --
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1:

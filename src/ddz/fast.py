@@ -62,6 +62,12 @@ def _lookup(text, rules) -> Optional[Play]:
     return _table(rules).play_of_text(text)
 
 
+def _texts_read(rules):
+    """``{text: Play}`` of the notation the table of ``rules`` has read in C (for
+    :meth:`~ddz.Play.parse`'s one-lookup path)."""
+    return _tables(rules).texts_read
+
+
 def _fast_args(hand, to_beat, rules: Rules, u):
     """``(hand, code)`` for the checked kernel without the Python checks, or ``None`` when
     the arguments need them: notation is parsed (``parse_cards`` raises exactly what the

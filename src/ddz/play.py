@@ -291,13 +291,11 @@ class Play:
                 return hit
         elif not isinstance(rules, Rules):
             raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
-        elif _ENGINE_PARSE is not None:
-            memo = _BY_NOTATION[rules] = {}
+        elif _ENGINE_MEMO is not None:
+            _BY_NOTATION[rules] = _ENGINE_MEMO(rules)
         if _ENGINE_PARSE is not None and type(text) is str:
-            hit = _ENGINE_PARSE(text, rules)
+            hit = _ENGINE_PARSE(text, rules)     # read quickly (and remembered there)
             if hit is not None:
-                if len(memo) < _MEMO_SIZE:
-                    memo[text] = hit
                 return hit
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
@@ -310,21 +308,23 @@ _ENGINE_READINGS: Optional[Callable] = None
 #: ``parse(text, rules) -> Play or None``: the engine's quick reader of notation (``None``
 #: sends the text to :func:`parse_with`, which parses it or words the error)
 _ENGINE_PARSE: Optional[Callable] = None
-#: rules -> {text: Play} of the notation :meth:`Play.parse` has read quickly under that
-#: rule set (filled as texts are met, at most ``_MEMO_SIZE`` per rule set), so text read
-#: again is one dict lookup
+#: ``memo(rules) -> {text: Play}``: the texts that reader has read under a rule set
+_ENGINE_MEMO: Optional[Callable] = None
+#: rules -> the engine's {text: Play} of that rule set (the dict lives on the rule set's
+#: table, filled by the engine's reader; this is only the way to it without a call)
 _BY_NOTATION: dict = {}
-_MEMO_SIZE = 1 << 16
 
 
-def register_engine(readings: Callable, parse: Optional[Callable] = None) -> None:
+def register_engine(readings: Callable, parse: Optional[Callable] = None,
+                    memo: Optional[Callable] = None) -> None:
     """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
-    ``counts`` a validated 15-tuple, returning every reading as a list of Play; and
-    optionally ``parse(text, rules)``, the play that ``text`` names or ``None`` when the
-    text needs :func:`parse_with` (then notation is read without Python parsing, and text
-    read once is a dict lookup after). Called once by :mod:`ddz.moves`."""
-    global _ENGINE_READINGS, _ENGINE_PARSE
-    _ENGINE_READINGS, _ENGINE_PARSE = readings, parse
+    ``counts`` a validated 15-tuple, returning every reading as a list of Play; optionally
+    ``parse(text, rules)``, the play that ``text`` names or ``None`` when the text needs
+    :func:`parse_with` (then notation is read without Python parsing), and ``memo(rules)``,
+    the dict of texts that ``parse`` has read (then a text read before is one lookup).
+    Called once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS, _ENGINE_PARSE, _ENGINE_MEMO
+    _ENGINE_READINGS, _ENGINE_PARSE, _ENGINE_MEMO = readings, parse, memo
     _BY_NOTATION.clear()
 
 
