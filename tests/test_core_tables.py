@@ -189,6 +189,10 @@ def test_the_lazy_views_hold_the_whole_universe():
         assert t.plays[-1] is t.plays[len(want) - 1] and t.plays[1:4] == tuple(want[1:4])
         assert t.notation[-1] == str(want[-1]) and t.notation[:2] == ("pass", str(want[1]))
         assert all(p in t.plays and t.plays.index(p) == t.index_of_play.get(p) for p in want[::97])
+        assert all(str(p) in t.notation and t.notation.index(str(p)) == t.index_of_play[p] for p in want[::97])
+    t = table(Rules(kickers="repeat"))
+    assert "444+8" in t.notation and "4448" not in t.notation and "x" not in t.notation
+    assert t.notation.count("444+8") == 1 and t.plays.count(ddz.Play.parse("3")) == 1
 
 
 def test_the_lazy_views_refuse_what_a_tuple_and_a_dict_refuse():

@@ -146,10 +146,10 @@ cdef const uint8_t[:, ::1] hands_view(object hands) except *
 cdef class RuleTable:
     cdef Opts opts
     cdef readonly object rules
-    cdef readonly object plays            # PlaySeq: the interned Play of each id, made on first use
+    cdef readonly object plays            # IdSeq: the interned Play of each id, made on first use
     cdef readonly object codes
     cdef readonly object counts
-    cdef readonly object notation         # NotationSeq: str() of each id's play, made on first use
+    cdef readonly object notation         # IdSeq: str() of each id's play, made on first use
     cdef readonly object index_of_play    # PlayIds: Play -> id, through the code -> id hash
     cdef list play_slots                  # id -> its Play, or None until first asked (shared with base)
     cdef list text_slots                  # id -> its notation, or None (shared with base)

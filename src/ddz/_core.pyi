@@ -1,7 +1,7 @@
 """Type stubs of the compiled core (ddz/_core.pyx). Every method checks its arguments and
 raises a ddz.DdzError subclass on bad input; get tables with ``ddz.tables.table(rules)``."""
 
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union, overload
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,18 +13,13 @@ _Counts = Union[npt.NDArray[np.uint8], Sequence[int]]
 
 def type_properties() -> Dict[str, Any]: ...
 
-class PlaySeq(Sequence[Play]):
-    @overload
-    def __getitem__(self, i: int) -> Play: ...
-    @overload
-    def __getitem__(self, i: slice) -> Tuple[Play, ...]: ...
-    def __len__(self) -> int: ...
+_T = TypeVar("_T")
 
-class NotationSeq(Sequence[str]):
+class IdSeq(Sequence[_T]):
     @overload
-    def __getitem__(self, i: int) -> str: ...
+    def __getitem__(self, i: int) -> _T: ...
     @overload
-    def __getitem__(self, i: slice) -> Tuple[str, ...]: ...
+    def __getitem__(self, i: slice) -> Tuple[_T, ...]: ...
     def __len__(self) -> int: ...
 
 class PlayIds:
@@ -39,10 +34,10 @@ class PlayIds:
 
 class RuleTable:
     rules: Rules
-    plays: PlaySeq
+    plays: IdSeq[Play]
     codes: npt.NDArray[np.int64]
     counts: npt.NDArray[np.uint8]
-    notation: NotationSeq
+    notation: IdSeq[str]
     index_of_play: PlayIds
     max_moves: int
     base: "RuleTable"

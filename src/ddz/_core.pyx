@@ -800,7 +800,7 @@ cdef class RuleTable:
     ``plays[0]`` is the pass; ``plays[1:]`` the universe in move order (banned plays
     included: they keep their ids). Building a table generates the codes, card counts and
     hash in C (about a millisecond); ``plays``, ``notation`` and ``index_of_play`` are
-    read-only views (:class:`PlaySeq`, :class:`NotationSeq`, :class:`PlayIds`) that make
+    read-only views (:class:`IdSeq`, :class:`PlayIds`) that make
     each Play and its notation the first time it is asked for, once. ``derived`` is a dict where other modules keep what
     they derive from the table once (e.g. the card encodings of every id). The Python-callable methods check their arguments
     and raise :class:`ddz.HandError`, :class:`ddz.ImpossibleHandError` or
@@ -873,14 +873,13 @@ cdef class RuleTable:
         self.view.counts = cp
         counts.setflags(write=False)
         self.counts = counts
-        # Play objects and their notation are made when first asked for (PlaySeq,
-        # NotationSeq): making all 12,655 to 27,472 of them here cost every fresh process
+        # Play objects and their notation are made when first asked for (IdSeq): making all 12,655 to 27,472 of them here cost every fresh process
         # 0.1 to 0.4 s before its first call (issue 24)
         self.play_slots = [None] * (n + 1)
         self.play_slots[0] = PASS
         self.text_slots = [None] * (n + 1)
-        self.plays = PlaySeq(self)
-        self.notation = NotationSeq(self)
+        self.plays = IdSeq(self)
+        self.notation = IdSeq(self, True)
         self.index_of_play = PlayIds(self)
         # the most legal moves of one position: every play and the pass
         self.max_moves = n + 1
@@ -1416,15 +1415,21 @@ cdef Py_ssize_t seq_index(object i, Py_ssize_t n) except -1:
 
 
 @cython.final
-cdef class PlaySeq:
-    """``RuleTable.plays``: the interned :class:`ddz.Play` of each id (``plays[0]`` is the
-    pass), a read-only sequence (``len``, indexing, slices, iteration, ``in``). Each Play is
+cdef class IdSeq:
+    """``RuleTable.plays`` (the interned :class:`ddz.Play` of each id, ``plays[0]`` the
+    pass) and ``RuleTable.notation`` (their canonical notation): read-only sequences
+    (``len``, indexing, slices, iteration, ``in``, ``index``). Each Play and each string is
     made the first time it is asked for, then the same object is returned: a first call
     under a rule set makes only the plays it answers with."""
     cdef RuleTable t
+    cdef bint text
 
-    def __cinit__(self, RuleTable table):
+    def __cinit__(self, RuleTable table, bint text=False):
         self.t = table
+        self.text = text
+
+    cdef inline object at(self, Py_ssize_t j):
+        return self.t.text_at(j) if self.text else self.t.play_at(j)
 
     def __len__(self):
         return self.t.view.n_ids
@@ -1432,67 +1437,50 @@ cdef class PlaySeq:
     def __getitem__(self, i):
         cdef Py_ssize_t j
         if isinstance(i, slice):
-            return tuple([self.t.play_at(j) for j in range(*i.indices(self.t.view.n_ids))])
-        return self.t.play_at(seq_index(i, self.t.view.n_ids))
+            return tuple([self.at(j) for j in range(*i.indices(self.t.view.n_ids))])
+        return self.at(seq_index(i, self.t.view.n_ids))
 
     def __iter__(self):
         cdef Py_ssize_t j
         for j in range(self.t.view.n_ids):
-            yield self.t.play_at(j)
+            yield self.at(j)
 
     def __reversed__(self):
         cdef Py_ssize_t j
         for j in range(self.t.view.n_ids - 1, -1, -1):
-            yield self.t.play_at(j)
-
-    def __contains__(self, x):
-        return isinstance(x, Play) and self.t.index(x.code) >= 0
+            yield self.at(j)
 
     def index(self, x):
-        """The id of play ``x``. :raises ValueError: not a play of the table."""
-        cdef Py_ssize_t j = self.t.index(x.code) if isinstance(x, Play) else -1
+        """The id of ``x`` (a play, or its canonical notation). :raises ValueError: none."""
+        cdef Py_ssize_t j = -1
+        if not self.text:
+            j = self.t.index(x.code) if isinstance(x, Play) else -1
+        elif x == "pass":
+            j = 0
+        elif isinstance(x, str):
+            p = self.t.base.play_of_text(x)          # banned plays keep their ids and notation
+            j = self.t.index(p.code) if p is not None else -1
+            if j < 0 or self.t.text_at(j) != x:     # the same play, written otherwise
+                j = -1
         if j < 0:
-            raise ValueError(f"{x!r} is not a play of {self.t!r}")
+            raise ValueError(f"{x!r} is not in {self!r}")
         return j
+
+    def __contains__(self, x):
+        try:
+            self.index(x)
+        except ValueError:
+            return False
+        return True
 
     def count(self, x):
         return 1 if x in self else 0
 
     def __reduce__(self):
-        raise TypeError("a table's plays are not pickled: get them with ddz.tables.table(rules).plays")
+        raise TypeError("a table's plays and notation are not pickled: get the table with ddz.tables.table(rules)")
 
     def __repr__(self):
-        return f"<the {self.t.view.n_ids} plays of {self.t!r}>"
-
-
-@cython.final
-cdef class NotationSeq:
-    """``RuleTable.notation``: the canonical notation (``str(play)``) of each id, a
-    read-only sequence like :class:`PlaySeq`, each string made on first use."""
-    cdef RuleTable t
-
-    def __cinit__(self, RuleTable table):
-        self.t = table
-
-    def __len__(self):
-        return self.t.view.n_ids
-
-    def __getitem__(self, i):
-        cdef Py_ssize_t j
-        if isinstance(i, slice):
-            return tuple([self.t.text_at(j) for j in range(*i.indices(self.t.view.n_ids))])
-        return self.t.text_at(seq_index(i, self.t.view.n_ids))
-
-    def __iter__(self):
-        cdef Py_ssize_t j
-        for j in range(self.t.view.n_ids):
-            yield self.t.text_at(j)
-
-    def __reduce__(self):
-        raise TypeError("a table's notation is not pickled: get it with ddz.tables.table(rules).notation")
-
-    def __repr__(self):
-        return f"<the notation of the {self.t.view.n_ids} plays of {self.t!r}>"
+        return f"<the {'notation' if self.text else 'plays'} of the {self.t.view.n_ids} ids of {self.t!r}>"
 
 
 @cython.final
@@ -1542,6 +1530,5 @@ cdef class PlayIds:
         return f"<the ids of the {self.t.view.n_ids} plays of {self.t!r}>"
 
 
-collections.abc.Sequence.register(PlaySeq)
-collections.abc.Sequence.register(NotationSeq)
+collections.abc.Sequence.register(IdSeq)
 collections.abc.Mapping.register(PlayIds)
