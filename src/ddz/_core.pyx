@@ -30,7 +30,7 @@ them read or write out of bounds. There are no module-level scratch buffers.
 cimport cython
 cimport numpy as cnp
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport PyObject, Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -1240,14 +1240,18 @@ cdef class RuleTable:
     cdef list plays_of(self, const int64_t* codes, Py_ssize_t n):
         cdef list res = PyList_New(n)
         cdef Py_ssize_t i, j
+        cdef PyObject* q
         cdef object p
         for i in range(n):
             j = self.index(codes[i])
             if j < 0:
                 raise RuntimeError(f"the core generated code {codes[i]}, which is no play of {self.rules!r}")
-            p = self.play_at(j)
-            Py_INCREF(p)
-            PyList_SET_ITEM(res, i, p)
+            q = PyList_GET_ITEM(self.play_slots, j)        # borrowed: no reference counting
+            if q == <PyObject*>None:
+                p = self.play_at(j)
+                q = <PyObject*>p
+            Py_INCREF(<object>q)
+            PyList_SET_ITEM(res, i, <object>q)
         return res
 
     def moves(self, hand, to_beat_code=0):
