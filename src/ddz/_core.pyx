@@ -728,6 +728,43 @@ for _ch in " \t\n-+,":
     TEXT_RANK[ord(_ch)] = -2
 
 
+cdef Py_ssize_t scan_text(str text, unsigned int* total, unsigned int* body) except -3:
+    """Count plain card notation (one character per card from ``3456789TJQKA2BR`` in any
+    case; spaces, ``-``, ``+`` and ``,`` ignored) into ``total``; with ``body`` (not NULL)
+    also the cards before the first ``+`` into ``body``. Returns the position of the first
+    ``+`` (-1: none), or -2 for text that is not plain notation (other characters,
+    ``BJ``/``RJ``, not ASCII), which the Python parser must read."""
+    cdef bytes raw
+    cdef const unsigned char* c
+    cdef Py_ssize_t i, n, plus = -1
+    cdef int r
+    cdef unsigned char ch
+    memset(total, 0, NUM_RANKS * sizeof(unsigned int))
+    if body != NULL:
+        memset(body, 0, NUM_RANKS * sizeof(unsigned int))
+    if not text.isascii():
+        return -2
+    raw = text.encode("ascii")
+    c = raw
+    n = len(raw)
+    for i in range(n):
+        ch = c[i]
+        if ch == 43 and plus < 0:         # the first '+': main part before, kickers after
+            plus = i
+            continue
+        r = TEXT_RANK[ch]
+        if r < 0:
+            if r == -2:                   # an ignored separator
+                continue
+            return -2
+        if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
+            return -2
+        total[r] += 1
+        if plus < 0 and body != NULL:
+            body[r] += 1
+    return plus
+
+
 cdef enum:
     HASH_MIN_BITS = 10
 
@@ -1008,31 +1045,13 @@ cdef class RuleTable:
         than 255 of a rank), which :func:`ddz.parse_cards` then parses or refuses. Counts
         are not checked against the deck here (the kernels do it).
         :raises TypeError: ``text`` is not a str."""
-        cdef bytes raw
-        cdef const unsigned char* c
-        cdef Py_ssize_t i, n
-        cdef int r
-        cdef unsigned char ch
         cdef unsigned int cnt[NUM_RANKS]
         cdef cnp.ndarray res
+        cdef int r
         if not isinstance(text, str):
             raise TypeError("card notation must be a str")
-        if not (<str>text).isascii():
+        if scan_text(text, cnt, NULL) == -2:
             return None
-        raw = (<str>text).encode("ascii")
-        c = raw
-        n = len(raw)
-        memset(cnt, 0, sizeof(cnt))
-        for i in range(n):
-            ch = c[i]
-            r = TEXT_RANK[ch]
-            if r < 0:
-                if r == -2:       # ignored separator
-                    continue
-                return None
-            if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
-                return None
-            cnt[r] += 1
         res = new_array(NUM_RANKS, cnp.NPY_UINT8)
         for r in range(NUM_RANKS):
             if cnt[r] > 255:
@@ -1063,41 +1082,20 @@ cdef class RuleTable:
         hit = self.texts_read.get(text)
         if hit is not None:
             return hit
-        cdef bytes raw
-        cdef const unsigned char* c
-        cdef Py_ssize_t i, n, plus = -1
+        cdef Py_ssize_t i, plus
         cdef int r, k, found, hits = 0
-        cdef unsigned char ch
         cdef unsigned int total[NUM_RANKS]
         cdef unsigned int body[NUM_RANKS]
         cdef uint8_t cards[NUM_RANKS]
         cdef uint8_t own[NUM_RANKS]
         cdef int64_t buf[MAX_READINGS]
-        cdef int64_t pick = 0, code
-        if not (<str>text).isascii():
+        cdef int64_t pick = 0
+        plus = scan_text(text, total, body)
+        if plus == -2:
             return None
-        raw = (<str>text).encode("ascii")
-        c = raw
-        n = len(raw)
-        memset(total, 0, sizeof(total))
-        memset(body, 0, sizeof(body))
-        for i in range(n):
-            ch = c[i]
-            if ch == 43 and plus < 0:     # the first '+': main part before, kickers after
-                plus = i
-                continue
-            r = TEXT_RANK[ch]
-            if r < 0:
-                if r == -2:
-                    continue
-                return None
-            if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
-                return None
-            if total[r] >= self.opts.limit[r]:
+        for r in range(NUM_RANKS):
+            if total[r] > self.opts.limit[r]:
                 return None               # beyond the deck: the parser says so
-            total[r] += 1
-            if plus < 0:
-                body[r] += 1
         k = 0
         for r in range(NUM_RANKS):
             cards[r] = <uint8_t>total[r]
