@@ -8,6 +8,8 @@ Run from the repository root (after building or installing ddz)::
 Prints, per engine and position group, microseconds per position (median of the runs;
 each run times every position of the group once, or many times for the fast engines)
 and each engine's time divided by ddz's. Engines missing here are reported and skipped.
+Times are this thread's CPU time (``--clock cpu``, the default, which other jobs on a
+shared machine disturb less) or wall clock (``--clock wall``).
 
 ``--profiles`` times ddz alone under the default rules and each engine profile
 (``Rules.profile``, RULES.md §2.5) on the same positions (those whose play to beat is a
@@ -33,18 +35,24 @@ import engines  # noqa: E402
 import positions  # noqa: E402
 
 
+#: the clock of every timing: ``time.thread_time`` (CPU time of this thread, which other
+#: jobs on a shared machine disturb less; ``--clock cpu``, the default) or
+#: ``time.perf_counter`` (wall clock, ``--clock wall``)
+CLOCK = time.thread_time
+
+
 def time_calls(fns, runs, min_time=0.05):
     """Median over ``runs`` of the mean µs per call of ``fns`` (each run loops over all
-    of them, repeated until ``min_time`` seconds have passed)."""
+    of them, repeated until ``min_time`` seconds of :data:`CLOCK` have passed)."""
     out = []
     for _ in range(runs):
         reps = 0
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         while True:
             for f in fns:
                 f()
             reps += 1
-            dt = time.perf_counter() - t0
+            dt = CLOCK() - t0
             if dt >= min_time:
                 break
         out.append(dt / (reps * len(fns)) * 1e6)
@@ -111,6 +119,7 @@ def compare_profiles(runs):
             samples[key].append(time_calls(fns, 1) / n)
     table = {key: statistics.median(v) for key, v in samples.items()}
     print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}), median of {runs} interleaved runs; µs per position "
+          f"({'cpu' if CLOCK is time.thread_time else 'wall'} time) "
           f"and ratio to the default rules (positions per group: "
           f"{', '.join(f'{g} {len(chosen[g][next(iter(PROFILE_RULES))])}' for g in groups)})")
     for how in ("legal_moves", "batch kernel"):
@@ -137,7 +146,11 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--profiles", action="store_true",
                     help="time each engine profile against the default rules (ddz only)")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                    help="cpu: this thread's CPU time (default); wall: perf_counter")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = time.thread_time if args.clock == "cpu" else time.perf_counter
     if args.profiles:
         return compare_profiles(args.runs)
     groups = positions.GROUPS
@@ -163,7 +176,7 @@ def main(argv=None):
             table[name, g] = time_calls(fns, 1 if slow else args.runs, 0.0 if slow else 0.05) \
                 if slow else time_calls(fns, args.runs)
     print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}), rules {positions.RULES!r}, "
-          f"{len(positions.POSITIONS)} positions, median of {args.runs} runs; µs per position")
+          f"{len(positions.POSITIONS)} positions, median of {args.runs} runs; µs per position ({args.clock} time)")
     head = f"{'engine':18s}" + "".join(f"{g:>16s}" for g in groups)
     print(head)
     print("-" * len(head))

@@ -484,3 +484,84 @@ def test_core_equals_reference_on_positions_the_profile_options_decide(name):
                 assert core.legal(pid) == pure.legal(pid) == (pid in ids), (hand, beat, t.plays[pid])
         seen.add(beat.type if beat else None)
     assert len(seen) >= 11
+
+
+# -- notation read in C (RuleTable.play_of_text, issue 24) ----------------------------------
+
+NOTATION_RULES = RULESETS + [Rules(banned={"BOMB", "TRIO_SINGLE"}), Rules.four_player(), Rules.profile("openspiel")]
+NOTATION_IDS = RULE_IDS + ["banned", "four", "openspiel"]
+
+
+def _reference_parse(text, rules):
+    try:
+        return reference.parse_play(text, rules)
+    except DdzError as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("rules", NOTATION_RULES, ids=NOTATION_IDS)
+def test_notation_read_in_c_is_the_parsers_reading(rules):
+    """Canonical notation of every play, its plain cards (any order, case, separators) and
+    random card texts: ``play_of_text`` answers what the reference parser answers, or
+    ``None`` (the Python parser then reads it); canonical notation is always read in C,
+    and Play.parse, classify, beats and legal_moves answer as the reference."""
+    t = table(rules)
+    rng = random.Random(29)
+    universe = reference.all_plays(rules.universe_rules)
+    read_in_c = 0
+    for p in universe:
+        want = _reference_parse(str(p), rules)
+        got = t.play_of_text(str(p))
+        if p.type in rules.excluded:
+            assert got is None and want is not p, str(p)
+            continue
+        assert want == p and got is t.plays[t.index_of_play[p]], str(p)       # canonical: always in C
+        plain = format_cards(p.counts)
+        shuffled = "".join(rng.sample(plain, len(plain)))
+        for text in (plain, shuffled.lower(), " ".join(shuffled), shuffled.replace(shuffled[:1], shuffled[:1] + ",", 1)):
+            got = t.play_of_text(text)
+            if got is not None:
+                read_in_c += 1
+                assert got == _reference_parse(text, rules), (text, got)
+            assert t.play_of_text(text, False) in (None, got)
+    assert read_in_c > len(universe)          # plain cards of most plays are read in C too
+    chars = "3456789TJQKA2BRbr+ -,x10"
+    for _ in range(3000):
+        if rng.random() < 0.5:                # a play with its '+' moved, added or dropped
+            p = universe[rng.randrange(len(universe))]
+            text = str(p)
+            cut = rng.randrange(len(text) + 1)
+            text = text.replace("+", "")[:cut] + "+" + text.replace("+", "")[cut:] if rng.random() < 0.7 else text
+        else:
+            text = "".join(rng.choice(chars) for _ in range(rng.randrange(0, 12)))
+        want = _reference_parse(text, rules)
+        got = t.play_of_text(text)
+        assert got is None or got == want, (text, got, want)
+        try:
+            core = Play.parse(text, rules)
+        except DdzError as exc:
+            core = type(exc)
+        assert core == want, (text, core, want)
+        try:
+            mine = fast.classify(text, rules)
+        except DdzError as exc:
+            mine = type(exc)
+        try:
+            theirs = reference.classify(text, rules)
+        except DdzError as exc:
+            theirs = type(exc)
+        assert mine == theirs, (text, mine, theirs)
+
+
+def test_a_play_to_beat_in_any_notation_gives_the_same_moves():
+    """``legal_moves(str, str)`` with the play to beat canonical, as plain cards in any
+    order, or as a Play: the same moves (the plain text read in C, issue 24)."""
+    for rules in (Rules(), REPEAT_KICKERS):
+        for hand, beat in [("3345678TTJQKKA2BR", "55669999"), ("33345678899TJQKA2", "4448"),
+                           ("3345789TJQKKA22BR", "66669T"), ("3456789TJQKA22BR", "333444+56")]:
+            play = Play.parse(beat, rules)
+            want = reference.legal_moves(hand, play, rules)
+            for text in (beat, str(play), format_cards(play.counts)[::-1], beat.lower()):
+                assert fast.legal_moves(hand, text, rules) == want, (hand, text)
+                assert fast.count_legal_moves(hand, text, rules) == len(want)
+            assert fast.classify(str(play), rules) == fast.classify(play.counts, rules) == play

@@ -150,3 +150,120 @@ def test_counts_of_text_agrees_with_parse_cards():
     assert t.counts_of_text("3BJ") is None and t.counts_of_text("10") is None
     with pytest.raises(TypeError):
         t.counts_of_text(b"333")
+
+
+# -- tables made on first use (issue 24: a first call costs about a millisecond) ----------
+
+def test_a_new_table_makes_only_the_plays_asked_for(monkeypatch):
+    """Building a table generates codes, card counts and the code -> id hash in C and makes
+    no Play; each Play is made when first answered, once: the same object after."""
+    core = _core()
+    made = []
+    real = core._trusted_play
+    monkeypatch.setattr(core, "_trusted_play", lambda code: made.append(code) or real(code))
+    rules = Rules(kickers="repeat")
+    t = core.RuleTable(rules)                         # a new table, not the shared one
+    assert made == [] and len(t) == 27472 and t.counts.shape == (27472, 15)
+    assert np.array_equal(t.counts, table(rules).counts) and np.array_equal(t.codes, table(rules).codes)
+    hand = ddz.parse_cards("33344455")
+    moves = t.moves(hand)
+    assert sorted(made) == sorted(m.code for m in moves) and len(moves) == ddz.count_legal_moves(hand, None, rules) > 10
+    again = t.moves(hand) + t.readings(hand[:5].tolist() + [0] * 10)
+    assert all(a is b for a, b in zip(moves, again)) and len(made) == len(set(made)) == len(moves)
+    assert t.plays[0] is ddz.PASS and made.count(0) == 0       # the pass is the module's PASS
+    assert [m is t.plays[t.index_of_play[m]] for m in moves] == [True] * len(moves)
+
+
+def test_the_lazy_views_hold_the_whole_universe():
+    _core()
+    from ddz import reference
+    for rules in (Rules(), Rules(kickers="repeat"), Rules.four_player(), Rules(banned={"BOMB"})):
+        t = table(rules)
+        want = [ddz.PASS] + reference.all_plays(rules.universe_rules)
+        assert len(t.plays) == len(t.notation) == len(t.index_of_play) == len(want)
+        assert list(t.plays) == want and list(reversed(t.plays)) == want[::-1]
+        assert list(t.notation) == [str(p) for p in want]
+        assert t.counts.tolist() == [list(p.counts) for p in want]
+        assert [t.index_of_play[p] for p in want] == list(range(len(want)))
+        assert dict(t.index_of_play.items()) == {p: i for i, p in enumerate(want)}
+        assert t.plays[-1] is t.plays[len(want) - 1] and t.plays[1:4] == tuple(want[1:4])
+        assert t.notation[-1] == str(want[-1]) and t.notation[:2] == ("pass", str(want[1]))
+        assert all(p in t.plays and t.plays.index(p) == t.index_of_play.get(p) for p in want[::97])
+        assert all(str(p) in t.notation and t.notation.index(str(p)) == t.index_of_play[p] for p in want[::97])
+    t = table(Rules(kickers="repeat"))
+    assert "444+8" in t.notation and "4448" not in t.notation and "x" not in t.notation
+    assert t.notation.count("444+8") == 1 and t.plays.count(ddz.Play.parse("3")) == 1
+
+
+def test_the_lazy_views_refuse_what_a_tuple_and_a_dict_refuse():
+    _core()
+    import pickle
+    t = table(Rules())
+    n = len(t)
+    for bad in (n, -n - 1):
+        with pytest.raises(IndexError):
+            t.plays[bad]
+        with pytest.raises(IndexError):
+            t.notation[bad]
+    for bad in (1.0, "1", None, True):
+        with pytest.raises(TypeError):
+            t.plays[bad]
+    five = Play(PlayType.BOMB, 0, 1, width=5)                    # a play of two decks only
+    assert five not in t.plays and five not in t.index_of_play and t.index_of_play.get(five, -7) == -7
+    assert "3" not in t.index_of_play and t.index_of_play.get("3") is None
+    with pytest.raises(KeyError):
+        t.index_of_play[five]
+    with pytest.raises(ValueError):
+        t.plays.index(five)
+    for view in (t.plays, t.notation, t.index_of_play):
+        with pytest.raises(TypeError):
+            pickle.dumps(view)
+
+
+def test_threads_that_ask_for_the_same_new_plays_get_the_same_objects():
+    core = _core()
+    import threading
+    t = core.RuleTable(Rules(kickers="repeat"))
+    ids = list(range(1, len(t), 7))
+    out = [None] * 4
+    start = threading.Barrier(4)
+
+    def read(k):
+        start.wait()
+        out[k] = [t.plays[i] for i in (ids if k % 2 else ids[::-1])]
+
+    workers = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    first = out[1]
+    for k in (0, 2):
+        out[k] = out[k][::-1]
+    assert all(all(a is b for a, b in zip(first, o)) for o in out)
+    assert [t.plays[i] for i in ids] == [ddz.Play.from_code(int(t.codes[i])) for i in ids]
+
+
+def test_texts_read_are_remembered_per_rule_set_and_bounded(monkeypatch):
+    core = _core()
+    t = core.RuleTable(Rules(kickers="repeat"))
+    p = t.play_of_text("4448")
+    assert t.texts_read == {"4448": p} and t.play_of_text("4448") is p
+    assert t.play_of_text("444+8") is p and t.play_of_text("444+8", False) is p
+    # a plain text that only Play.parse's choice reads (several readings, RULES.md §2.5)
+    # is not remembered: classify must still refuse it
+    rules = Rules.profile("openspiel").move_rules
+    with pytest.raises(ValueError, match="base table"):
+        core.RuleTable(rules)                  # its universe is its universe_rules' one
+    wings = core.RuleTable(rules, core.RuleTable(rules.universe_rules))
+    assert len(ddz.readings("333444555666", wings.rules)) == 3
+    got = wings.play_of_text("333444555666")
+    assert got == ddz.Play.parse("333444555666", wings.rules) and not got.kickers
+    assert "333444555666" not in wings.texts_read and wings.play_of_text("333444555666", False) is None
+    banned = core.RuleTable(Rules(kickers="repeat", banned={"TRIO_SINGLE"}), t)
+    assert banned.play_of_text("4448") is None and banned.texts_read == {}
+    monkeypatch.setattr(core, "TEXTS_READ", 3)
+    small = core.RuleTable(Rules())
+    for s in ("3", "4", "5", "6", "7"):
+        assert small.play_of_text(s) is small.plays[small.index_of_play[ddz.Play.parse(s)]]
+    assert list(small.texts_read) == ["3", "4", "5"]

@@ -76,7 +76,8 @@ def _poison(monkeypatch):
                 monkeypatch.setattr(module, attr, _raiser(f"{modname}.{attr}"))
                 poisoned += 1
     monkeypatch.setattr(ddz.play, "_ENGINE_READINGS", _raiser("the chooser's classifier"))
-    monkeypatch.setattr(ddz.play, "_ENGINE_NOTATION", _raiser("the chooser's notation table"))
+    monkeypatch.setattr(ddz.play, "_ENGINE_PARSE", _raiser("the chooser's notation reader"))
+    monkeypatch.setattr(ddz.play, "_ENGINE_MEMO", _raiser("the chooser's texts read"))
     monkeypatch.setattr(ddz.play, "_BY_NOTATION", {})
     for cached in (reference._universe, reference._by_cards, reference._index):
         cached.cache_clear()     # rebuilt under the poison, not remembered from before

@@ -146,14 +146,17 @@ cdef const uint8_t[:, ::1] hands_view(object hands) except *
 cdef class RuleTable:
     cdef Opts opts
     cdef readonly object rules
-    cdef readonly tuple plays
+    cdef readonly object plays            # IdSeq: the interned Play of each id, made on first use
     cdef readonly object codes
     cdef readonly object counts
-    cdef readonly tuple notation
-    cdef readonly dict index_of_play
+    cdef readonly object notation         # IdSeq: str() of each id's play, made on first use
+    cdef readonly object index_of_play    # PlayIds: Play -> id, through the code -> id hash
+    cdef list play_slots                  # id -> its Play, or None until first asked (shared with base)
+    cdef list text_slots                  # id -> its notation, or None (shared with base)
     cdef readonly Py_ssize_t max_moves
     cdef readonly RuleTable base
     cdef readonly dict derived
+    cdef readonly dict texts_read         # notation -> Play that play_of_text has read (this rule set's)
     cdef object _all_plays
     cdef object _lock
     cdef TableView view
@@ -165,4 +168,6 @@ cdef class RuleTable:
     cdef int built(self) except -1
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1
     cdef list plays_of(self, const int64_t* codes, Py_ssize_t n)
+    cdef object play_at(self, Py_ssize_t j)
+    cdef object text_at(self, Py_ssize_t j)
     cdef int check_rows(self, const uint8_t[:, ::1] hands, const int64_t[::1] tbs) except -1

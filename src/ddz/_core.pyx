@@ -29,19 +29,20 @@ them read or write out of bounds. There are no module-level scratch buffers.
 
 cimport cython
 cimport numpy as cnp
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
-from cpython.tuple cimport PyTuple_GET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.ref cimport PyObject, Py_INCREF
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+import collections.abc
 import threading
 
 import numpy as np
 
 from ddz.errors import HandError, ImpossibleHandError, InvalidPlayError
 from ddz.play import PASS, Play
+from ddz.rules import PlayType
 from ddz.rules import Rules
 
 cnp.import_array()
@@ -727,12 +728,98 @@ for _ch in " \t\n-+,":
     TEXT_RANK[ord(_ch)] = -2
 
 
+cdef Py_ssize_t scan_text(str text, unsigned int* total, unsigned int* body) except -3:
+    """Count plain card notation (one character per card from ``3456789TJQKA2BR`` in any
+    case; spaces, ``-``, ``+`` and ``,`` ignored) into ``total``; with ``body`` (not NULL)
+    also the cards before the first ``+`` into ``body``. Returns the position of the first
+    ``+`` (-1: none), or -2 for text that is not plain notation (other characters,
+    ``BJ``/``RJ``, not ASCII), which the Python parser must read."""
+    cdef bytes raw
+    cdef const unsigned char* c
+    cdef Py_ssize_t i, n, plus = -1
+    cdef int r
+    cdef unsigned char ch
+    memset(total, 0, NUM_RANKS * sizeof(unsigned int))
+    if body != NULL:
+        memset(body, 0, NUM_RANKS * sizeof(unsigned int))
+    if not text.isascii():
+        return -2
+    raw = text.encode("ascii")
+    c = raw
+    n = len(raw)
+    for i in range(n):
+        ch = c[i]
+        if ch == 43 and plus < 0:         # the first '+': main part before, kickers after
+            plus = i
+            continue
+        r = TEXT_RANK[ch]
+        if r < 0:
+            if r == -2:                   # an ignored separator
+                continue
+            return -2
+        if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
+            return -2
+        total[r] += 1
+        if plus < 0 and body != NULL:
+            body[r] += 1
+    return plus
+
+
 cdef enum:
     HASH_MIN_BITS = 10
+
+#: the most texts a table remembers having read (RuleTable.texts_read)
+TEXTS_READ = 1 << 16
+
+#: the kicker bits of a play code (ranks 0..14, 3 bits each)
+cdef int64_t KICKERS_MASK = (<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1
 
 
 cdef inline uint64_t slot_of(int64_t code, int shift) noexcept nogil:
     return ((<uint64_t>code) * <uint64_t>0x9E3779B97F4A7C15ULL) >> shift
+
+
+cdef tuple _PLAY_TYPES = tuple(PlayType)
+cdef object _new_play = Play.__new__
+# the slots' own setters (what ddz.play._fill reaches through object.__setattr__)
+cdef object _set_type = Play.__dict__["type"].__set__
+cdef object _set_rank = Play.__dict__["rank"].__set__
+cdef object _set_length = Play.__dict__["length"].__set__
+cdef object _set_kickers = Play.__dict__["kickers"].__set__
+cdef object _set_width = Play.__dict__["width"].__set__
+cdef object _set_counts = Play.__dict__["counts"].__set__
+cdef object _set_code = Play.__dict__["code"].__set__
+cdef object _set_hash = Play.__dict__["_hash"].__set__
+
+
+def _trusted_play(int64_t code):
+    """The :class:`ddz.Play` of a code the core generated (a play of a rule set's universe):
+    its fields decoded in C without :class:`ddz.Play`'s structure checks, how a table
+    makes its plays (``Play.from_code`` checks them)."""
+    cdef int t = <int>((code >> CODE_TYPE_SHIFT) & 31)
+    cdef int rank = <int>((code >> CODE_RANK_SHIFT) & 15)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    cdef int width = <int>((code >> CODE_WIDTH_SHIFT) & 15)
+    cdef uint8_t c[NUM_RANKS]
+    cdef int r, k, nk = 0
+    cdef list kick = []
+    for r in range(NUM_RANKS):
+        k = <int>((code >> (KICK_BITS * r)) & KICK_MASK)
+        nk += k
+        while k:
+            kick.append(r)
+            k -= 1
+    code_counts(code, c)
+    p = _new_play(Play)
+    _set_type(p, _PLAY_TYPES[t])
+    _set_rank(p, rank)
+    _set_length(p, length)
+    _set_kickers(p, tuple(kick))
+    _set_width(p, width)
+    _set_counts(p, (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14]))
+    _set_code(p, code)
+    _set_hash(p, hash(code))
+    return p
 
 
 @cython.final
@@ -748,7 +835,10 @@ cdef class RuleTable:
         (banned types): its plays, ids and hash are shared, not rebuilt.
 
     ``plays[0]`` is the pass; ``plays[1:]`` the universe in move order (banned plays
-    included: they keep their ids). ``derived`` is a dict where other modules keep what
+    included: they keep their ids). Building a table generates the codes, card counts and
+    hash in C (about a millisecond); ``plays``, ``notation`` and ``index_of_play`` are
+    read-only views (:class:`IdSeq`, :class:`PlayIds`) that make
+    each Play and its notation the first time it is asked for, once. ``derived`` is a dict where other modules keep what
     they derive from the table once (e.g. the card encodings of every id). The Python-callable methods check their arguments
     and raise :class:`ddz.HandError`, :class:`ddz.ImpossibleHandError` or
     :class:`ddz.InvalidPlayError` (short messages: :mod:`ddz.fast` names errors in full).
@@ -772,17 +862,22 @@ cdef class RuleTable:
             raise TypeError("a RuleTable is built once")
         if base is not None and (base.view.keys == NULL or base.rules != rules.universe_rules):
             raise ValueError("the base table must be the built table of rules.universe_rules")
+        if base is None and rules != rules.universe_rules:
+            raise ValueError("a rule set with banned plays or chain_from_four=False needs the base table "
+                             "of rules.universe_rules (get tables with ddz.tables.table(rules))")
         cdef Py_ssize_t i, n, size
         cdef uint64_t s
         cdef int64_t code
         cdef int64_t[::1] cv
         cdef uint8_t deck[NUM_RANKS]
+        cdef uint8_t* cp
         cdef int bits
         opts_from(rules.move_options, &self.opts)
         self.rules = rules
         self._lock = threading.Lock()
         self._all_plays = None
         self.derived = {}
+        self.texts_read = {}
         if base is not None:
             if base.opts.decks != self.opts.decks or base.opts.max_hand != self.opts.max_hand:
                 raise ValueError("a base table must be of the same deck and hand size")
@@ -792,6 +887,8 @@ cdef class RuleTable:
             self.counts = base.counts
             self.notation = base.notation
             self.index_of_play = base.index_of_play
+            self.play_slots = base.play_slots
+            self.text_slots = base.text_slots
             self.max_moves = base.max_moves
             self.view = base.view
             self.view.opts = &self.opts
@@ -806,14 +903,21 @@ cdef class RuleTable:
             raise RuntimeError("the universe changed between two generations")
         codes.setflags(write=False)
         self.codes = codes
-        self.plays = (PASS,) + tuple([Play._from_trusted_code(c) for c in codes.tolist()[1:]])
-        counts = np.ascontiguousarray(
-            np.array([p.counts for p in self.plays], dtype=np.uint8).reshape(n + 1, NUM_RANKS))
-        self.view.counts = <const uint8_t*>cnp.PyArray_DATA(counts)
+        counts = np.empty((n + 1, NUM_RANKS), dtype=np.uint8)
+        cp = <uint8_t*>cnp.PyArray_DATA(counts)
+        for i in range(n + 1):
+            code_counts(cv[i], cp + i * NUM_RANKS)
+        self.view.counts = cp
         counts.setflags(write=False)
         self.counts = counts
-        self.notation = tuple([str(p) for p in self.plays])
-        self.index_of_play = {p: i for i, p in enumerate(self.plays)}
+        # Play objects and their notation are made when first asked for (IdSeq): making all 12,655 to 27,472 of them here cost every fresh process
+        # 0.1 to 0.4 s before its first call (issue 24)
+        self.play_slots = [None] * (n + 1)
+        self.play_slots[0] = PASS
+        self.text_slots = [None] * (n + 1)
+        self.plays = IdSeq(self)
+        self.notation = IdSeq(self, True)
+        self.index_of_play = PlayIds(self)
         # the most legal moves of one position: every play and the pass
         self.max_moves = n + 1
         # open addressing, load factor below 1/2
@@ -941,37 +1045,96 @@ cdef class RuleTable:
         than 255 of a rank), which :func:`ddz.parse_cards` then parses or refuses. Counts
         are not checked against the deck here (the kernels do it).
         :raises TypeError: ``text`` is not a str."""
-        cdef bytes raw
-        cdef const unsigned char* c
-        cdef Py_ssize_t i, n
-        cdef int r
-        cdef unsigned char ch
         cdef unsigned int cnt[NUM_RANKS]
         cdef cnp.ndarray res
+        cdef int r
         if not isinstance(text, str):
             raise TypeError("card notation must be a str")
-        if not (<str>text).isascii():
+        if scan_text(text, cnt, NULL) == -2:
             return None
-        raw = (<str>text).encode("ascii")
-        c = raw
-        n = len(raw)
-        memset(cnt, 0, sizeof(cnt))
-        for i in range(n):
-            ch = c[i]
-            r = TEXT_RANK[ch]
-            if r < 0:
-                if r == -2:       # ignored separator
-                    continue
-                return None
-            if r >= SMALL_JOKER and i + 1 < n and (c[i + 1] == 74 or c[i + 1] == 106):  # 'BJ'/'RJ'
-                return None
-            cnt[r] += 1
         res = new_array(NUM_RANKS, cnp.NPY_UINT8)
         for r in range(NUM_RANKS):
             if cnt[r] > 255:
                 return None
             (<uint8_t*>cnp.PyArray_DATA(res))[r] = <uint8_t>cnt[r]
         return res
+
+    def play_of_text(self, text, bint plain_choice=True):
+        """The play that card notation names, read in C: plain cards (``4448``) or a main
+        part ``+`` kickers (``444+8``), in the characters :meth:`counts_of_text` reads.
+
+        Reads as :meth:`ddz.Play.parse` does (RULES.md §2.5): with ``+``, the reading whose
+        main part is the cards before the first ``+``; without, the one reading, or among
+        several the one without kickers when ``plain_choice`` (``False``: exactly one
+        reading, as :func:`ddz.classify` asks of plain cards).
+
+        :returns: the table's interned :class:`ddz.Play`, or ``None`` whenever the text
+            needs the Python parser (which parses it or words the error): other spellings
+            (``10``, 小王, ``pass``), no card, more cards than the deck, no play, a choice
+            the rules above do not make, nothing after ``+``. Never the pass; never raises.
+
+        Texts read with one reading (or a ``+``) are remembered in :attr:`texts_read` (at
+        most ``TEXTS_READ`` of them), so a text read again is one dict lookup.
+        """
+        self.built()
+        if type(text) is not str:
+            return None
+        hit = self.texts_read.get(text)
+        if hit is not None:
+            return hit
+        cdef Py_ssize_t i, plus
+        cdef int r, k, found, hits = 0
+        cdef unsigned int total[NUM_RANKS]
+        cdef unsigned int body[NUM_RANKS]
+        cdef uint8_t cards[NUM_RANKS]
+        cdef uint8_t own[NUM_RANKS]
+        cdef int64_t buf[MAX_READINGS]
+        cdef int64_t pick = 0
+        plus = scan_text(text, total, body)
+        if plus == -2:
+            return None
+        for r in range(NUM_RANKS):
+            if total[r] > self.opts.limit[r]:
+                return None               # beyond the deck: the parser says so
+        k = 0
+        for r in range(NUM_RANKS):
+            cards[r] = <uint8_t>total[r]
+            k += total[r]
+        if k == 0:
+            return None
+        if plus >= 0:
+            k = 0
+            for r in range(NUM_RANKS):
+                k += total[r] - body[r]
+            if k == 0:
+                return None               # nothing after '+'
+        found = readings_codes(&self.opts, cards, buf)
+        if plus >= 0:
+            for i in range(found):
+                code_counts(buf[i], own)
+                for r in range(NUM_RANKS):   # the play's main part: its cards less its kickers
+                    if own[r] - ((buf[i] >> (KICK_BITS * r)) & KICK_MASK) != body[r]:
+                        break
+                else:
+                    hits += 1
+                    pick = buf[i]
+        elif found == 1:
+            hits, pick = 1, buf[0]
+        elif plain_choice:
+            found = -found            # a choice among readings: not remembered
+            for i in range(-found):
+                if buf[i] & KICKERS_MASK == 0:
+                    hits += 1
+                    pick = buf[i]
+        if hits != 1 or pick == 0:
+            return None
+        i = self.index(pick)
+        if i < 0:
+            return None
+        hit = self.play_at(i)
+        if found >= 0 and len(self.texts_read) < TEXTS_READ:
+            self.texts_read[text] = hit
+        return hit
 
     # -- checked Python-callable twins of the kernels --
     cdef int64_t checked_beat(self, const uint8_t* h, object code) except -1:
@@ -1052,17 +1215,41 @@ cdef class RuleTable:
         load_counts(hand, h, &self.opts, self.opts.max_hand, "hand")
         return count_legal(&self.opts, h, self.checked_beat(h, to_beat_code))
 
+    cdef object play_at(self, Py_ssize_t j):
+        """The interned Play of id ``j`` (``0 <= j < n_ids``, unchecked), made on first use."""
+        cdef object p = <object>PyList_GET_ITEM(self.play_slots, j)
+        if p is not None:
+            return p
+        p = _trusted_play(self.view.codes[j])
+        q = <object>PyList_GET_ITEM(self.play_slots, j)
+        if q is not None:            # made meanwhile by another thread: keep one object per id
+            return q
+        self.play_slots[j] = p
+        return p
+
+    cdef object text_at(self, Py_ssize_t j):
+        """The canonical notation of id ``j`` (unchecked), made on first use."""
+        cdef object s = <object>PyList_GET_ITEM(self.text_slots, j)
+        if s is None:
+            s = str(self.play_at(j))
+            self.text_slots[j] = s
+        return s
+
     cdef list plays_of(self, const int64_t* codes, Py_ssize_t n):
         cdef list res = PyList_New(n)
         cdef Py_ssize_t i, j
+        cdef PyObject* q
         cdef object p
         for i in range(n):
             j = self.index(codes[i])
             if j < 0:
                 raise RuntimeError(f"the core generated code {codes[i]}, which is no play of {self.rules!r}")
-            p = <object>PyTuple_GET_ITEM(self.plays, j)
-            Py_INCREF(p)
-            PyList_SET_ITEM(res, i, p)
+            q = PyList_GET_ITEM(self.play_slots, j)        # borrowed: no reference counting
+            if q == <PyObject*>None:
+                p = self.play_at(j)
+                q = <PyObject*>p
+            Py_INCREF(<object>q)
+            PyList_SET_ITEM(res, i, <object>q)
         return res
 
     def moves(self, hand, to_beat_code=0):
@@ -1214,3 +1401,136 @@ cdef class RuleTable:
             for i in range(n):
                 r[i] = count_legal(&self.opts, &h[i, 0], tb[i])
         return res
+
+
+# -- the lazy views of a table's ids (RuleTable.plays, .notation, .index_of_play) ----------
+
+cdef Py_ssize_t seq_index(object i, Py_ssize_t n) except -1:
+    """``i`` as an index into ``n`` items (negative from the end), or IndexError/TypeError."""
+    cdef Py_ssize_t j
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+        raise TypeError(f"indices must be integers or slices, not {type(i).__name__}")
+    if not -n <= i < n:
+        raise IndexError("id out of range")
+    j = i
+    return j + n if j < 0 else j
+
+
+@cython.final
+cdef class IdSeq:
+    """``RuleTable.plays`` (the interned :class:`ddz.Play` of each id, ``plays[0]`` the
+    pass) and ``RuleTable.notation`` (their canonical notation): read-only sequences
+    (``len``, indexing, slices, iteration, ``in``, ``index``). Each Play and each string is
+    made the first time it is asked for, then the same object is returned: a first call
+    under a rule set makes only the plays it answers with."""
+    cdef RuleTable t
+    cdef bint text
+
+    def __cinit__(self, RuleTable table, bint text=False):
+        self.t = table
+        self.text = text
+
+    cdef inline object at(self, Py_ssize_t j):
+        return self.t.text_at(j) if self.text else self.t.play_at(j)
+
+    def __len__(self):
+        return self.t.view.n_ids
+
+    def __getitem__(self, i):
+        cdef Py_ssize_t j
+        if isinstance(i, slice):
+            return tuple([self.at(j) for j in range(*i.indices(self.t.view.n_ids))])
+        return self.at(seq_index(i, self.t.view.n_ids))
+
+    def __iter__(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids):
+            yield self.at(j)
+
+    def __reversed__(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids - 1, -1, -1):
+            yield self.at(j)
+
+    def index(self, x):
+        """The id of ``x`` (a play, or its canonical notation). :raises ValueError: none."""
+        cdef Py_ssize_t j = -1
+        if not self.text:
+            j = self.t.index(x.code) if isinstance(x, Play) else -1
+        elif x == "pass":
+            j = 0
+        elif isinstance(x, str):
+            p = self.t.base.play_of_text(x)          # banned plays keep their ids and notation
+            j = self.t.index(p.code) if p is not None else -1
+            if j < 0 or self.t.text_at(j) != x:     # the same play, written otherwise
+                j = -1
+        if j < 0:
+            raise ValueError(f"{x!r} is not in {self!r}")
+        return j
+
+    def __contains__(self, x):
+        try:
+            self.index(x)
+        except ValueError:
+            return False
+        return True
+
+    def count(self, x):
+        return 1 if x in self else 0
+
+    def __reduce__(self):
+        raise TypeError("a table's plays and notation are not pickled: get the table with ddz.tables.table(rules)")
+
+    def __repr__(self):
+        return f"<the {'notation' if self.text else 'plays'} of the {self.t.view.n_ids} ids of {self.t!r}>"
+
+
+@cython.final
+cdef class PlayIds:
+    """``RuleTable.index_of_play``: the id of a :class:`ddz.Play` (read-only, dict-like:
+    ``get``, ``[]``, ``in``, ``len``, iteration over the plays), answered by the table's
+    code -> id hash, so nothing is built for it."""
+    cdef RuleTable t
+
+    def __cinit__(self, RuleTable table):
+        self.t = table
+
+    def get(self, key, default=None):
+        cdef Py_ssize_t j = self.t.index(key.code) if isinstance(key, Play) else -1
+        return default if j < 0 else j
+
+    def __getitem__(self, key):
+        cdef Py_ssize_t j = self.t.index(key.code) if isinstance(key, Play) else -1
+        if j < 0:
+            raise KeyError(key)
+        return j
+
+    def __contains__(self, key):
+        return isinstance(key, Play) and self.t.index(key.code) >= 0
+
+    def __len__(self):
+        return self.t.view.n_ids
+
+    def __iter__(self):
+        return iter(self.t.plays)
+
+    def keys(self):
+        return iter(self.t.plays)
+
+    def values(self):
+        return iter(range(self.t.view.n_ids))
+
+    def items(self):
+        cdef Py_ssize_t j
+        for j in range(self.t.view.n_ids):
+            yield self.t.play_at(j), j
+
+    def __reduce__(self):
+        raise TypeError("a table's ids are not pickled: get them with ddz.tables.table(rules).index_of_play")
+
+    def __repr__(self):
+        return f"<the ids of the {self.t.view.n_ids} plays of {self.t!r}>"
+
+
+collections.abc.Sequence.register(IdSeq)
+collections.abc.Mapping.register(PlayIds)

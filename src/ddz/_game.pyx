@@ -25,10 +25,9 @@ the table's deck.
 
 cimport cython
 cimport numpy as cnp
-from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from cpython.long cimport PyLong_FromLong
-from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -454,15 +453,8 @@ cdef class PlayState:
     def legal_plays(self):
         """The legal plays as a new list of the table's interned :class:`ddz.Play` objects."""
         self.ready()
-        cdef Py_ssize_t i, n = self.fill()
-        cdef list res = PyList_New(n)
-        cdef object p
-        cdef tuple plays = self.table.plays
-        for i in range(n):
-            p = <object>PyTuple_GET_ITEM(plays, view_index(self.c.v, self.c.codes[i]))
-            Py_INCREF(p)
-            PyList_SET_ITEM(res, i, p)
-        return res
+        cdef Py_ssize_t n = self.fill()
+        return self.table.plays_of(self.c.codes, n)
 
     def count(self):
         """How many legal moves the seat to act has (0 once over); nothing is listed."""

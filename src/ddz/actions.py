@@ -103,7 +103,7 @@ class ActionSpace:
     Parameters
     ----------
     rules : Rules, default ``ddz.STANDARD``
-        The rule set. The tables are built once per rule set (a fraction of a second) and shared.
+        The rule set. The tables are built once per rule set (about a millisecond) and shared.
     implementation : {"kernel", "reference"}, optional
         Which legal-id path answers: the compiled kernels or the pure-Python oracle.
         Default :data:`IMPLEMENTATION`. Both give identical results.

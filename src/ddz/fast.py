@@ -11,8 +11,9 @@ notation, the Python checks of :mod:`ddz._args` (the reference's) run, so errors
 identical to the reference's: the table's refusal is only re-worded there.
 
 Moves come back as the interned :class:`~ddz.Play` objects of the rule set's universe
-(built once per :class:`~ddz.Rules`, on first use), so ``legal_moves()`` builds no
-``Play`` per move.
+(each made once per :class:`~ddz.Rules`, the first time it is answered), so
+``legal_moves()`` builds no ``Play`` per move. Play notation (canonical or not) is read in
+C by :meth:`ddz._core.RuleTable.play_of_text`.
 """
 
 from __future__ import annotations
@@ -51,28 +52,26 @@ def _readings(counts, rules: Rules) -> List[Play]:
         return []
 
 
-def _notation(rules):
-    """``{canonical notation: Play}`` of every play of ``rules`` (banned plays are no
-    plays, so not there), built once and kept on the rule set's table."""
-    u = _tables(rules)
-    by_text = u.derived.get("by_notation")
-    if by_text is None:
-        by_text = u.derived["by_notation"] = {str(p): p for p in u.all_plays}
-    return by_text
-
-
 def _lookup(text, rules) -> Optional[Play]:
-    """The play of ``rules`` whose canonical notation is ``text``, or ``None``: every play
-    of a rule set's table is interned, so canonical notation is one dict lookup."""
+    """The play of ``rules`` that notation ``text`` names, read in C
+    (:meth:`ddz._core.RuleTable.play_of_text`: plain cards or ``body+kickers``, as
+    :meth:`~ddz.Play.parse` reads them), or ``None`` for anything the Python parser must
+    read or refuse (the pass, other spellings, errors). Never raises."""
     if type(rules) is not Rules or type(text) is not str:
         return None
-    return _notation(rules).get(text)
+    return _table(rules).play_of_text(text)
+
+
+def _texts_read(rules):
+    """``{text: Play}`` of the notation the table of ``rules`` has read in C (for
+    :meth:`~ddz.Play.parse`'s one-lookup path)."""
+    return _tables(rules).texts_read
 
 
 def _fast_args(hand, to_beat, rules: Rules, u):
     """``(hand, code)`` for the checked kernel without the Python checks, or ``None`` when
     the arguments need them: notation is parsed (``parse_cards`` raises exactly what the
-    checked path would), canonical play notation is looked up, a Play is taken by code;
+    checked path would), play notation is read in C (``RuleTable.play_of_text``), a Play is taken by code;
     whatever else the table then refuses is worded by the checked path."""
     if type(hand) is str:
         counted = u.counts_of_text(hand)       # plain notation, counted in C
@@ -80,27 +79,20 @@ def _fast_args(hand, to_beat, rules: Rules, u):
     if to_beat is None:
         return hand, 0
     if type(to_beat) is str:
-        to_beat = _lookup(to_beat, rules)
+        to_beat = u.play_of_text(to_beat)
     if type(to_beat) is Play and to_beat:
         return hand, to_beat.code
     return None
 
 
 def _known_play(x, rules: Rules, u) -> Optional[Play]:
-    """A play of ``rules`` (not the pass) given as a Play or plain notation, found without
-    the Python checks (a table lookup, or the cards counted and read in C); ``None`` for
-    anything the checked path must look at."""
+    """A play of ``rules`` (not the pass) given as a Play or notation, found without the
+    Python checks (a table lookup, or the text read in C); ``None`` for anything the
+    checked path must look at."""
     if type(x) is Play:
         return x if u.index_of_play.get(x) and x.type not in rules.excluded else None
     if type(x) is str:
-        hit = _lookup(x, rules)
-        if hit is not None:
-            return hit                  # canonical notation of a play (the pass is not there)
-        counts = u.counts_of_text(x) if "+" not in x else None
-        if counts is not None and u.hand_ok(counts):
-            found = u.readings(counts)
-            if len(found) == 1 and found[0]:
-                return found[0]
+        return u.play_of_text(x)        # never the pass
     return None
 
 
@@ -175,6 +167,10 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
         included).
     """
     u = _tables(rules)
+    if type(cards) is str:
+        hit = u.play_of_text(cards, False)     # plain cards: one reading, as below
+        if hit is not None:
+            return hit
     if isinstance(cards, str) and needs_play_grammar(cards):
         return parse_with(cards, rules, _readings)
     counts = _cards(cards, rules, u)

@@ -51,7 +51,7 @@ else:
 
 readings = _impl.readings
 _readings = _impl._readings        # readings of a validated 15-tuple: the classifier for _args
-register_engine(_readings, getattr(_impl, "_notation", None))   # Play.parse: the chosen engine
+register_engine(_readings, getattr(_impl, "_lookup", None), getattr(_impl, "_texts_read", None))   # Play.parse
 classify = _impl.classify
 beats = _impl.beats
 legal_moves = _impl.legal_moves

@@ -41,7 +41,6 @@ __all__ = ["PlayType", "Play", "PASS", "parse_with", "register_engine", "BODY_WI
            "CODE_TYPE_SHIFT", "MAX_PLAY_CARDS"]
 
 _T = PlayType
-_TYPES = tuple(PlayType)
 
 #: copies of each body rank, by type: the default width (a BOMB may have 4..8, RULES.md §7;
 #: the rocket's body is one B and one R, or two of each with two decks)
@@ -230,26 +229,6 @@ class Play:
         return cls(PlayType(t), (code >> CODE_RANK_SHIFT) & 15, (code >> CODE_LENGTH_SHIFT) & 15, kick,
                    None if t == PlayType.PASS else width)
 
-    @classmethod
-    def _from_trusted_code(cls, code: int) -> "Play":
-        """:meth:`from_code` for a code the core generated (a play of a rule set's universe):
-        the fields are decoded without the structure checks, to build tables quickly."""
-        t = _TYPES[code >> CODE_TYPE_SHIFT]
-        rank = (code >> CODE_RANK_SHIFT) & 15
-        length = (code >> CODE_LENGTH_SHIFT) & 15
-        width = (code >> CODE_WIDTH_SHIFT) & 15
-        counts = [(code >> (CODE_KICKER_BITS * r)) & 7 for r in range(NUM_RANKS)]
-        kick = tuple(r for r in range(NUM_RANKS) for _ in range(counts[r]))
-        if t is PlayType.ROCKET:
-            counts[SMALL_JOKER] += width
-            counts[BIG_JOKER] += width
-        else:
-            for r in range(rank - length + 1, rank + 1):
-                counts[r] += width
-        p = object.__new__(cls)
-        _fill(p, t, rank, length, kick, width, tuple(counts), code)
-        return p
-
     # -- notation --
     def __str__(self) -> str:
         if self.type is PlayType.PASS:
@@ -303,18 +282,21 @@ class Play:
         if rules is None:
             rules = STANDARD
         try:
-            by_text = _BY_NOTATION.get(rules)
+            memo = _BY_NOTATION.get(rules)
         except TypeError:                         # unhashable: certainly not a Rules
-            by_text = None
-        if by_text is not None:
-            hit = by_text.get(text) if type(text) is str else None
-            if hit is not None:                  # canonical notation: one dict lookup
+            memo = None
+        if memo is not None:
+            hit = memo.get(text) if type(text) is str else None
+            if hit is not None:                  # text read before: one dict lookup
                 return hit
         elif not isinstance(rules, Rules):
             raise DdzError(f"rules must be a ddz.Rules, not {type(rules).__name__}: {quote(rules)}")
-        elif _ENGINE_NOTATION is not None:
-            _BY_NOTATION[rules] = _ENGINE_NOTATION(rules)
-            return cls.parse(text, rules)
+        elif _ENGINE_MEMO is not None:
+            _BY_NOTATION[rules] = _ENGINE_MEMO(rules)
+        if _ENGINE_PARSE is not None and type(text) is str:
+            hit = _ENGINE_PARSE(text, rules)     # read quickly (and remembered there)
+            if hit is not None:
+                return hit
         if _ENGINE_READINGS is None:  # pragma: no cover - ddz/__init__ imports the chooser
             raise InvalidPlayError("no rules engine is registered: import ddz first")
         return parse_with(text, rules, _ENGINE_READINGS)
@@ -323,19 +305,26 @@ class Play:
 #: ``readings(counts, rules) -> list of Play`` of the active engine, registered by the
 #: chooser (:mod:`ddz.moves`); play.py imports no engine (DESIGN.md, "Decisions").
 _ENGINE_READINGS: Optional[Callable] = None
-_ENGINE_NOTATION: Optional[Callable] = None
-#: rules -> the engine's {canonical notation: Play} of that rule set (the dict lives on
-#: the rule set's table; this is only the way to it without a call)
+#: ``parse(text, rules) -> Play or None``: the engine's quick reader of notation (``None``
+#: sends the text to :func:`parse_with`, which parses it or words the error)
+_ENGINE_PARSE: Optional[Callable] = None
+#: ``memo(rules) -> {text: Play}``: the texts that reader has read under a rule set
+_ENGINE_MEMO: Optional[Callable] = None
+#: rules -> the engine's {text: Play} of that rule set (the dict lives on the rule set's
+#: table, filled by the engine's reader; this is only the way to it without a call)
 _BY_NOTATION: dict = {}
 
 
-def register_engine(readings: Callable, notation: Optional[Callable] = None) -> None:
+def register_engine(readings: Callable, parse: Optional[Callable] = None,
+                    memo: Optional[Callable] = None) -> None:
     """Set the classifier that :meth:`Play.parse` uses: ``readings(counts, rules)`` with
-    ``counts`` a validated 15-tuple, returning every reading as a list of Play; and
-    optionally ``notation(rules)``, a dict from canonical notation (``str(play)``) to every
-    play of ``rules`` (then canonical text is one lookup). Called once by :mod:`ddz.moves`."""
-    global _ENGINE_READINGS, _ENGINE_NOTATION
-    _ENGINE_READINGS, _ENGINE_NOTATION = readings, notation
+    ``counts`` a validated 15-tuple, returning every reading as a list of Play; optionally
+    ``parse(text, rules)``, the play that ``text`` names or ``None`` when the text needs
+    :func:`parse_with` (then notation is read without Python parsing), and ``memo(rules)``,
+    the dict of texts that ``parse`` has read (then a text read before is one lookup).
+    Called once by :mod:`ddz.moves`."""
+    global _ENGINE_READINGS, _ENGINE_PARSE, _ENGINE_MEMO
+    _ENGINE_READINGS, _ENGINE_PARSE, _ENGINE_MEMO = readings, parse, memo
     _BY_NOTATION.clear()
 
 

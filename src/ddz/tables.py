@@ -1,8 +1,9 @@
 """One table per move rule set, built once and shared (DESIGN.md, "Rule options are data").
 
 :func:`table` returns the :class:`ddz._core.RuleTable` of a rule set: the kernel options,
-the play universe as interned :class:`~ddz.Play` objects numbered by action id, their
-codes, card counts and notation, and the code -> id hash that the kernels use. The
+the play universe as interned :class:`~ddz.Play` objects numbered by action id (each
+made on first use), their codes, card counts and notation, and the code -> id hash that
+the kernels use. The
 chooser (:mod:`ddz.fast`), :class:`ddz.ActionSpace`, :class:`ddz.Game` and
 :mod:`ddz.interop` all get their tables here, keyed by :attr:`Rules.move_rules`, so two
 rule sets that differ only in bidding or scoring share one table, and a rule set with
