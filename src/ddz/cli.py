@@ -776,6 +776,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)
+    from .arena.cli import add_parser as add_arena_parser   # `ddz arena` (issue 27): its own module
+    add_arena_parser(sub, _add_game_options)
     return parser
 
 

@@ -292,12 +292,14 @@ class ArenaResult:
         return self.hands / self.seconds if self.seconds > 0 else math.inf
 
     def to_dict(self) -> Dict[str, Any]:
-        """Every field as JSON-serializable data (``rules`` as :meth:`ddz.Rules.to_json`)."""
-        return {"mode": self.mode, "rules": self.rules.to_json(), "seed": self.seed, "deals": self.deals,
+        """Every field as JSON-serializable data (``rules`` as :meth:`ddz.Rules.to_json`;
+        a number that is not finite, such as the WP of a role a bot never played or the
+        Elo of a WP of 1, is ``None``)."""
+        return _finite({"mode": self.mode, "rules": self.rules.to_json(), "seed": self.seed, "deals": self.deals,
                 "deals_requested": self.deals_requested, "hands": self.hands, "bots": self.bots,
                 "pairs": self.pairs, "wp_matrix": self.wp_matrix, "sprt": self.sprt,
                 "seconds": self.seconds, "hands_per_second": self.hands_per_second, "workers": self.workers,
-                "forfeits": self.forfeits}
+                "forfeits": self.forfeits})
 
     def __str__(self) -> str:
         lines = [f"{self.mode} mode, {self.deals} deals"
@@ -325,6 +327,16 @@ class ArenaResult:
         lines.append(f"{self.hands_per_second:,.0f} hands per second ({self.workers} worker"
                      f"{'s' if self.workers != 1 else ''}, {self.seconds:.1f} s)")
         return "\n".join(lines)
+
+
+def _finite(x: Any) -> Any:
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
 
 
 class _Tally:
