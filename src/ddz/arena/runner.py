@@ -21,9 +21,10 @@ statistic is A's mean over its seats minus B's.
 
 Deal seeds are ``ddz.distributed.hand_seeds(seed, deals)``; the bots of a table, and the
 ``random`` and ``numpy.random`` modules (other engines' agents draw from them), are seeded
-from ``numpy.random.SeedSequence(seed, spawn_key=(deal, pair, table))``, so every table
-depends only on ``(seed, deal, pair, table)`` and the bots: the results are the same for
-any number of workers.
+from ``numpy.random.SeedSequence(seed, spawn_key=(deal, table))`` (every pair of bots
+meets the same seeds), so every table depends only on ``(seed, deal, table)`` and its
+bots: the results are the same for any number of workers, and a pair's results do not
+depend on the other bots of the run.
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 
 class _Worker:
     """The bots of one process: specs rebuilt from their text, and the protocol programs
-    (one per bot and seat, kept between hands)."""
+    (kept between hands: as many per bot as seats it holds at one table, so that no
+    program ever sees two seats of a hand)."""
 
     def __init__(self, texts: Sequence[Any], names: Sequence[str], seed: int, mode: str, rules: Rules,
                  records: bool, move_seconds: Optional[float], hand_seconds: Optional[float]) -> None:
@@ -80,13 +82,13 @@ class _Worker:
             p.close()
         self.programs.clear()
 
-    def _bot(self, k: int, seat: int, seed: int) -> Any:
+    def _bot(self, k: int, slot: int, seed: int) -> Any:
         spec = self.specs[k]
         if spec.kind != "protocol":
             return spec.make(seed)
-        bot = self.programs.get((k, seat))
+        bot = self.programs.get((k, slot))
         if bot is None:
-            bot = self.programs[(k, seat)] = spec.make(seed)
+            bot = self.programs[(k, slot)] = spec.make(seed)
             if self.move_seconds is not None:
                 bot.move_seconds = float(self.move_seconds)
             bot.hand_seconds = self.hand_seconds
@@ -127,7 +129,7 @@ class _Worker:
         rules = self.rules
         n = rules.seats
         lineup = self.lineup(a, b, t, lord)
-        words = np.random.SeedSequence(self.seed, spawn_key=(d, p, t)).generate_state(n + 1, np.uint64)
+        words = np.random.SeedSequence(self.seed, spawn_key=(d, t)).generate_state(n + 1, np.uint64)
         words = [int(w) >> 1 for w in words]
         random.seed(words[n])
         np.random.seed(words[n] & 0xFFFFFFFF)
@@ -137,9 +139,12 @@ class _Worker:
         events: List[dict] = []
         decisions = [0] * n
         seconds = [0.0] * n
+        slots: Dict[int, int] = {}
         for s in range(n):
             try:
-                bots[s] = self._bot(lineup[s], s, words[s])
+                k = lineup[s]
+                slots[k] = slot = slots.get(k, -1) + 1     # a program per seat the bot holds here
+                bots[s] = self._bot(k, slot, words[s])
                 if self.specs[lineup[s]].kind == "protocol":
                     bots[s].new_hand(rules, s, words[s], hand_id)
             except Forfeit as exc:
@@ -260,9 +265,19 @@ class ArenaResult:
         stopped). :ivar deals_requested: deals asked for.
     :ivar hands: hands (tables) played.
     :ivar bots: per bot a dict: ``name``, ``wp``, ``wp_ci`` ([low, high], 95%), ``adp``,
-        ``adp_ci``, ``elo``, ``elo_ci`` (from ``wp``), ``roles`` (``landlord`` and
-        ``farmer``, each with ``wp``, ``wp_ci``, ``adp``, ``adp_ci``, ``hands``),
+        ``adp_ci``, ``elo``, ``elo_ci`` (from ``wp``), ``won`` (the share of its seats
+        that won), ``roles`` (``landlord`` and ``farmer``, each with ``wp``, ``wp_ci``,
+        ``adp``, ``adp_ci`` and ``deals``: how many deals it held the role in),
         ``decisions``, ``ms_per_decision``, ``forfeits``, ``timeouts``.
+
+        ``wp`` is the duplicate score: per deal and opponent ``0.5 + (w_A - w_B) / 2``
+        with ``w`` the share of the bot's seats that won at the deal's tables, averaged
+        over opponents and deals. In ``douzero`` mode one side wins each table, so it is
+        DouZero's WP (the share of deals won over both seatings); in ``game`` mode it is
+        0.5 for two equal bots. ``adp`` is the points per deal: DouZero's in its mode (per
+        side: the landlord's, or both farmers'), ``ddz``'s settlement per seat in game
+        mode. A role's ``wp`` and ``adp`` are the plain win rate and points per deal in
+        that role.
     :ivar pairs: per pair of bots ``(A, B)``: ``bots``, A's ``wp``, ``wp_ci``, ``adp``,
         ``adp_ci`` against B, and ``diff``/``diff_ci``: A's mean score minus B's per deal.
     :ivar wp_matrix: ``wp_matrix[i][j]``: bot i's WP against bot j (``None`` on the
@@ -345,6 +360,7 @@ class _Tally:
     def __init__(self, nbots: int, npairs: int) -> None:
         self.bot_wp: List[List[float]] = [[] for _ in range(nbots)]
         self.bot_adp: List[List[float]] = [[] for _ in range(nbots)]
+        self.bot_won: List[List[float]] = [[] for _ in range(nbots)]
         self.role: Dict[Tuple[int, str], Tuple[List[float], List[float]]] = {
             (k, r): ([], []) for k in range(nbots) for r in ("landlord", "farmer")}
         self.pair_wp: List[List[float]] = [[] for _ in range(npairs)]
@@ -367,6 +383,7 @@ def _add_deal(tally: _Tally, d: int, tables: List[tuple], pairs: List[Tuple[int,
     nb = len(tally.bot_wp)
     wins = [[0.0, 0] for _ in range(nb)]      # per bot this deal: won, seats
     pts = [0.0] * nb
+    scores_k: List[List[float]] = [[] for _ in range(nb)]
     role_acc: Dict[Tuple[int, str], List[float]] = {}
     sample = 0.5
     for p, (a, b) in enumerate(pairs):
@@ -407,19 +424,24 @@ def _add_deal(tally: _Tally, d: int, tables: List[tuple], pairs: List[Tuple[int,
                     tally.timeouts[lineup[e["seat"]]] += 1
         wa, wb = pw[a][0] / pw[a][1], pw[b][0] / pw[b][1]
         sa, sb = pp[a] / pw[a][1], pp[b] / pw[b][1]
-        tally.pair_wp[p].append(wa)
-        tally.pair_wp_b[p].append(wb)
+        # the duplicate score: A's share of the deal against B (DouZero's WP in its mode,
+        # where one side wins each table and wa + wb = 1)
+        score = 0.5 + (wa - wb) / 2
+        tally.pair_wp[p].append(score)
+        tally.pair_wp_b[p].append(1 - score)
         tally.pair_adp[p].append(sa)
         tally.pair_diff[p].append(sa - sb)
         if p == 0:
-            sample = 0.5 + (wa - wb) / 2
-        for k in (a, b):
+            sample = score
+        for k, sc in ((a, score), (b, 1 - score)):
+            scores_k[k].append(sc)
             wins[k][0] += pw[k][0]
             wins[k][1] += pw[k][1]
             pts[k] += pp[k]
     for k in range(nb):
         if wins[k][1]:
-            tally.bot_wp[k].append(wins[k][0] / wins[k][1])
+            tally.bot_wp[k].append(sum(scores_k[k]) / len(scores_k[k]))
+            tally.bot_won[k].append(wins[k][0] / wins[k][1])
             tally.bot_adp[k].append(pts[k] / wins[k][1])
     for (k, role), (w, sc, c) in role_acc.items():
         tally.role[(k, role)][0].append(w / c)
@@ -441,6 +463,7 @@ def _result(tally: _Tally, names: List[str], pairs: List[Tuple[int, int]], mode:
             roles[role] = {"wp": rwp, "wp_ci": rwp_ci, "adp": radp, "adp_ci": radp_ci, "deals": len(w)}
         dec = tally.decisions[k]
         bots.append({"name": name, "wp": wp, "wp_ci": wp_ci, "adp": adp, "adp_ci": adp_ci,
+                     "won": _stat(tally.bot_won[k])[0],
                      "elo": elo_of(wp), "elo_ci": [elo_of(wp_ci[0]), elo_of(wp_ci[1])], "roles": roles,
                      "decisions": dec, "ms_per_decision": 1000 * tally.seconds[k] / dec if dec else 0.0,
                      "forfeits": tally.forfeits[k], "timeouts": tally.timeouts[k]})
