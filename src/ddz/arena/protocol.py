@@ -457,7 +457,7 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
             if phase is Phase.PLAYING:
                 answer = {"id": msg["id"], "action_id": space_ids(space, action)}
             else:
-                answer = {"id": msg["id"], "action": action if isinstance(action, bool) else str(action)}
+                answer = {"id": msg["id"], "action": _answer_text(phase, rules, action)}
             write(json.dumps(answer) + "\n")
             flush()
         elif kind == "new_hand":
@@ -475,6 +475,18 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
         elif kind == "quit":
             break
     return 0
+
+
+def _answer_text(phase: Phase, rules: Rules, action: Any) -> str:
+    """The word of a bid, double or open-play answer (``pass``, ``1``..``3``, ``call``,
+    ``double``, ``open``)."""
+    if phase is Phase.BIDDING:
+        if isinstance(action, int) and not isinstance(action, bool):
+            return ("pass", "call")[action] if rules.bidding == "rob" and action in (0, 1) else _BID_TEXT.get(action, str(action))
+        return str(action)
+    if isinstance(action, bool):
+        return (_DOUBLE_TEXT if phase is Phase.DOUBLING else _OPEN_TEXT)[action]
+    return str(action)
 
 
 def space_ids(space, action: Any) -> int:

@@ -75,6 +75,7 @@ class _Worker:
         self.move_seconds = move_seconds
         self.hand_seconds = hand_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
+        self.reported = [spec.name for spec in self.specs]
         self.pairs = [(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))]
 
     def close(self) -> None:
@@ -145,8 +146,11 @@ class _Worker:
                 k = lineup[s]
                 slots[k] = slot = slots.get(k, -1) + 1     # a program per seat the bot holds here
                 bots[s] = self._bot(k, slot, words[s])
-                if self.specs[lineup[s]].kind == "protocol":
+                if self.specs[k].kind == "protocol":
                     bots[s].new_hand(rules, s, words[s], hand_id)
+                    if bots[s].name and bots[s].name != self.reported[k]:
+                        self.reported[k] = bots[s].name      # the name its 'ready' gave
+                        self.names = _unique(self.reported)
             except Forfeit as exc:
                 forfeit = forfeit or {"seat": s, "kind": exc.kind, "detail": exc.detail}
             except Exception as exc:      # a bot that cannot be made forfeits
@@ -188,7 +192,7 @@ class _Worker:
                             "bots": [self.names[k] for k in lineup], "mode": self.mode, "landlord": lord_seat,
                             "won": won, "scores": scores, "bombs": bombs, "forfeit": forfeit, "events": events}
             line = json.dumps(rec, separators=(",", ":"))
-        return (lineup, lord_seat, won, scores, bombs, forfeit, events, decisions, seconds, line)
+        return (lineup, lord_seat, won, scores, bombs, forfeit, events, decisions, seconds, list(self.names), line)
 
     def outcome(self, game: Game, forfeit: Optional[dict]) -> tuple:
         """``(landlord, won per seat, scores per seat, bombs)`` of a finished or forfeited
@@ -390,7 +394,8 @@ def _add_deal(tally: _Tally, d: int, tables: List[tuple], pairs: List[Tuple[int,
         pw = {a: [0.0, 0], b: [0.0, 0]}
         pp = {a: 0.0, b: 0.0}
         for t in range(n_tables):
-            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, _ = tables[p * n_tables + t]
+            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, seen, _ = tables[p * n_tables + t]
+            names[:] = seen
             tally.hands += 1
             if forfeit is not None:
                 k = lineup[forfeit["seat"]]
@@ -487,14 +492,14 @@ def _result(tally: _Tally, names: List[str], pairs: List[Tuple[int, int]], mode:
 
 # -- the run -------------------------------------------------------------------------------
 
-def _names(specs: List[BotSpec]) -> List[str]:
+def _unique(names: Sequence[str]) -> List[str]:
     """Display names, made unique (``greedy``, ``greedy#2``) for a bot against itself."""
     out: List[str] = []
-    for spec in specs:
-        name, k = spec.name, 1
+    for base in names:
+        name, k = base, 1
         while name in out:
             k += 1
-            name = f"{spec.name}#{k}"
+            name = f"{base}#{k}"
         out.append(name)
     return out
 
@@ -593,7 +598,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) < 2:
         raise DdzError(f"run() needs a list of two or more bots, got {quote(bots)}")
     specs = [bot_spec(b) for b in bots]
-    names = _names(specs)
+    names = _unique([s.name for s in specs])
     deals = _count(deals, "deals", 1)
     seed = _count(seed, "seed", 0)
     workers = _count(workers, "workers", 1)

@@ -1,7 +1,7 @@
 """A protocol bot that plays like ddz.GreedyBot until its N-th decision of a hand, and then
 misbehaves as told: ``garbage`` (a line that is no JSON), ``illegal`` (an action that is
 not legal), ``crash`` (exits with status 3), ``slow`` (answers after SECONDS) or ``good``
-(never misbehaves); ``mixed`` picks one of these per hand from the hand's seed. Usage: misbehaving.py MODE [N [SECONDS]]."""
+(never misbehaves); ``mixed`` picks one of the first four per hand from the hand's seed. Usage: misbehaving.py MODE [N [SECONDS]]."""
 
 import json
 import os
@@ -11,7 +11,7 @@ import time
 import ddz
 import ddz.arena
 
-MODES = ("good", "garbage", "illegal", "crash", "slow")
+MODES = ("good", "garbage", "illegal", "crash")
 
 
 class Misbehaving:
