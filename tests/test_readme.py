@@ -37,3 +37,9 @@ def test_endgame_solver_block_runs_as_described(capsys):
 
 def test_coming_from_other_engines_block_runs():
     exec(compile(readme_code("Coming from DouZero / RLCard / OpenSpiel"), "README", "exec"), {})
+
+
+def test_evaluating_a_bot_block_runs(capsys):
+    exec(compile(readme_code("Evaluating a bot"), "README", "exec"), {})
+    wp = float(capsys.readouterr().out.split()[0])
+    assert 0.5 < wp <= 1
