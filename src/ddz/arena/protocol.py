@@ -71,20 +71,37 @@ def notation_of(space) -> Tuple[List[str], Dict[str, int]]:
     key = space.rules
     found = _NOTATION.get(key)
     if found is None:
-        texts = [str(p) for p in space]
+        texts = [space.notation(i) for i in range(len(space))]
         found = _NOTATION[key] = (texts, {t: i for i, t in enumerate(texts)})
     return found
 
 
+from ..cards import RANK_CHARS as _RANKS
+
+_RANK_OF = {ch: r for r, ch in enumerate(_RANKS)}
+
+
 def _cards(counts) -> Optional[str]:
+    """Rank notation of trusted counts (``None`` stays ``None``)."""
     if counts is None:
         return None
-    from ..cards import format_cards
-    return format_cards(counts)
+    return "".join([_RANKS[r] * c for r, c in enumerate(counts) if c])
+
+
+def _counts(text: Optional[str]) -> Optional[Tuple[int, ...]]:
+    """Counts of the arena's rank notation (trusted: the arena wrote it)."""
+    if text is None:
+        return None
+    c = [0] * 15
+    rank_of = _RANK_OF
+    for ch in text:
+        c[rank_of[ch]] += 1
+    return tuple(c)
 
 
 def request(obs: Observation, legal: Sequence[Any], legal_ids: Optional[Sequence[int]], texts: List[str],
-            rid: int, time_left: Optional[Dict[str, float]] = None, nodes: Optional[int] = None) -> Dict[str, Any]:
+            rid: int, time_left: Optional[Dict[str, float]] = None, nodes: Optional[int] = None,
+            history: Optional[List[list]] = None) -> Dict[str, Any]:
     """The ``act`` request of one decision (``docs/protocol.md``).
 
     :param obs: the seat's :class:`ddz.Observation`.
@@ -95,6 +112,9 @@ def request(obs: Observation, legal: Sequence[Any], legal_ids: Optional[Sequence
     :param rid: the request id the answer must echo.
     :param time_left: ``{"move": seconds, "hand": seconds}`` or ``None``.
     :param nodes: a node budget for search bots, or ``None``.
+    :param history: the hand's history as sent before (``[seat, notation]`` lists), which
+        is extended in place with the plays since (a caller that keeps it per hand
+        formats each play once); ``None`` formats the whole history.
     :returns: a JSON-serializable dict.
     """
     phase = obs.phase
@@ -107,16 +127,23 @@ def request(obs: Observation, legal: Sequence[Any], legal_ids: Optional[Sequence
         legal_text = [_DOUBLE_TEXT[a] for a in legal]
     else:
         legal_text = [_OPEN_TEXT[a] for a in legal]
+    plays = obs.plays
+    if history is None:
+        history = []
+    elif len(history) > len(plays):
+        del history[:]
+    if len(history) < len(plays):
+        history += [[s, str(p)] for s, p in plays[len(history):]]
+    to_beat = obs.to_beat
     return {
         "type": "act", "id": rid, "seat": obs.seat, "phase": phase.value,
         "role": None if lord is None else ("landlord" if lord == obs.seat else "farmer"),
         "landlord": lord, "hand": _cards(obs.hand), "cards_left": list(obs.cards_left),
         "bottom": _cards(obs.bottom), "bid": obs.bid, "bidding": [list(b) for b in obs.bidding],
         "robs": obs.robs, "doubles": list(obs.doubles), "multiplier": obs.multiplier,
-        "history": [[s, str(p)] for s, p in obs.plays],
-        "to_beat": None if obs.to_beat is None else str(obs.to_beat), "to_beat_seat": obs.to_beat_seat,
+        "history": history, "to_beat": None if to_beat is None else str(to_beat), "to_beat_seat": obs.to_beat_seat,
         "open_hand": _cards(obs.open_hand), "face_up": None if obs.face_up is None else list(obs.face_up),
-        "legal": legal_text, "legal_ids": None if legal_ids is None else list(legal_ids),
+        "legal": legal_text, "legal_ids": legal_ids,
         "time_left": time_left, "nodes": nodes,
     }
 
@@ -215,6 +242,7 @@ class ProtocolBot:
         self._texts: Optional[Tuple[List[str], Dict[str, int]]] = None
         self._hand_left: Optional[float] = None
         self.events: List[Dict[str, Any]] = []     # this hand's timeouts and forfeits
+        self._history: List[list] = []             # this hand's history as sent
         self.starts = 0
 
     def __repr__(self) -> str:
@@ -318,6 +346,7 @@ class ProtocolBot:
 
         :raises Forfeit: the program cannot be started or does not say ``ready``."""
         self.events = []
+        self._history: List[list] = []
         self._hand_left = self.hand_seconds
         if self._rules != rules or not self.alive():
             self._rules = rules
@@ -343,7 +372,7 @@ class ProtocolBot:
         time_left = {"move": self.move_seconds, "hand": self._hand_left}
         t0 = time.monotonic()
         if budget > 0:
-            self._send(request(obs, legal, ids, texts, rid, time_left, self.nodes))
+            self._send(request(obs, legal, ids, texts, rid, time_left, self.nodes, self._history))
         while True:
             left = budget - (time.monotonic() - t0)
             line = self._readline(left) if left > 0 else None
@@ -384,36 +413,36 @@ class _Hand:
         self.plays: List[Tuple[int, Play]] = []
 
 
-def _observation(msg: Dict[str, Any], rules: Rules, hand: _Hand, space, text_ids: Dict[str, int]) -> Observation:
-    from ..cards import parse_cards
-
-    def counts(text):
-        return None if text is None else tuple(int(c) for c in parse_cards(text))
-
+def _observation(msg: Dict[str, Any], rules: Rules, hand: _Hand, by_id: List[Play],
+                 text_ids: Dict[str, int]) -> Observation:
     plays = hand.plays
     history = msg["history"]
     if len(plays) > len(history):
         del plays[:]
-    for seat, text in history[len(plays):]:
-        i = text_ids.get(text)
-        plays.append((seat, space.play(i) if i is not None else Play.parse(text, rules)))
-    to_beat = msg.get("to_beat")
+    if len(plays) < len(history):
+        for seat, text in history[len(plays):]:
+            i = text_ids.get(text)
+            plays.append((seat, by_id[i] if i is not None else Play.parse(text, rules)))
+    to_beat = msg["to_beat"]
     if to_beat is not None:
         i = text_ids.get(to_beat)
-        to_beat = space.play(i) if i is not None else Play.parse(to_beat, rules)
-    face_up = msg.get("face_up")
-    return Observation(
-        msg["seat"], Phase(msg["phase"]), msg["seat"], rules, counts(msg["hand"]), msg.get("landlord"),
-        msg.get("bid", 0), tuple(tuple(b) for b in msg.get("bidding", ())), msg.get("robs", 0),
-        tuple(msg.get("doubles", ())), counts(msg.get("bottom")), tuple(plays), tuple(msg["cards_left"]),
-        to_beat, msg.get("to_beat_seat"), msg.get("multiplier", 1), counts(msg.get("open_hand")),
-        None if face_up is None else tuple(face_up))
+        to_beat = by_id[i] if i is not None else Play.parse(to_beat, rules)
+    face_up = msg["face_up"]
+    return _new_tuple(Observation, (
+        msg["seat"], _PHASES[msg["phase"]], msg["seat"], rules, _counts(msg["hand"]), msg["landlord"],
+        msg["bid"], tuple([tuple(b) for b in msg["bidding"]]), msg["robs"],
+        tuple(msg["doubles"]), _counts(msg["bottom"]), tuple(plays), tuple(msg["cards_left"]),
+        to_beat, msg["to_beat_seat"], msg["multiplier"], _counts(msg["open_hand"]),
+        None if face_up is None else tuple(face_up)))
 
 
-def _legal(msg: Dict[str, Any], phase: Phase, space) -> List[Any]:
+_new_tuple = tuple.__new__
+_PHASES = {p.value: p for p in Phase}
+
+
+def _legal(msg: Dict[str, Any], phase: Phase, plays: List[Play]) -> List[Any]:
     if phase is Phase.PLAYING:
-        play = space.play
-        return [play(i) for i in msg["legal_ids"]]
+        return [plays[i] for i in msg["legal_ids"]]
     words = {"pass": 0, "call": 1, "1": 1, "2": 2, "3": 3} if phase is Phase.BIDDING else \
         {"pass": False, "double": True, "open": True}
     return [words[w] for w in msg["legal"]]
@@ -443,7 +472,7 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     name = name or type(bot).__name__
-    rules = space = text_ids = None
+    rules = space = text_ids = index = plays = None
     hand = _Hand()
     write = stdout.write
     flush = stdout.flush
@@ -451,11 +480,12 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
         msg = json.loads(line)
         kind = msg.get("type")
         if kind == "act":
-            phase = Phase(msg["phase"])
-            obs = _observation(msg, rules, hand, space, text_ids)
-            action = bot.act(obs, _legal(msg, phase, space))
+            phase = _PHASES[msg["phase"]]
+            obs = _observation(msg, rules, hand, plays, text_ids)
+            action = bot.act(obs, _legal(msg, phase, plays))
             if phase is Phase.PLAYING:
-                answer = {"id": msg["id"], "action_id": space_ids(space, action)}
+                aid = index.get(action) if isinstance(action, Play) else None
+                answer = {"id": msg["id"], "action_id": space_ids(space, action) if aid is None else aid}
             else:
                 answer = {"id": msg["id"], "action": _answer_text(phase, rules, action)}
             write(json.dumps(answer) + "\n")
@@ -470,6 +500,8 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
             rules = Rules.from_json(msg["rules"])
             space = ActionSpace(rules.move_rules)
             text_ids = notation_of(space)[1]
+            plays = list(space)
+            index = {p: i for i, p in enumerate(plays)}
             write(json.dumps({"type": "ready", "protocol": PROTOCOL_VERSION, "name": name}) + "\n")
             flush()
         elif kind == "quit":
