@@ -20,9 +20,10 @@ seed=s_d)``; scores are ``ddz``'s settlement (:attr:`ddz.Result.scores`), and th
 statistic is A's mean over its seats minus B's.
 
 Deal seeds are ``ddz.distributed.hand_seeds(seed, deals)``; the bots of a table, and the
-``random`` and ``numpy.random`` modules (other engines' agents draw from them), are seeded
-from ``numpy.random.SeedSequence(seed, spawn_key=(deal, table))`` (every pair of bots
-meets the same seeds), so every table depends only on ``(seed, deal, table)`` and its
+``random`` and ``numpy.random`` modules (other engines' agents draw from them; seeded
+whenever a bot other than ``ddz``'s built-ins plays), are seeded from the words
+``numpy.random.SeedSequence(seed, spawn_key=(deal,))`` draws for each table (every pair
+of bots meets the same seeds), so every table depends only on ``(seed, deal, table)`` and its
 bots: the results are the same for any number of workers, and a pair's results do not
 depend on the other bots of the run.
 """
@@ -55,6 +56,7 @@ MODES = ("douzero", "game")
 """The arena's modes."""
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
+_OWN_RNG = ("random", "greedy", "solver", "expert")   # built-ins with their own seeded generators
 
 
 # -- one table ---------------------------------------------------------------------------
@@ -76,6 +78,7 @@ class _Worker:
         self.hand_seconds = hand_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
         self.reported = [spec.name for spec in self.specs]
+        self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
         self.pairs = [(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))]
 
     def close(self) -> None:
@@ -108,10 +111,18 @@ class _Worker:
         else:
             lord = None
             n_tables = 2 * rules.seats
+        n = rules.seats
+        state = np.random.SeedSequence(self.seed, spawn_key=(d,)).generate_state(n_tables * (n + 1), np.uint64)
+        words = [int(w) >> 1 for w in state]       # per table: a seed per seat, then the globals'
         out = []
         for p, (a, b) in enumerate(self.pairs):
             for t in range(n_tables):
-                out.append(self.table(d, deal_seed, p, a, b, t, base.clone(), lord))
+                if lord is None:
+                    game = Game(rules, seed=deal_seed)
+                else:         # the same game as `base` (douzero_game's), made anew: cheaper than a clone
+                    game = Game(rules, seed=0, deal=base.deal, first_bidder=lord)
+                    game.step(3)
+                out.append(self.table(d, deal_seed, p, a, b, t, game, lord, words))
         return out
 
     def lineup(self, a: int, b: int, t: int, lord: Optional[int]) -> List[int]:
@@ -124,16 +135,17 @@ class _Worker:
         rot = t % n
         return [first if (s - rot) % n == 0 else other for s in range(n)]
 
-    def table(self, d: int, deal_seed: int, p: int, a: int, b: int, t: int, game: Game, lord) -> tuple:
+    def table(self, d: int, deal_seed: int, p: int, a: int, b: int, t: int, game: Game, lord,
+              table_words: List[int]) -> tuple:
         """Play one table. Returns ``(lineup, landlord, won per seat, scores per seat,
         bombs, forfeit, events, decisions per seat, seconds per seat, record line)``."""
         rules = self.rules
         n = rules.seats
         lineup = self.lineup(a, b, t, lord)
-        words = np.random.SeedSequence(self.seed, spawn_key=(d, t)).generate_state(n + 1, np.uint64)
-        words = [int(w) >> 1 for w in words]
-        random.seed(words[n])
-        np.random.seed(words[n] & 0xFFFFFFFF)
+        words = table_words[t * (n + 1):(t + 1) * (n + 1)]
+        if self.seed_globals:        # other engines' agents draw from the global generators
+            random.seed(words[n])
+            np.random.seed(words[n] & 0xFFFFFFFF)
         hand_id = f"{d}:{p}:{t}"
         bots: List[Any] = [None] * n
         forfeit = None
@@ -156,15 +168,16 @@ class _Worker:
             except Exception as exc:      # a bot that cannot be made forfeits
                 forfeit = forfeit or {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"}
         clock = time.perf_counter
+        acts = [getattr(bot, "act_game", None) for bot in bots]
+        observe, legal_actions, step = game.observation, game.legal_actions, game.step
         while forfeit is None and game.current_player is not None:
             s = game.current_player
-            bot = bots[s]
-            obs = game.observation(s)
-            legal = game.legal_actions()
+            obs = observe()
+            legal = legal_actions()
             t0 = clock()
             try:
-                act_game = getattr(bot, "act_game", None)
-                action = act_game(game, obs, legal) if act_game is not None else bot.act(obs, legal)
+                act_game = acts[s]
+                action = act_game(game, obs, legal) if act_game is not None else bots[s].act(obs, legal)
             except Forfeit as exc:
                 forfeit = {"seat": s, "kind": exc.kind, "detail": exc.detail}
                 break
@@ -175,7 +188,7 @@ class _Worker:
                 seconds[s] += clock() - t0
                 decisions[s] += 1
             try:
-                game.step(action)
+                step(action)
             except DdzError as exc:
                 forfeit = {"seat": s, "kind": "illegal", "detail": f"{action!r:.60}: {exc}"[:300]}
         for s in range(n):
