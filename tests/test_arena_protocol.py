@@ -38,7 +38,7 @@ def test_misbehaving_bots_forfeit_and_the_other_hands_are_intact(tmp_path):
     # its second decision
     bad = f"cmd:{PY} {BOTS / 'misbehaving.py'} mixed 2"
     out = tmp_path / "hands.jsonl"
-    r = run([bad, "greedy", "random"], deals=3, seed=13, out=str(out))
+    r = run([bad, "greedy", "random"], deals=3, seed=7, out=str(out))
     assert r.hands == 3 * 3 * 2
     assert {f["kind"] for f in r.forfeits} == {"garbage", "illegal", "crash"}
     assert all(f["bot"] == "misbehaving-mixed" for f in r.forfeits)
@@ -54,7 +54,7 @@ def test_misbehaving_bots_forfeit_and_the_other_hands_are_intact(tmp_path):
         else:
             assert game.result is not None
     # greedy against random, in the same run, is exactly what it is alone
-    alone = run(["greedy", "random"], deals=3, seed=13)
+    alone = run(["greedy", "random"], deals=3, seed=7)
     assert r.pairs[2]["bots"] == ["greedy", "random"]
     assert (r.pairs[2]["wp"], r.pairs[2]["adp"]) == (alone.pairs[0]["wp"], alone.pairs[0]["adp"])
 

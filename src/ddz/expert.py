@@ -23,7 +23,8 @@ late, and its own bidding and doubling (RULES.md §3-§5).
   landlord still holds), solves each exactly with :func:`ddz.solve` (at most
   ``node_limit`` positions each: limited by nodes, never by time, so a decision is the
   same on any machine) and plays the move that wins the most deals (ties go to the
-  split's choice).
+  split's choice). When neither of the first two samples can be solved within the
+  limit, it plays the split's choice.
 * **Bidding and doubling**: the hand's strength is its best split's score (with the
   bottom cards for the landlord); it bids 3, 2, 1 or passes by thresholds on it, doubles
   as a farmer and redoubles as the landlord on a strong split, never plays open.
@@ -41,7 +42,7 @@ from .cards import deck_counts
 from .game import Observation
 from .play import Play, PlayType
 
-__all__ = ["ExpertBot", "split", "Split"]
+__all__ = ["ExpertBot", "split", "Split", "DEFAULT_THRESHOLD"]
 
 _T = PlayType
 _BOMBS = (_T.BOMB, _T.ROCKET)
@@ -49,6 +50,9 @@ _TURN = 7          # what one more turn costs in a split's score
 _BOMB_BONUS = 10   # a bomb's value above its rank's
 _ROCKET_VALUE = 20
 _CHAIN_TOP = 11    # chains run over 3..A (rank indices 0..11)
+
+DEFAULT_THRESHOLD = 20
+"""Cards left in all hands at or below which :class:`ExpertBot` solves sampled deals."""
 
 # a group of a split: (kind, low rank, high rank, value); kinds below
 _SINGLE, _PAIR, _TRIO, _BOMB, _ROCKET, _STRAIGHT, _PAIRS, _PLANE = range(8)
@@ -229,7 +233,8 @@ class ExpertBot:
 
     :param seed: seeds its own ``random.Random`` (the endgame's samples).
     :param threshold: cards left in all hands at or below which it solves sampled deals
-        (default 20).
+        (default :data:`DEFAULT_THRESHOLD`; 12 under ``DDZ_NO_EXTENSIONS=1``, where the
+        solver is the pure-Python reference).
     :param samples: deals sampled per endgame decision (default 8).
     :param node_limit: positions per solve (default 6,000).
     :raises DdzError: a bad number.
@@ -237,9 +242,12 @@ class ExpertBot:
     With four players (RULES.md §7) it plays by the split alone.
     """
 
-    def __init__(self, seed: Optional[int] = None, threshold: int = 20, samples: int = 8,
+    def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 8,
                  node_limit: int = 6_000) -> None:
         from .errors import DdzError
+        from .moves import IMPLEMENTATION
+        if threshold is None:        # the pure-Python solver is some 100x slower: a smaller endgame
+            threshold = DEFAULT_THRESHOLD if IMPLEMENTATION != "reference" else 12
         for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"ExpertBot {name} must be an int >= {low}, got {v!r}")
@@ -379,7 +387,9 @@ class ExpertBot:
         fp = any(p and s != lord for s, p in obs.plays)
         wins: Dict[Play, int] = {}
         solved = 0
-        for hands in self._deals(obs):
+        for k, hands in enumerate(self._deals(obs)):
+            if k == 2 and not solved:
+                return None          # too big to solve within the node limit: not worth more samples
             pos = Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat,
                            last_player=obs.to_beat_seat if obs.to_beat is not None else None,
                            rules=obs.rules, landlord_plays=lp, farmers_played=fp)

@@ -46,7 +46,7 @@ from ..errors import DdzError, quote
 from ..game import Game
 from ..play import PlayType
 from ..rules import STANDARD, Rules
-from .bots import BotSpec, bot_spec
+from .bots import bot_spec
 from .protocol import Forfeit
 from .stats import Sprt, elo_of, mean_ci
 
@@ -124,6 +124,11 @@ class _Worker:
                     game.step(3)
                 out.append(self.table(d, deal_seed, p, a, b, t, game, lord, words))
         return out
+
+    def summary(self, d: int, deal_seed: int) -> tuple:
+        """:func:`_summary` of deal ``d``."""
+        n_tables = 2 if self.mode == "douzero" else 2 * self.rules.seats
+        return _summary(d, self.deal(d, deal_seed), self.pairs, n_tables, self.mode, len(self.specs))
 
     def lineup(self, a: int, b: int, t: int, lord: Optional[int]) -> List[int]:
         """The bot index at each seat of table ``t``."""
@@ -248,15 +253,15 @@ def _init_worker(args: tuple) -> None:
     Game(args[4], seed=0)
 
 
-def _chunk(deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, List[tuple]]]:
+def _chunk(deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
     w = _STATE["worker"]
-    return [(d, w.deal(d, s)) for d, s in deals]
+    return [(d, w.summary(d, s)) for d, s in deals]
 
 
-def _ray_chunk(args: tuple, deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, List[tuple]]]:
+def _ray_chunk(args: tuple, deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
     w = _Worker(*args)
     try:
-        return [(d, w.deal(d, s)) for d, s in deals]
+        return [(d, w.summary(d, s)) for d, s in deals]
     finally:
         w.close()
 
@@ -393,28 +398,28 @@ class _Tally:
         self.deals = 0
 
 
-def _add_deal(tally: _Tally, d: int, tables: List[tuple], pairs: List[Tuple[int, int]], n_tables: int,
-              mode: str, names: List[str]) -> float:
-    """Add deal ``d``; returns the first pair's SPRT sample (0.5 + half A's WP lead)."""
-    tally.deals += 1
-    nb = len(tally.bot_wp)
+def _summary(d: int, tables: List[tuple], pairs: List[Tuple[int, int]], n_tables: int, mode: str,
+             nb: int) -> tuple:
+    """The per-deal values of deal ``d`` from its tables (computed in the worker, so that
+    little crosses between processes): ``(hands, forfeits, decisions, seconds, timeouts,
+    pair values, bot values, role values, names, record lines)``."""
+    decisions_k = [0] * nb
+    seconds_k = [0.0] * nb
+    timeouts_k = [0] * nb
+    forfeits = []
     wins = [[0.0, 0] for _ in range(nb)]      # per bot this deal: won, seats
     pts = [0.0] * nb
     scores_k: List[List[float]] = [[] for _ in range(nb)]
     role_acc: Dict[Tuple[int, str], List[float]] = {}
-    sample = 0.5
+    pair_values = []
+    names: List[str] = []
     for p, (a, b) in enumerate(pairs):
         pw = {a: [0.0, 0], b: [0.0, 0]}
         pp = {a: 0.0, b: 0.0}
         for t in range(n_tables):
-            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, seen, _ = tables[p * n_tables + t]
-            names[:] = seen
-            tally.hands += 1
+            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, names, _ = tables[p * n_tables + t]
             if forfeit is not None:
-                k = lineup[forfeit["seat"]]
-                tally.forfeits[k] += 1
-                tally.forfeit_list.append({"deal": d, "pair": [names[a], names[b]], "table": t,
-                                           "bot": names[k], **forfeit})
+                forfeits.append((p, t, lineup[forfeit["seat"]], forfeit))
             seats = range(len(lineup))
             if mode == "douzero":
                 # one side per table: the landlord's seat, and the farmers' side as one
@@ -435,36 +440,59 @@ def _add_deal(tally: _Tally, d: int, tables: List[tuple], pairs: List[Tuple[int,
                     acc[2] += 1
             for s in seats:
                 k = lineup[s]
-                tally.decisions[k] += decisions[s]
-                tally.seconds[k] += seconds[s]
+                decisions_k[k] += decisions[s]
+                seconds_k[k] += seconds[s]
             for e in events:
                 if e.get("event") == "timeout":
-                    tally.timeouts[lineup[e["seat"]]] += 1
+                    timeouts_k[lineup[e["seat"]]] += 1
         wa, wb = pw[a][0] / pw[a][1], pw[b][0] / pw[b][1]
         sa, sb = pp[a] / pw[a][1], pp[b] / pw[b][1]
         # the duplicate score: A's share of the deal against B (DouZero's WP in its mode,
         # where one side wins each table and wa + wb = 1)
         score = 0.5 + (wa - wb) / 2
-        tally.pair_wp[p].append(score)
-        tally.pair_wp_b[p].append(1 - score)
-        tally.pair_adp[p].append(sa)
-        tally.pair_diff[p].append(sa - sb)
-        if p == 0:
-            sample = score
+        pair_values.append((score, sa, sb))
         for k, sc in ((a, score), (b, 1 - score)):
             scores_k[k].append(sc)
             wins[k][0] += pw[k][0]
             wins[k][1] += pw[k][1]
             pts[k] += pp[k]
-    for k in range(nb):
-        if wins[k][1]:
-            tally.bot_wp[k].append(sum(scores_k[k]) / len(scores_k[k]))
-            tally.bot_won[k].append(wins[k][0] / wins[k][1])
-            tally.bot_adp[k].append(pts[k] / wins[k][1])
-    for (k, role), (w, sc, c) in role_acc.items():
-        tally.role[(k, role)][0].append(w / c)
-        tally.role[(k, role)][1].append(sc / c)
-    return sample
+    bot_values = [(sum(scores_k[k]) / len(scores_k[k]), wins[k][0] / wins[k][1], pts[k] / wins[k][1])
+                  if wins[k][1] else None for k in range(nb)]
+    role_values = [(k, role, w / c, sc / c) for (k, role), (w, sc, c) in role_acc.items()]
+    lines = [t[-1] for t in tables] if tables and tables[0][-1] is not None else None
+    return (len(tables), forfeits, decisions_k, seconds_k, timeouts_k, pair_values, bot_values, role_values,
+            names, lines)
+
+
+def _add_deal(tally: _Tally, d: int, summary: tuple, pairs: List[Tuple[int, int]], names: List[str]) -> float:
+    """Add deal ``d``'s :func:`_summary`; returns the first pair's SPRT sample (its
+    duplicate score)."""
+    hands, forfeits, decisions, seconds, timeouts, pair_values, bot_values, role_values, seen, _ = summary
+    names[:] = seen
+    tally.deals += 1
+    tally.hands += hands
+    for p, t, k, forfeit in forfeits:
+        a, b = pairs[p]
+        tally.forfeits[k] += 1
+        tally.forfeit_list.append({"deal": d, "pair": [names[a], names[b]], "table": t, "bot": names[k], **forfeit})
+    for k in range(len(decisions)):
+        tally.decisions[k] += decisions[k]
+        tally.seconds[k] += seconds[k]
+        tally.timeouts[k] += timeouts[k]
+    for p, (score, sa, sb) in enumerate(pair_values):
+        tally.pair_wp[p].append(score)
+        tally.pair_wp_b[p].append(1 - score)
+        tally.pair_adp[p].append(sa)
+        tally.pair_diff[p].append(sa - sb)
+    for k, v in enumerate(bot_values):
+        if v is not None:
+            tally.bot_wp[k].append(v[0])
+            tally.bot_won[k].append(v[1])
+            tally.bot_adp[k].append(v[2])
+    for k, role, w, sc in role_values:
+        tally.role[(k, role)][0].append(w)
+        tally.role[(k, role)][1].append(sc)
+    return pair_values[0][0]
 
 
 def _result(tally: _Tally, names: List[str], pairs: List[Tuple[int, int]], mode: str, rules: Rules, seed: int,
@@ -634,7 +662,6 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     from ..distributed import hand_seeds
     seeds = hand_seeds(seed, deals)
     pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
-    n_tables = 2 if mode == "douzero" else 2 * rules.seats
     texts = [s.text for s in specs]
     wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds)
     per = chunk or max(1, min(50, math.ceil(deals / (8 * workers))))
@@ -677,12 +704,12 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             local = _Worker(*wargs)
             Game(rules, seed=0)
             start = time.perf_counter()
-            results = ((d, local.deal(d, s)) for job in jobs for d, s in job)
-        for d, tables in results:
-            sample = _add_deal(tally, d, tables, pairs, n_tables, mode, names)
+            results = ((d, local.summary(d, s)) for job in jobs for d, s in job)
+        for d, summary in results:
+            sample = _add_deal(tally, d, summary, pairs, names)
             samples.append(sample)
             if stream is not None:
-                stream.write("".join(t[-1] + "\n" for t in tables))
+                stream.write("".join(line + "\n" for line in summary[-1]))
             bar.advance()
             if sprt is not None:
                 total += sample
