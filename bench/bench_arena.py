@@ -55,10 +55,7 @@ def cmd_workers(args):
         out[workers] = r
         print(f"workers={workers}: {r.hands} hands in {r.seconds:.2f} s = {r.hands_per_second:,.0f} hands/s; "
               f"greedy WP {r.bots[0]['wp']:.4f} {r.bots[0]['wp_ci']}, ADP {r.bots[0]['adp']:+.4f} {r.bots[0]['adp_ci']}")
-    a, b = out[1].to_dict(), out[2].to_dict()
-    same = all(a[k] == b[k] for k in ("deals", "hands", "pairs", "wp_matrix")) and \
-        [{k: v for k, v in x.items() if k != "ms_per_decision"} for x in a["bots"]] == \
-        [{k: v for k, v in x.items() if k != "ms_per_decision"} for x in b["bots"]]
+    same = out[1].numbers() == out[2].numbers()
     print(f"identical numbers: {same}; speed-up {out[2].hands_per_second / out[1].hands_per_second:.2f}x")
     print(f"load after {_load()}")
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from .bots import sample_deals, solve_sampled
 from .cards import deck_counts
 from .game import Observation
 from .play import Play, PlayType
@@ -303,7 +304,6 @@ class ExpertBot:
 
     def _heuristic(self, obs: Observation, legal: List[Play]) -> Play:
         hand = obs.hand
-        lord = obs.landlord
         seat = obs.seat
         n = len(obs.cards_left)
         partners = obs.partners
@@ -380,63 +380,6 @@ class ExpertBot:
 
     # -- the endgame ---------------------------------------------------------------------
     def _endgame(self, obs: Observation, legal: List[Play], choice: Play) -> Optional[Play]:
-        from .position import Position
-        from .solver import solve
-        lord = obs.landlord
-        lp = sum(1 for s, p in obs.plays if p and s == lord)
-        fp = any(p and s != lord for s, p in obs.plays)
-        wins: Dict[Play, int] = {}
-        solved = 0
-        for k, hands in enumerate(self._deals(obs)):
-            if k == 2 and not solved:
-                return None          # too big to solve within the node limit: not worth more samples
-            pos = Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat,
-                           last_player=obs.to_beat_seat if obs.to_beat is not None else None,
-                           rules=obs.rules, landlord_plays=lp, farmers_played=fp)
-            sol = solve(pos, all_moves=True, node_limit=self.node_limit)
-            if not sol.exact:
-                continue
-            solved += 1
-            for m in sol.moves:
-                wins[m] = wins.get(m, 0) + 1
-        if not solved or not wins:
-            return None
-        top = max(wins.values())
-        if wins.get(choice, 0) == top:
-            return choice
-        for p in legal:
-            if wins.get(p, 0) == top:
-                return p
-        return None  # pragma: no cover - the solver's moves are legal moves
-
-    def _deals(self, obs: Observation):
-        """``samples`` hand triples consistent with what the seat has seen."""
-        seat = obs.seat
-        lord = obs.landlord
-        unseen = self._unseen(obs)
-        lord_played = [0] * 15
-        for s, p in obs.plays:
-            if p and s == lord:
-                for r, c in enumerate(p.counts):
-                    lord_played[r] += c
-        others = [s for s in range(3) if s != seat]
-        forced = {s: [0] * 15 for s in others}
-        if obs.bottom is not None and lord != seat:
-            forced[lord] = [max(0, b - c) for b, c in zip(obs.bottom, lord_played)]
-        pool: List[int] = []
-        for r, c in enumerate(unseen):
-            pool += [r] * (c - sum(forced[s][r] for s in others))
-        rng = self._rng
-        for _ in range(self.samples):
-            rng.shuffle(pool)
-            hands: List[Any] = [None, None, None]
-            hands[seat] = tuple(obs.hand)
-            at = 0
-            for s in others:
-                h = list(forced[s])
-                need = obs.cards_left[s] - sum(h)
-                for r in pool[at:at + need]:
-                    h[r] += 1
-                at += need
-                hands[s] = tuple(h)
-            yield hands
+        # too big to solve within the node limit when neither of the first two samples is
+        return solve_sampled(obs, legal, choice, sample_deals(obs, self._rng, self.samples), self.node_limit,
+                             give_up=2)

@@ -14,34 +14,22 @@ from ..errors import DdzError
 __all__ = ["add_parser", "main"]
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return n
+def _number(kind, ok, what: str):
+    """An argparse type: ``kind(text)`` for which ``ok`` holds (``what`` names it)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not ok(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}")
-    return n
-
-
-def _seconds(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = 0.0
-    if not 0 < v < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return v
+_positive = _number(int, lambda n: n >= 1, "a positive integer")
+_seed = _number(int, lambda n: n >= 0, "a seed: an integer >= 0")
+_seconds = _number(float, lambda v: 0 < v < float("inf"), "a positive number of seconds")
 
 
 def _sprt(text: str):

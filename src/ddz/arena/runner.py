@@ -338,6 +338,17 @@ class ArenaResult:
                 "seconds": self.seconds, "hands_per_second": self.hands_per_second, "workers": self.workers,
                 "forfeits": self.forfeits})
 
+    def numbers(self) -> Dict[str, Any]:
+        """:meth:`to_dict` without what depends on the machine (``seconds``,
+        ``hands_per_second``, ``workers``, each bot's ``ms_per_decision``): what a run
+        with another number of workers reproduces exactly."""
+        d = self.to_dict()
+        for key in ("seconds", "hands_per_second", "workers"):
+            d.pop(key)
+        for bot in d["bots"]:
+            bot.pop("ms_per_decision")
+        return d
+
     def __str__(self) -> str:
         lines = [f"{self.mode} mode, {self.deals} deals"
                  + (f" of {self.deals_requested}" if self.deals != self.deals_requested else "")
