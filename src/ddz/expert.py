@@ -52,7 +52,7 @@ _BOMB_BONUS = 10   # a bomb's value above its rank's
 _ROCKET_VALUE = 20
 _CHAIN_TOP = 11    # chains run over 3..A (rank indices 0..11)
 
-DEFAULT_THRESHOLD = 20
+DEFAULT_THRESHOLD = 30
 """Cards left in all hands at or below which :class:`ExpertBot` solves sampled deals."""
 
 # a group of a split: (kind, low rank, high rank, value); kinds below
@@ -236,14 +236,14 @@ class ExpertBot:
     :param threshold: cards left in all hands at or below which it solves sampled deals
         (default :data:`DEFAULT_THRESHOLD`; 12 under ``DDZ_NO_EXTENSIONS=1``, where the
         solver is the pure-Python reference).
-    :param samples: deals sampled per endgame decision (default 8).
+    :param samples: deals sampled per endgame decision (default 12).
     :param node_limit: positions per solve (default 6,000).
     :raises DdzError: a bad number.
 
     With four players (RULES.md §7) it plays by the split alone.
     """
 
-    def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 8,
+    def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 12,
                  node_limit: int = 6_000) -> None:
         from .errors import DdzError
         from .moves import IMPLEMENTATION
