@@ -142,6 +142,23 @@ def test_a_python_bot_that_raises_forfeits():
     assert r.forfeits[0]["kind"] == "error" and "boom" in r.forfeits[0]["detail"]
 
 
+class _CtrlC:
+    """Greedy, until Ctrl-C arrives at its 100th decision."""
+    calls = 0
+
+    def act(self, obs, legal):
+        _CtrlC.calls += 1
+        if _CtrlC.calls == 100:
+            raise KeyboardInterrupt
+        return ddz.GreedyBot().act(obs, legal)
+
+
+def test_ctrl_c_keeps_the_deals_finished(capsys):
+    r = run([_CtrlC, "random"], deals=50, seed=1)
+    assert r.interrupted and 0 < r.deals < 50 and r.hands == 2 * r.deals and "interrupted" in str(r)
+    assert r.bots[0]["forfeits"] == 0
+
+
 # -- the DouZero deal mapping --------------------------------------------------------------
 
 def _card_play_data(seed):

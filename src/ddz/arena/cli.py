@@ -112,6 +112,9 @@ def main(args) -> int:
         print(json.dumps(result.to_dict()))
     else:
         print(result)
+    if result.interrupted:
+        print(f"ddz: interrupted after {result.deals} of {args.deals} deals", file=sys.stderr)
+        return 130
     return 0
 
 

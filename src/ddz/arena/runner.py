@@ -307,6 +307,10 @@ class ArenaResult:
     :ivar sprt: the SPRT's final state (a dict) or ``None``.
     :ivar seconds: wall time of the play (workers warmed up first).
     :ivar workers: processes that played.
+    :ivar forfeits: every forfeit: ``deal``, ``pair``, ``table``, ``bot``, ``seat``,
+        ``kind``, ``detail``.
+    :ivar interrupted: Ctrl-C stopped the run; the figures are those of the deals
+        finished (``deals``).
     """
 
     mode: str
@@ -322,6 +326,7 @@ class ArenaResult:
     seconds: float
     workers: int
     forfeits: List[Dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def hands_per_second(self) -> float:
@@ -336,7 +341,7 @@ class ArenaResult:
                 "deals_requested": self.deals_requested, "hands": self.hands, "bots": self.bots,
                 "pairs": self.pairs, "wp_matrix": self.wp_matrix, "sprt": self.sprt,
                 "seconds": self.seconds, "hands_per_second": self.hands_per_second, "workers": self.workers,
-                "forfeits": self.forfeits})
+                "forfeits": self.forfeits, "interrupted": self.interrupted})
 
     def numbers(self) -> Dict[str, Any]:
         """:meth:`to_dict` without what depends on the machine (``seconds``,
@@ -352,6 +357,7 @@ class ArenaResult:
     def __str__(self) -> str:
         lines = [f"{self.mode} mode, {self.deals} deals"
                  + (f" of {self.deals_requested}" if self.deals != self.deals_requested else "")
+                 + (" (interrupted)" if self.interrupted else "")
                  + f", {self.hands} hands, seed {self.seed}; 95% intervals on per-deal values"]
         w = max(8, max(len(b["name"]) for b in self.bots))
         lines.append(f"{'bot':<{w}}  {'WP':>22}  {'ADP':>26}  {'WP landlord':>12}  {'WP farmer':>10}  "
@@ -697,14 +703,17 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     tally = _Tally(len(specs), len(pairs))
     samples: List[float] = []
     total = total2 = 0.0
-    pool = local = None
+    pool = local = ray_results = None
     results: Any
+    complete = interrupted = False
+    start = time.perf_counter()
     try:
         if ray:
             from ..distributed import fan_out
             list(fan_out(_ready, [(i,) for i in range(workers)], workers))     # warm the workers up
             start = time.perf_counter()
-            results = (r for rs in fan_out(_ray_chunk, [(wargs, j) for j in jobs], workers) for r in rs)
+            ray_results = fan_out(_ray_chunk, [(wargs, j) for j in jobs], workers)
+            results = (r for rs in ray_results for r in rs)
         elif workers > 1:
             ctx = _context()
             pool = ctx.Pool(workers, initializer=_init_worker, initargs=(wargs,))
@@ -716,28 +725,40 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             Game(rules, seed=0)
             start = time.perf_counter()
             results = ((d, local.summary(d, s)) for job in jobs for d, s in job)
-        for d, summary in results:
-            sample = _add_deal(tally, d, summary, pairs, names)
-            samples.append(sample)
-            if stream is not None:
-                stream.write("".join(line + "\n" for line in summary[-1]))
-            bar.advance()
-            if sprt is not None:
-                total += sample
-                total2 += sample * sample
-                if sprt.decided(len(samples), total, total2):
-                    break
+        try:
+            for d, summary in results:
+                sample = _add_deal(tally, d, summary, pairs, names)
+                samples.append(sample)
+                if stream is not None:
+                    stream.write("".join(line + "\n" for line in summary[-1]))
+                bar.advance()
+                if sprt is not None:
+                    total += sample
+                    total2 += sample * sample
+                    if sprt.decided(len(samples), total, total2):
+                        break
+            else:
+                complete = True
+        except KeyboardInterrupt:      # Ctrl-C: the deals finished so far are the result
+            interrupted = True
+            if not tally.deals:
+                raise
         seconds = time.perf_counter() - start
     finally:
         bar.close()
+        if ray_results is not None:
+            ray_results.close()        # cancels the Ray tasks still running
         if pool is not None:
-            if sys.exc_info()[0] is None:
+            if complete:
                 pool.close()          # the workers end their protocol programs as they exit
             else:
-                pool.terminate()      # the programs see their input close, and exit
+                pool.terminate()      # stopped early: the programs see their input close, and exit
             pool.join()
         if local is not None:
             local.close()
         if close_out:
             stream.close()
-    return _result(tally, names, pairs, mode, rules, seed, deals, sprt, samples, seconds, workers if (ray or workers > 1) else 1)
+    result = _result(tally, names, pairs, mode, rules, seed, deals, sprt, samples, seconds,
+                     workers if (ray or workers > 1) else 1)
+    result.interrupted = interrupted
+    return result
