@@ -175,9 +175,10 @@ def parse_action(answer: Any, legal: Sequence[Any], legal_ids: Optional[Sequence
                 raise Forfeit("illegal", f"{text!r:.100} is not a play")
         else:
             raise Forfeit("garbage", f"the answer has no 'action' (notation) or 'action_id': {answer!r:.200}")
-        for a, i in zip(legal, legal_ids):
-            if i == aid:
-                return a
+        try:
+            return legal[legal_ids.index(aid)]
+        except ValueError:
+            pass
         raise Forfeit("illegal", f"action id {aid} ({answer.get('action', '')!s:.60}) is not legal here")
     action = answer.get("action")
     if isinstance(action, bool) or action is None:
