@@ -46,8 +46,8 @@ from ..errors import DdzError, quote
 from ..game import Game
 from ..play import PlayType
 from ..rules import STANDARD, Rules
-from .bots import bot_spec
-from .protocol import Forfeit
+from .bots import DouZeroAgentBot, bot_spec
+from .protocol import Forfeit, ProtocolBot
 from .stats import Sprt, elo_of, mean_ci
 
 __all__ = ["run", "ArenaResult", "MODES"]
@@ -56,6 +56,7 @@ MODES = ("douzero", "game")
 """The arena's modes."""
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
+_ADAPTERS = (ProtocolBot, DouZeroAgentBot)
 _OWN_RNG = ("random", "greedy", "solver", "expert")   # built-ins with their own seeded generators
 
 
@@ -143,7 +144,8 @@ class _Worker:
     def table(self, d: int, deal_seed: int, p: int, a: int, b: int, t: int, game: Game, lord,
               table_words: List[int]) -> tuple:
         """Play one table. Returns ``(lineup, landlord, won per seat, scores per seat,
-        bombs, forfeit, events, decisions per seat, seconds per seat, record line)``."""
+        bombs, forfeit, events, decisions per seat, seconds per seat, bot names, record
+        line)``."""
         rules = self.rules
         n = rules.seats
         lineup = self.lineup(a, b, t, lord)
@@ -173,7 +175,9 @@ class _Worker:
             except Exception as exc:      # a bot that cannot be made forfeits
                 forfeit = forfeit or {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"}
         clock = time.perf_counter
-        acts = [getattr(bot, "act_game", None) for bot in bots]
+        # only the arena's own adapters see the game (to build a request or DouZero's
+        # information set); every other bot gets its seat's Observation alone
+        acts = [bot.act_game if isinstance(bot, _ADAPTERS) else None for bot in bots]
         observe, legal_actions, step = game.observation, game.legal_actions, game.step
         while forfeit is None and game.current_player is not None:
             s = game.current_player
