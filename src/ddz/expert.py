@@ -312,10 +312,10 @@ class ExpertBot:
         enemies = [s for s in range(n) if s != seat and s not in partners]
         enemy_min = min(obs.cards_left[s] for s in enemies)
         if obs.to_beat is None:
-            return self._lead(obs, legal, hand, partners, enemies, enemy_min)
-        return self._respond(obs, legal, hand, partners, enemies)
+            return self._lead(obs, legal, hand, partners, enemy_min)
+        return self._respond(obs, legal, hand, partners)
 
-    def _lead(self, obs, legal, hand, partners, enemies, enemy_min) -> Play:
+    def _lead(self, obs, legal, hand, partners, enemy_min) -> Play:
         # a farmer feeds a partner about to go out: the lowest single (or pair)
         nxt = (obs.seat + 1) % len(obs.cards_left)
         if partners and nxt in partners and obs.cards_left[nxt] <= 2 and obs.landlord is not None:
@@ -356,7 +356,7 @@ class ExpertBot:
                     seen[r] += c
         return [int(d) - s for d, s in zip(deck_counts(obs.rules.decks), seen)]
 
-    def _respond(self, obs, legal, hand, partners, enemies) -> Play:
+    def _respond(self, obs, legal, hand, partners) -> Play:
         beater = obs.to_beat_seat
         if beater in partners:
             return legal[0]          # never beat the partner's play
@@ -375,9 +375,8 @@ class ExpertBot:
                 best = (key, p)
         if best is None:
             return legal[0]
-        if urgent or best[0][0] >= 0:
+        if urgent or best[0][0] >= 0:     # it costs the split nothing, or it must be beaten
             return best[1]
-        # a farmer right before the landlord beats a low play to keep it from the landlord
         return legal[0]
 
     # -- the endgame ---------------------------------------------------------------------
