@@ -4,6 +4,7 @@ protocol's overhead per decision against a bare echo over the same pipe.
     PYTHONPATH=src python3 bench/bench_arena.py workers --deals 20000
     PYTHONPATH=src python3 bench/bench_arena.py selfplay --repeats 5
     PYTHONPATH=src python3 bench/bench_arena.py protocol --hands 40
+    PYTHONPATH=src python3 bench/bench_arena.py decisions --deals 300
 
 `workers` runs `ddz.arena.run(["greedy", "random"], deals=N, mode="douzero")` with 1 and
 2 local worker processes (workers warmed up first), checks the numbers are identical,
@@ -17,7 +18,8 @@ sends the request, the bot decodes it, rebuilds the Observation and the legal Pl
 answers, the arena checks the answer) and through a bare echo program over the same
 kind of pipe, sent the same request lines (built and encoded the same way) that answers
 each with a fixed short line, and prints the median microseconds per decision of each, by number of legal
-actions.
+actions. `decisions` times every decision of ExpertBot against SolverBot (douzero mode)
+and prints the distribution, split-driven and endgame (sampled deals solved) apart.
 """
 
 import argparse
@@ -155,6 +157,33 @@ def cmd_protocol(args):
     print(f"load after {_load()}")
 
 
+def cmd_decisions(args):
+    """ExpertBot's time per decision, distribution (douzero mode against SolverBot)."""
+    from ddz.expert import DEFAULT_THRESHOLD
+    times = {"split": [], "endgame": []}
+
+    class Timed(ddz.ExpertBot):
+        def act(self, obs, legal):
+            t0 = time.perf_counter()
+            a = super().act(obs, legal)
+            kind = "endgame" if sum(obs.cards_left) <= DEFAULT_THRESHOLD and len(legal) > 1 else "split"
+            times[kind].append(time.perf_counter() - t0)
+            return a
+
+    print(f"load before {_load()}")
+    c0 = time.process_time()
+    ddz.arena.run([Timed, "solver"], deals=args.deals, seed=args.seed)
+    cpu = time.process_time() - c0
+    allt = sorted(times["split"] + times["endgame"])
+    for name, v in (("split (more cards)", times["split"]), ("endgame (solver)", times["endgame"]), ("all", allt)):
+        v = sorted(v)
+        q = lambda f: v[min(len(v) - 1, int(f * len(v)))] * 1e3  # noqa: E731
+        print(f"{name:>20}: {len(v):6d} decisions, mean {sum(v) / len(v) * 1e3:.2f} ms, median {q(0.5):.2f}, "
+              f"p90 {q(0.9):.2f}, p99 {q(0.99):.2f}, max {v[-1] * 1e3:.1f} ms")
+    print(f"process CPU time of the whole run {cpu:.1f} s")
+    print(f"load after {_load()}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -167,6 +196,10 @@ def main():
     p.add_argument("--seed", type=int, default=20261202)
     p.add_argument("--repeats", type=int, default=5)
     p.set_defaults(func=cmd_selfplay)
+    p = sub.add_parser("decisions")
+    p.add_argument("--deals", type=int, default=300)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=cmd_decisions)
     p = sub.add_parser("protocol")
     p.add_argument("--hands", type=int, default=40)
     p.add_argument("--seed", type=int, default=1)
