@@ -60,9 +60,9 @@ def test_misbehaving_bots_forfeit_and_the_other_hands_are_intact(tmp_path):
 
 
 def test_a_slow_bot_gets_the_timeout_action():
-    slow = f"cmd:{PY} {BOTS / 'misbehaving.py'} slow 2 0.5"
+    slow = f"cmd:{PY} {BOTS / 'misbehaving.py'} slow 2 0.4"
     out = io.StringIO()
-    r = run([slow, "random"], deals=1, seed=1, move_seconds=0.2, out=out)
+    r = run([slow, "random"], deals=1, seed=1, move_seconds=0.15, out=out)
     assert r.hands == 2 and r.bots[0]["forfeits"] == 0 and r.bots[0]["timeouts"] >= 2
     for line in out.getvalue().splitlines():
         rec = json.loads(line)
