@@ -126,5 +126,5 @@ def test_expert_bids_doubles_and_plays_full_games():
 
 
 def test_expert_beats_greedy_in_the_arena():
-    r = ddz.arena.run(["expert", "greedy"], deals=40, seed=123)
+    r = ddz.arena.run(["expert", "greedy"], deals=20, seed=123)
     assert r.bots[0]["wp"] > 0.5 and r.bots[0]["forfeits"] == 0
