@@ -302,3 +302,10 @@ def test_cli_solve_many_reads_standard_input(monkeypatch, run_cli):
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["position"] for r in rows] == ["33/44", "345/66/7"]
     assert [r["win"] for r in rows] == [solve(Position.parse(p)).win for p in ("33/44", "345/66/7")]
+
+
+def test_ray_arena_gives_the_numbers_of_one_process(ray_cluster):
+    import ddz.arena
+    here = ddz.arena.run(["greedy", "random"], deals=12, seed=5, mode="game")
+    there = ddz.arena.run(["greedy", "random"], deals=12, seed=5, mode="game", workers=2, ray=True)
+    assert there.workers == 2 and here.numbers() == there.numbers()

@@ -420,3 +420,19 @@ def test_a_hand_of_every_allowed_redeal_still_replays():
     g = play_hand(Game(Rules(max_redeals=2), seed=11), [AlwaysPass()] * 3)
     rec = json.loads(json.dumps(g.to_record()))
     assert len(rec["deals"]) == 3 and Game.from_record(rec).result.void
+
+
+def test_meta_is_the_one_field_for_a_tools_notes():
+    """docs/records.md: ``meta`` (an object) is kept out of replay; anything else there, or
+    any other unknown field, is refused."""
+    import ddz
+    game = ddz.Game(seed=3)
+    ddz.bots.play_hand(game, [ddz.GreedyBot(), ddz.GreedyBot(), ddz.GreedyBot()])
+    rec = game.to_record()
+    assert "meta" not in rec
+    rec["meta"] = {"arena": {"deal": 1}, "anything": [1, 2]}
+    assert ddz.Game.from_record(rec).result == game.result
+    for bad in ([1], "x", None):
+        rec["meta"] = bad
+        with pytest.raises(ddz.RecordError, match="meta"):
+            ddz.Game.from_record(rec)

@@ -11,9 +11,9 @@ SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"
 
 #: DESIGN.md's layers, top first: a module may import only modules listed before it
 ORDER = ["errors", "cards", "rules", "play", "_args", "reference", "reference_solver", "_compiled", "_core",
-         "tables", "_game", "_vector", "playstate", "fast", "moves", "_actions", "actions", "_info", "interop", "position",
-         "_solver", "solver", "auction", "deal", "render", "game", "match", "bots", "movetree", "distributed",
-         "terminal", "cli", "__init__",
+        "tables", "_game", "_vector", "playstate", "fast", "moves", "_actions", "actions", "_info", "position",
+        "_solver", "solver", "auction", "deal", "render", "game", "interop", "match", "bots", "expert", "movetree",
+        "distributed", "terminal", "cli", "__init__",
          "envs.core", "envs.vector", "envs.pettingzoo", "envs.gymnasium", "envs.__init__"]
 #: what the reference path may import: the layers above it, never an engine or a table
 REFERENCE_PATH = {"errors", "cards", "rules", "play", "_args", "reference", "reference_solver"}

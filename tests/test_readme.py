@@ -14,7 +14,7 @@ from conftest import NO_EXTENSIONS, README, readme_code
 #: the README headings whose first Python block a test runs (the Ray block runs in
 #: tests/test_distributed.py::test_readme_block, which has the module's Ray cluster)
 RUN_HERE = ["Python API", "Playing", "The game as text", "Matches", "Four players", "Reinforcement learning",
-            "RL environments (`ddz.envs`)", "Coming from DouZero / RLCard / OpenSpiel", "Endgame solver"]
+            "RL environments (`ddz.envs`)", "Coming from DouZero / RLCard / OpenSpiel", "Endgame solver", "Evaluating a bot"]
 RUN_ELSEWHERE = ["Scale out with Ray"]
 
 
@@ -199,3 +199,9 @@ def test_no_passage_is_written_twice(doc):
         run = " ".join(words[i:i + 8])
         assert run not in seen or seen[run] > i - 8, f"{doc} repeats {run!r}"
         seen.setdefault(run, i)
+
+
+def test_evaluating_a_bot_block_runs(capsys):
+    exec(compile(readme_code("Evaluating a bot"), "README", "exec"), {})
+    wp = float(capsys.readouterr().out.split()[0])
+    assert 0.5 < wp <= 1

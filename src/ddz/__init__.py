@@ -22,6 +22,7 @@ from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from ._info import VersionInfo, __version__, version_info
 from .position import Position
 from .solver import Solution, solve
+from .expert import ExpertBot
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -35,4 +36,4 @@ __all__ = [
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
-__all__ += ["Position", "Solution", "solve", "TableMemoryError"]
+__all__ += ["Position", "Solution", "solve", "TableMemoryError", "ExpertBot"]

@@ -843,6 +843,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_solve_many)
     from .web.cli import add_parser as add_serve    # ddz serve (issue 28): its code is in ddz.web
     add_serve(sub)
+    from .arena.cli import add_parser as add_arena_parser   # `ddz arena` (issue 27): its own module
+    add_arena_parser(sub, _add_game_options)
     return parser
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from .errors import DdzError, quote
 from .rules import STANDARD, Rules
 
-__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "BOT_NAMES", "DEFAULT_CHUNK"]
+__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "BOT_NAMES", "DEFAULT_CHUNK"]
 
 BOT_NAMES = ("random", "greedy", "solver")
 """The bot names :func:`selfplay` takes (:func:`ddz.bots.make_bot`)."""
@@ -110,6 +110,21 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.WARNING)    # no INFO lines on the command's stderr
     return _gather(ray, _remote(fn), jobs, workers)
+
+
+def fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
+    """``fn(*job)`` for every job, on Ray remote tasks, at most ``workers`` at a time;
+    yields the results in job order as each is there (the arena's ``ray=True`` and
+    :func:`selfplay` use it). ``fn`` must be a module-level function (Ray pickles it by
+    reference). Ray is initialised at the call if it is not (``ray.init(num_cpus=workers)``).
+
+    :param fn: the function. :param jobs: argument tuples. :param workers: an int >= 1.
+    :returns: an iterator of the results; a job that raised re-raises here, in order (a
+        :class:`ddz.DdzError` with its own message); closing it early cancels the tasks
+        still running.
+    :raises DdzError: Ray is not installed, or a bad ``workers``.
+    """
+    return _fan_out(fn, list(jobs), _count(workers, "workers", 1))
 
 
 def _gather(ray, task, jobs: List[tuple], workers: int) -> Iterator[Any]:

@@ -1132,6 +1132,8 @@ class Game:
         if missing:
             raise RecordError(f"the record lacks {sorted(missing)}")
         _known_fields(record, _RECORD_FIELDS, "a record")
+        if "meta" in record and not isinstance(record["meta"], dict):
+            raise RecordError(f"a record's meta is a JSON object of a tool's notes, not {quote(record['meta'])}")
         rules = _record_rules(record["rules"], version)
         deals = record["deals"]
         if not isinstance(deals, list) or not deals:
@@ -1309,9 +1311,10 @@ _RULES_ADDED = {1: ("banned",) + _ADDED_IN_3 + _ADDED_IN_4, 2: _ADDED_IN_3 + _AD
 
 
 #: every field a hand record may hold (docs/records.md); ``result`` and ``face_up`` (version
-#: 3; ``null`` in older ones, whose rules have no face-up card) may be missing
+#: 3; ``null`` in older ones, whose rules have no face-up card) may be missing, and ``meta``
+#: (a tool's notes, e.g. the arena's: never read on replay) is optional in every version
 _RECORD_FIELDS = frozenset({"format", "version", "rules", "seed", "dealt_from_seed", "first_bidder", "face_up",
-                            "deals", "actions", "result"})
+                            "deals", "actions", "result", "meta"})
 _ACTION_FIELDS = frozenset({"seat", "phase", "action"})
 _RESULT_FIELDS = frozenset(f.name for f in dataclasses.fields(Result))
 

@@ -1,0 +1,768 @@
+"""Duplicate matches between bots: :func:`run` and :class:`ArenaResult` (issue 27).
+
+Every pair of bots plays every deal at several tables with the seats exchanged, as
+bridge's duplicate scoring does, so the luck of the deal cancels; the statistics are
+computed on per-deal values (:mod:`ddz.arena.stats`).
+
+``mode="douzero"`` is DouZero's evaluation (``douzero/evaluation/simulation.py``): deal
+``d`` is ``Game(Rules.profile("douzero"), seed=s_d)``'s cards, its first bidder ``L`` is
+the landlord (it bids 3 and takes the bottom: :func:`ddz.interop.douzero_game`), and each
+pair (A, B) plays it twice: A at seat ``L`` against B at both farmer seats, then the
+reverse. A side that wins scores DouZero's ``base × 2^bombs`` (base 2 for the landlord, 1
+for each farmer; bombs and rockets count), the losers lose as much
+(``GameEnv.update_num_wins_scores``). WP is the share of deals won; ADP the points per
+deal, ``(landlord's score as landlord + both farmers' score as farmers) / 2``.
+
+``mode="game"`` plays whole hands (bidding, doubling, RULES.md §3-§6) under any
+:class:`ddz.Rules`: for A and B with three players the tables (A, B, B) and (B, A, A), each
+rotated over the seats (6 tables; 8 with four players), all dealt ``Game(rules,
+seed=s_d)``; scores are ``ddz``'s settlement (:attr:`ddz.Result.scores`), and the per-deal
+statistic is A's mean over its seats minus B's.
+
+Deal seeds are ``ddz.distributed.hand_seeds(seed, deals)``; the bots of a table, and the
+``random`` and ``numpy.random`` modules (other engines' agents draw from them; seeded
+whenever a bot other than ``ddz``'s built-ins plays), are seeded from the words
+``numpy.random.SeedSequence(seed, spawn_key=(deal,))`` draws for each table (every pair
+of bots meets the same seeds), so every table depends only on ``(seed, deal, table)`` and its
+bots: the results are the same for any number of workers, and a pair's results do not
+depend on the other bots of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..errors import DdzError, quote
+from ..game import Game
+from ..play import PlayType
+from ..rules import STANDARD, Rules
+from .bots import DouZeroAgentBot, bot_spec
+from .protocol import Forfeit, ProtocolBot
+from .stats import Sprt, elo_of, mean_ci
+
+__all__ = ["run", "ArenaResult", "MODES"]
+
+MODES = ("douzero", "game")
+"""The arena's modes."""
+
+_BOMBS = (PlayType.BOMB, PlayType.ROCKET)
+_ADAPTERS = (ProtocolBot, DouZeroAgentBot)
+_OWN_RNG = ("random", "greedy", "solver", "expert")   # built-ins with their own seeded generators
+
+
+# -- one table ---------------------------------------------------------------------------
+
+class _Worker:
+    """The bots of one process: specs rebuilt from their text, and the protocol programs
+    (kept between hands: as many per bot as seats it holds at one table, so that no
+    program ever sees two seats of a hand)."""
+
+    def __init__(self, texts: Sequence[Any], names: Sequence[str], seed: int, mode: str, rules: Rules,
+                 records: bool, move_seconds: Optional[float], hand_seconds: Optional[float]) -> None:
+        self.specs = [bot_spec(t) for t in texts]
+        self.names = list(names)
+        self.seed = seed
+        self.mode = mode
+        self.rules = rules
+        self.records = records
+        self.move_seconds = move_seconds
+        self.hand_seconds = hand_seconds
+        self.programs: Dict[Tuple[int, int], Any] = {}
+        self.reported = [spec.name for spec in self.specs]
+        self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
+        self.pairs = [(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))]
+
+    def close(self) -> None:
+        for p in self.programs.values():
+            p.close()
+        self.programs.clear()
+
+    def _bot(self, k: int, slot: int, seed: int) -> Any:
+        spec = self.specs[k]
+        if spec.kind != "protocol":
+            return spec.make(seed)
+        bot = self.programs.get((k, slot))
+        if bot is None:
+            bot = self.programs[(k, slot)] = spec.make(seed)
+            if self.move_seconds is not None:
+                bot.move_seconds = float(self.move_seconds)
+            bot.hand_seconds = self.hand_seconds
+        return bot
+
+    def deal(self, d: int, deal_seed: int) -> List[tuple]:
+        """Every table of deal ``d``: a list of table results (see :meth:`table`)."""
+        rules = self.rules
+        base = Game(rules, seed=deal_seed)
+        if self.mode == "douzero":
+            from ..interop import douzero_card_play_data, douzero_game
+            lord = base.first_bidder      # DouZero's landlord: it bids 3 and takes the bottom
+            base.step(3)
+            base = douzero_game(douzero_card_play_data(base), lord, rules)
+            n_tables = 2
+        else:
+            lord = None
+            n_tables = 2 * rules.seats
+        n = rules.seats
+        state = np.random.SeedSequence(self.seed, spawn_key=(d,)).generate_state(n_tables * (n + 1), np.uint64)
+        words = [int(w) >> 1 for w in state]       # per table: a seed per seat, then the globals'
+        out = []
+        for p, (a, b) in enumerate(self.pairs):
+            for t in range(n_tables):
+                if lord is None:
+                    game = Game(rules, seed=deal_seed)
+                else:         # the same game as `base` (douzero_game's), made anew: cheaper than a clone
+                    game = Game(rules, seed=0, deal=base.deal, first_bidder=lord)
+                    game.step(3)
+                out.append(self.table(d, deal_seed, p, a, b, t, game, lord, words))
+        return out
+
+    def summary(self, d: int, deal_seed: int) -> tuple:
+        """:func:`_summary` of deal ``d``."""
+        n_tables = 2 if self.mode == "douzero" else 2 * self.rules.seats
+        return _summary(d, self.deal(d, deal_seed), self.pairs, n_tables, self.mode, len(self.specs))
+
+    def lineup(self, a: int, b: int, t: int, lord: Optional[int]) -> List[int]:
+        """The bot index at each seat of table ``t``."""
+        n = self.rules.seats
+        if self.mode == "douzero":
+            first, other = (a, b) if t == 0 else (b, a)
+            return [first if s == lord else other for s in range(n)]
+        first, other = (a, b) if t < n else (b, a)
+        rot = t % n
+        return [first if (s - rot) % n == 0 else other for s in range(n)]
+
+    def table(self, d: int, deal_seed: int, p: int, a: int, b: int, t: int, game: Game, lord,
+              table_words: List[int]) -> tuple:
+        """Play one table. Returns ``(lineup, landlord, won per seat, scores per seat,
+        bombs, forfeit, events, decisions per seat, seconds per seat, bot names, record
+        line)``."""
+        rules = self.rules
+        n = rules.seats
+        lineup = self.lineup(a, b, t, lord)
+        words = table_words[t * (n + 1):(t + 1) * (n + 1)]
+        if self.seed_globals:        # other engines' agents draw from the global generators
+            random.seed(words[n])
+            np.random.seed(words[n] & 0xFFFFFFFF)
+        hand_id = f"{d}:{p}:{t}"
+        bots: List[Any] = [None] * n
+        forfeit = None
+        events: List[dict] = []
+        decisions = [0] * n
+        seconds = [0.0] * n
+        slots: Dict[int, int] = {}
+        for s in range(n):
+            try:
+                k = lineup[s]
+                slots[k] = slot = slots.get(k, -1) + 1     # a program per seat the bot holds here
+                bots[s] = self._bot(k, slot, words[s])
+                if self.specs[k].kind == "protocol":
+                    bots[s].new_hand(rules, s, words[s], hand_id)
+                    if bots[s].name and bots[s].name != self.reported[k]:
+                        self.reported[k] = bots[s].name      # the name its 'ready' gave
+                        self.names = _unique(self.reported)
+            except Forfeit as exc:
+                forfeit = forfeit or {"seat": s, "kind": exc.kind, "detail": exc.detail}
+            except Exception as exc:      # a bot that cannot be made forfeits
+                forfeit = forfeit or {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"}
+        clock = time.perf_counter
+        # only the arena's own adapters see the game (to build a request or DouZero's
+        # information set); every other bot gets its seat's Observation alone
+        acts = [bot.act_game if isinstance(bot, _ADAPTERS) else None for bot in bots]
+        observe, legal_actions, step = game.observation, game.legal_actions, game.step
+        while forfeit is None and game.current_player is not None:
+            s = game.current_player
+            obs = observe()
+            legal = legal_actions()
+            t0 = clock()
+            try:
+                act_game = acts[s]
+                action = act_game(game, obs, legal) if act_game is not None else bots[s].act(obs, legal)
+            except Forfeit as exc:
+                forfeit = {"seat": s, "kind": exc.kind, "detail": exc.detail}
+                break
+            except Exception as exc:
+                forfeit = {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"[:300]}
+                break
+            finally:
+                seconds[s] += clock() - t0
+                decisions[s] += 1
+            try:
+                step(action)
+            except DdzError as exc:
+                forfeit = {"seat": s, "kind": "illegal", "detail": f"{action!r:.60}: {exc}"[:300]}
+        for s in range(n):
+            if self.specs[lineup[s]].kind == "protocol" and bots[s] is not None:
+                events += bots[s].events
+        lord_seat, won, scores, bombs = self.outcome(game, forfeit)
+        for s in range(n):
+            if self.specs[lineup[s]].kind == "protocol" and bots[s] is not None:
+                bots[s].end_hand(hand_id, None if game.result is None else game.result.to_json(), forfeit)
+        line = None
+        if self.records:
+            rec = game.to_record()
+            rec["meta"] = {"arena": {"deal": d, "deal_seed": deal_seed, "pair": [self.names[a], self.names[b]], "table": t,
+                            "bots": [self.names[k] for k in lineup], "mode": self.mode, "landlord": lord_seat,
+                            "won": won, "scores": scores, "bombs": bombs, "forfeit": forfeit, "events": events}}
+            line = json.dumps(rec, separators=(",", ":"))
+        return (lineup, lord_seat, won, scores, bombs, forfeit, events, decisions, seconds, list(self.names), line)
+
+    def outcome(self, game: Game, forfeit: Optional[dict]) -> tuple:
+        """``(landlord, won per seat, scores per seat, bombs)`` of a finished or forfeited
+        table: DouZero's scores in its mode, ``ddz``'s settlement in game mode."""
+        n = self.rules.seats
+        lord = game.landlord
+        plays = game.plays
+        bombs = sum(1 for _, pl in plays if pl.type in _BOMBS)
+        if forfeit is None:
+            res = game.result
+            if res.void:
+                return None, [False] * n, [0] * n, bombs
+            lord_wins = res.winner == "landlord"
+        else:
+            if lord is None:          # a forfeit in the auction: that seat loses as a landlord
+                lord = forfeit["seat"]
+            lord_wins = forfeit["seat"] != lord
+        won = [(s == lord) == lord_wins for s in range(n)]
+        if self.mode == "douzero":
+            unit = 2 ** bombs
+            sign = 1 if lord_wins else -1
+            scores = [2 * sign * unit if s == lord else -sign * unit for s in range(n)]
+        elif forfeit is None:
+            scores = list(game.result.scores)
+        else:
+            stake = max(game.bid, 1) * game.multiplier
+            sign = 1 if lord_wins else -1
+            scores = [(n - 1) * sign * stake if s == lord else -sign * stake for s in range(n)]
+        return lord, won, scores, bombs
+
+
+_STATE: Dict[str, Any] = {}
+
+
+def _init_worker(args: tuple) -> None:
+    """A worker process's initializer: build its bots and warm the tables up."""
+    from multiprocessing.util import Finalize
+    worker = _STATE["worker"] = _Worker(*args)
+    Finalize(worker, worker.close, exitpriority=10)
+    Game(args[4], seed=0)
+
+
+def _chunk(deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
+    w = _STATE["worker"]
+    return [(d, w.summary(d, s)) for d, s in deals]
+
+
+def _ray_chunk(args: tuple, deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
+    w = _Worker(*args)
+    try:
+        return [(d, w.summary(d, s)) for d, s in deals]
+    finally:
+        w.close()
+
+
+def _ready(_: int) -> int:
+    return os.getpid()
+
+
+# -- results -------------------------------------------------------------------------------
+
+def _stat(values: Sequence[float]) -> Tuple[float, List[float]]:
+    m, lo, hi = mean_ci(values) if values else (math.nan, math.nan, math.nan)
+    return m, [lo, hi]
+
+
+@dataclass
+class ArenaResult:
+    """What :func:`run` measured. :meth:`to_dict` gives it as JSON-serializable data;
+    ``str()`` as a table.
+
+    :ivar mode: ``"douzero"`` or ``"game"``. :ivar rules: the :class:`ddz.Rules`.
+    :ivar seed: the seed. :ivar deals: deals played (fewer than asked when the SPRT
+        stopped). :ivar deals_requested: deals asked for.
+    :ivar hands: hands (tables) played.
+    :ivar bots: per bot a dict: ``name``, ``wp``, ``wp_ci`` ([low, high], 95%), ``adp``,
+        ``adp_ci``, ``elo``, ``elo_ci`` (from ``wp``), ``won`` (the share of its seats
+        that won), ``roles`` (``landlord`` and ``farmer``, each with ``wp``, ``wp_ci``,
+        ``adp``, ``adp_ci`` and ``deals``: how many deals it held the role in),
+        ``decisions``, ``ms_per_decision``, ``forfeits``, ``timeouts``.
+
+        ``wp`` is the duplicate score: per deal and opponent ``0.5 + (w_A - w_B) / 2``
+        with ``w`` the share of the bot's seats that won at the deal's tables, averaged
+        over opponents and deals. In ``douzero`` mode one side wins each table, so it is
+        DouZero's WP (the share of deals won over both seatings); in ``game`` mode it is
+        0.5 for two equal bots. ``adp`` is the points per deal: DouZero's in its mode (per
+        side: the landlord's, or both farmers'), ``ddz``'s settlement per seat in game
+        mode. A role's ``wp`` and ``adp`` are the plain win rate and points per deal in
+        that role.
+    :ivar pairs: per pair of bots ``(A, B)``: ``bots``, A's ``wp``, ``wp_ci``, ``adp``,
+        ``adp_ci`` against B, and ``diff``/``diff_ci``: A's mean score minus B's per deal.
+    :ivar wp_matrix: ``wp_matrix[i][j]``: bot i's WP against bot j (``None`` on the
+        diagonal).
+    :ivar sprt: the SPRT's final state (a dict) or ``None``.
+    :ivar seconds: wall time of the play (workers warmed up first).
+    :ivar workers: processes that played.
+    :ivar forfeits: every forfeit: ``deal``, ``pair``, ``table``, ``bot``, ``seat``,
+        ``kind``, ``detail``.
+    :ivar interrupted: Ctrl-C stopped the run; the figures are those of the deals
+        finished (``deals``).
+    """
+
+    mode: str
+    rules: Rules
+    seed: int
+    deals: int
+    deals_requested: int
+    hands: int
+    bots: List[Dict[str, Any]]
+    pairs: List[Dict[str, Any]]
+    wp_matrix: List[List[Optional[float]]]
+    sprt: Optional[Dict[str, Any]]
+    seconds: float
+    workers: int
+    forfeits: List[Dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def hands_per_second(self) -> float:
+        """Hands played per second of wall time."""
+        return self.hands / self.seconds if self.seconds > 0 else math.inf
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Every field as JSON-serializable data (``rules`` as :meth:`ddz.Rules.to_json`;
+        a number that is not finite, such as the WP of a role a bot never played or the
+        Elo of a WP of 1, is ``None``)."""
+        return _finite({"mode": self.mode, "rules": self.rules.to_json(), "seed": self.seed, "deals": self.deals,
+                "deals_requested": self.deals_requested, "hands": self.hands, "bots": self.bots,
+                "pairs": self.pairs, "wp_matrix": self.wp_matrix, "sprt": self.sprt,
+                "seconds": self.seconds, "hands_per_second": self.hands_per_second, "workers": self.workers,
+                "forfeits": self.forfeits, "interrupted": self.interrupted})
+
+    def numbers(self) -> Dict[str, Any]:
+        """:meth:`to_dict` without what depends on the machine (``seconds``,
+        ``hands_per_second``, ``workers``, each bot's ``ms_per_decision``): what a run
+        with another number of workers reproduces exactly."""
+        d = self.to_dict()
+        for key in ("seconds", "hands_per_second", "workers"):
+            d.pop(key)
+        for bot in d["bots"]:
+            bot.pop("ms_per_decision")
+        return d
+
+    def __str__(self) -> str:
+        lines = [f"{self.mode} mode, {self.deals} deals"
+                 + (f" of {self.deals_requested}" if self.deals != self.deals_requested else "")
+                 + (" (interrupted)" if self.interrupted else "")
+                 + f", {self.hands} hands, seed {self.seed}; 95% intervals on per-deal values"]
+        w = max(8, max(len(b["name"]) for b in self.bots))
+        lines.append(f"{'bot':<{w}}  {'WP':>22}  {'ADP':>26}  {'WP landlord':>12}  {'WP farmer':>10}  "
+                     f"{'ms/dec':>7}  {'forfeits':>8}  {'timeouts':>8}")
+        for b in self.bots:
+            lines.append(f"{b['name']:<{w}}  {b['wp']:.3f} [{b['wp_ci'][0]:.3f}, {b['wp_ci'][1]:.3f}]  "
+                         f"{b['adp']:+.3f} [{b['adp_ci'][0]:+.3f}, {b['adp_ci'][1]:+.3f}]  "
+                         f"{b['roles']['landlord']['wp']:>12.3f}  {b['roles']['farmer']['wp']:>10.3f}  "
+                         f"{b['ms_per_decision']:>7.3f}  {b['forfeits']:>8}  {b['timeouts']:>8}")
+        if len(self.bots) > 2:
+            lines.append("WP of the row against the column:")
+            lines.append(" " * (w + 2) + "  ".join(f"{b['name'][:8]:>8}" for b in self.bots))
+            for b, row in zip(self.bots, self.wp_matrix):
+                lines.append(f"{b['name']:<{w}}  " + "  ".join("       -" if v is None else f"{v:8.3f}" for v in row))
+        if self.sprt is not None:
+            s = self.sprt
+            lines.append(f"SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} beta={s['beta']:g}: "
+                         f"LLR {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}] after {s['samples']} deals: "
+                         + ({"H1": "H1 accepted (the first bot is stronger)", "H0": "H0 accepted"}.get(s["decision"])
+                            or "undecided"))
+        lines.append(f"{self.hands_per_second:,.0f} hands per second ({self.workers} worker"
+                     f"{'s' if self.workers != 1 else ''}, {self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+
+def _finite(x: Any) -> Any:
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+class _Tally:
+    """Per-deal values accumulated in deal order."""
+
+    def __init__(self, nbots: int, npairs: int) -> None:
+        self.bot_wp: List[List[float]] = [[] for _ in range(nbots)]
+        self.bot_adp: List[List[float]] = [[] for _ in range(nbots)]
+        self.bot_won: List[List[float]] = [[] for _ in range(nbots)]
+        self.role: Dict[Tuple[int, str], Tuple[List[float], List[float]]] = {
+            (k, r): ([], []) for k in range(nbots) for r in ("landlord", "farmer")}
+        self.pair_wp: List[List[float]] = [[] for _ in range(npairs)]
+        self.pair_wp_b: List[List[float]] = [[] for _ in range(npairs)]
+        self.pair_adp: List[List[float]] = [[] for _ in range(npairs)]
+        self.pair_diff: List[List[float]] = [[] for _ in range(npairs)]
+        self.decisions = [0] * nbots
+        self.seconds = [0.0] * nbots
+        self.forfeits = [0] * nbots
+        self.timeouts = [0] * nbots
+        self.forfeit_list: List[Dict[str, Any]] = []
+        self.hands = 0
+        self.deals = 0
+
+
+def _summary(d: int, tables: List[tuple], pairs: List[Tuple[int, int]], n_tables: int, mode: str,
+             nb: int) -> tuple:
+    """The per-deal values of deal ``d`` from its tables (computed in the worker, so that
+    little crosses between processes): ``(hands, forfeits, decisions, seconds, timeouts,
+    pair values, bot values, role values, names, record lines)``."""
+    decisions_k = [0] * nb
+    seconds_k = [0.0] * nb
+    timeouts_k = [0] * nb
+    forfeits = []
+    wins = [[0.0, 0] for _ in range(nb)]      # per bot this deal: won, seats
+    pts = [0.0] * nb
+    scores_k: List[List[float]] = [[] for _ in range(nb)]
+    role_acc: Dict[Tuple[int, str], List[float]] = {}
+    pair_values = []
+    names: List[str] = []
+    for p, (a, b) in enumerate(pairs):
+        pw = {a: [0.0, 0], b: [0.0, 0]}
+        pp = {a: 0.0, b: 0.0}
+        for t in range(n_tables):
+            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, names, _ = tables[p * n_tables + t]
+            if forfeit is not None:
+                forfeits.append((p, t, lineup[forfeit["seat"]], forfeit))
+            seats = range(len(lineup))
+            if mode == "douzero":
+                # one side per table: the landlord's seat, and the farmers' side as one
+                fs = (lord + 1) % 3
+                sides = [(lineup[lord], won[lord], scores[lord], "landlord"),
+                         (lineup[fs], won[fs], scores[fs] + scores[(lord + 2) % 3], "farmer")]
+            else:
+                sides = [(lineup[s], won[s], scores[s], None if lord is None else
+                          ("landlord" if s == lord else "farmer")) for s in seats]
+            for k, w, sc, role in sides:
+                pw[k][0] += w
+                pw[k][1] += 1
+                pp[k] += sc
+                if role is not None:
+                    acc = role_acc.setdefault((k, role), [0.0, 0.0, 0])
+                    acc[0] += w
+                    acc[1] += sc
+                    acc[2] += 1
+            for s in seats:
+                k = lineup[s]
+                decisions_k[k] += decisions[s]
+                seconds_k[k] += seconds[s]
+            for e in events:
+                if e.get("event") == "timeout":
+                    timeouts_k[lineup[e["seat"]]] += 1
+        wa, wb = pw[a][0] / pw[a][1], pw[b][0] / pw[b][1]
+        sa, sb = pp[a] / pw[a][1], pp[b] / pw[b][1]
+        # the duplicate score: A's share of the deal against B (DouZero's WP in its mode,
+        # where one side wins each table and wa + wb = 1)
+        score = 0.5 + (wa - wb) / 2
+        pair_values.append((score, sa, sb))
+        for k, sc in ((a, score), (b, 1 - score)):
+            scores_k[k].append(sc)
+            wins[k][0] += pw[k][0]
+            wins[k][1] += pw[k][1]
+            pts[k] += pp[k]
+    bot_values = [(sum(scores_k[k]) / len(scores_k[k]), wins[k][0] / wins[k][1], pts[k] / wins[k][1])
+                  if wins[k][1] else None for k in range(nb)]
+    role_values = [(k, role, w / c, sc / c) for (k, role), (w, sc, c) in role_acc.items()]
+    lines = [t[-1] for t in tables] if tables and tables[0][-1] is not None else None
+    return (len(tables), forfeits, decisions_k, seconds_k, timeouts_k, pair_values, bot_values, role_values,
+            names, lines)
+
+
+def _add_deal(tally: _Tally, d: int, summary: tuple, pairs: List[Tuple[int, int]], names: List[str]) -> float:
+    """Add deal ``d``'s :func:`_summary`; returns the first pair's SPRT sample (its
+    duplicate score)."""
+    hands, forfeits, decisions, seconds, timeouts, pair_values, bot_values, role_values, seen, _ = summary
+    names[:] = seen
+    tally.deals += 1
+    tally.hands += hands
+    for p, t, k, forfeit in forfeits:
+        a, b = pairs[p]
+        tally.forfeits[k] += 1
+        tally.forfeit_list.append({"deal": d, "pair": [names[a], names[b]], "table": t, "bot": names[k], **forfeit})
+    for k in range(len(decisions)):
+        tally.decisions[k] += decisions[k]
+        tally.seconds[k] += seconds[k]
+        tally.timeouts[k] += timeouts[k]
+    for p, (score, sa, sb) in enumerate(pair_values):
+        tally.pair_wp[p].append(score)
+        tally.pair_wp_b[p].append(1 - score)
+        tally.pair_adp[p].append(sa)
+        tally.pair_diff[p].append(sa - sb)
+    for k, v in enumerate(bot_values):
+        if v is not None:
+            tally.bot_wp[k].append(v[0])
+            tally.bot_won[k].append(v[1])
+            tally.bot_adp[k].append(v[2])
+    for k, role, w, sc in role_values:
+        tally.role[(k, role)][0].append(w)
+        tally.role[(k, role)][1].append(sc)
+    return pair_values[0][0]
+
+
+def _result(tally: _Tally, names: List[str], pairs: List[Tuple[int, int]], mode: str, rules: Rules, seed: int,
+            deals: int, sprt: Optional[Sprt], samples: List[float], seconds: float, workers: int) -> ArenaResult:
+    bots = []
+    for k, name in enumerate(names):
+        wp, wp_ci = _stat(tally.bot_wp[k])
+        adp, adp_ci = _stat(tally.bot_adp[k])
+        roles = {}
+        for role in ("landlord", "farmer"):
+            w, s = tally.role[(k, role)]
+            rwp, rwp_ci = _stat(w)
+            radp, radp_ci = _stat(s)
+            roles[role] = {"wp": rwp, "wp_ci": rwp_ci, "adp": radp, "adp_ci": radp_ci, "deals": len(w)}
+        dec = tally.decisions[k]
+        bots.append({"name": name, "wp": wp, "wp_ci": wp_ci, "adp": adp, "adp_ci": adp_ci,
+                     "won": _stat(tally.bot_won[k])[0],
+                     "elo": elo_of(wp), "elo_ci": [elo_of(wp_ci[0]), elo_of(wp_ci[1])], "roles": roles,
+                     "decisions": dec, "ms_per_decision": 1000 * tally.seconds[k] / dec if dec else 0.0,
+                     "forfeits": tally.forfeits[k], "timeouts": tally.timeouts[k]})
+    pair_rows = []
+    matrix: List[List[Optional[float]]] = [[None] * len(names) for _ in names]
+    for p, (a, b) in enumerate(pairs):
+        wp, wp_ci = _stat(tally.pair_wp[p])
+        adp, adp_ci = _stat(tally.pair_adp[p])
+        diff, diff_ci = _stat(tally.pair_diff[p])
+        pair_rows.append({"bots": [names[a], names[b]], "wp": wp, "wp_ci": wp_ci, "adp": adp, "adp_ci": adp_ci,
+                          "diff": diff, "diff_ci": diff_ci})
+        matrix[a][b] = wp
+        matrix[b][a] = _stat(tally.pair_wp_b[p])[0]
+    state = None
+    if sprt is not None:
+        st = sprt.state(samples)
+        state = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, **st.to_dict()}
+    return ArenaResult(mode, rules, seed, tally.deals, deals, tally.hands, bots, pair_rows, matrix, state, seconds,
+                       workers, tally.forfeit_list)
+
+
+# -- the run -------------------------------------------------------------------------------
+
+def _unique(names: Sequence[str]) -> List[str]:
+    """Display names, made unique (``greedy``, ``greedy#2``) for a bot against itself."""
+    out: List[str] = []
+    for base in names:
+        name, k = base, 1
+        while name in out:
+            k += 1
+            name = f"{base}#{k}"
+        out.append(name)
+    return out
+
+
+def _rules_for(mode: str, rules: Optional[Rules]) -> Rules:
+    if mode not in MODES:
+        raise DdzError(f"mode must be one of {', '.join(MODES)}, got {quote(mode)}")
+    if rules is None:
+        return Rules.profile("douzero") if mode == "douzero" else STANDARD
+    if not isinstance(rules, Rules):
+        raise DdzError(f"rules must be a ddz.Rules or None, not {type(rules).__name__}: {quote(rules)}")
+    if mode == "douzero":
+        wrong = [f"{k}={getattr(rules, k)!r}" for k, ok in (("players", 3), ("bidding", "points"), ("doubling", False),
+                                                             ("bottom_bonus", False)) if getattr(rules, k) != ok]
+        if wrong:
+            raise DdzError(f"douzero mode is DouZero's evaluation: three players, the landlord bids 3, no "
+                           f"doubling and no bottom bonus; not {', '.join(wrong)} (use mode='game')")
+    return rules
+
+
+def _count(value: Any, what: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise DdzError(f"{what} must be an integer >= {low}, got {quote(value)}")
+    return int(value)
+
+
+def _seconds(value: Any, what: str) -> Optional[float]:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value == math.inf:
+        raise DdzError(f"{what} must be a positive number of seconds or None, got {quote(value)}")
+    return float(value)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero", rules: Optional[Rules] = None,
+        workers: int = 1, ray: bool = False, sprt: Any = None, out: Any = None, progress: bool = False,
+        move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
+        chunk: Optional[int] = None) -> ArenaResult:
+    """Play duplicate matches between bots and measure them (see the module docstring).
+
+    Parameters
+    ----------
+    bots : sequence
+        Two or more bots (:func:`ddz.arena.bots.bot_spec`: names such as ``"greedy"``,
+        ``"expert"``, ``"douzero-rlcard"``, ``"module:Class"``, ``"cmd:./mybot"``,
+        classes, objects); the same name twice plays a bot against itself. Every pair
+        plays every deal.
+    deals : int
+        Deals to play (>= 1); each is played at 2 tables per pair in ``douzero`` mode,
+        ``2 * players`` in ``game`` mode.
+    seed : int
+        The seed of the deals and bots (>= 0).
+    mode : ``"douzero"`` or ``"game"``
+    rules : Rules, optional
+        Default ``Rules.profile("douzero")`` in ``douzero`` mode (which needs three players
+        bidding points, no doubling, no bottom bonus), ``ddz.STANDARD`` in ``game`` mode.
+    workers : int
+        Processes that play (>= 1): local worker processes, or Ray tasks with ``ray=True``
+        (``ddz.distributed.fan_out``). The results do not depend on it.
+    ray : bool
+    sprt : Sprt, str or None
+        For two bots: a :class:`ddz.arena.Sprt` (or its text ``"elo0,elo1[,alpha,beta]"``);
+        play stops at the first deal where it decides (deals played in order, so the
+        stopping deal does not depend on ``workers``).
+    out : str, file or None
+        Write every hand as one JSON line: a ``ddz`` record (``docs/records.md``,
+        replayable with ``ddz replay``) with ``meta.arena``, an object (deal, pair, table,
+        bots per seat, the arena's scores, forfeit and timeouts), in deal, pair, table
+        order.
+    progress : bool
+        Draw a progress bar on standard error.
+    move_seconds, hand_seconds : float, optional
+        Time control of protocol bots (per decision, per hand); a bot past it gets
+        :meth:`ddz.Game.timeout_action`. Python bots are not timed out (they are not
+        interrupted; search bots are limited by nodes instead, so results are
+        reproducible).
+    chunk : int, optional
+        Deals per worker task (default: about eight tasks per worker, at most 50).
+
+    Returns
+    -------
+    ArenaResult
+
+    Raises
+    ------
+    DdzError
+        Fewer than two bots, an unknown bot, a bad count, seed, mode, rules, workers,
+        SPRT (or one with more than two bots), four players in ``douzero`` mode, Ray not
+        installed.
+    """
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) < 2:
+        raise DdzError(f"run() needs a list of two or more bots, got {quote(bots)}")
+    specs = [bot_spec(b) for b in bots]
+    names = _unique([s.name for s in specs])
+    deals = _count(deals, "deals", 1)
+    seed = _count(seed, "seed", 0)
+    workers = _count(workers, "workers", 1)
+    if not isinstance(ray, bool):
+        raise DdzError(f"ray must be True or False, got {quote(ray)}")
+    rules = _rules_for(mode, rules)
+    if isinstance(sprt, str):
+        sprt = Sprt.parse(sprt)
+    if sprt is not None:
+        if not isinstance(sprt, Sprt):
+            raise DdzError(f"sprt must be a ddz.arena.Sprt, its text 'elo0,elo1[,alpha,beta]' or None, got {quote(sprt)}")
+        if len(specs) != 2:
+            raise DdzError(f"an SPRT tests two bots, not {len(specs)}")
+    move_seconds = _seconds(move_seconds, "move_seconds")
+    hand_seconds = _seconds(hand_seconds, "hand_seconds")
+    chunk = None if chunk is None else _count(chunk, "chunk", 1)
+    for spec in specs:
+        if mode == "game" and spec.name.startswith("douzero-") and rules.players != 3:
+            raise DdzError(f"{spec.name} plays three-player games only")
+    from ..distributed import hand_seeds
+    seeds = hand_seeds(seed, deals)
+    pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
+    texts = [s.text for s in specs]
+    wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds)
+    per = chunk or max(1, min(50, math.ceil(deals / (8 * workers))))
+    if sprt is not None and chunk is None:
+        per = max(1, min(per, 10))
+    jobs = [[(d, seeds[d]) for d in range(a, min(a + per, deals))] for a in range(0, deals, per)]
+
+    stream, close_out = None, False
+    if out is not None:
+        if isinstance(out, str):
+            try:
+                stream, close_out = open(out, "w", encoding="utf-8"), True
+            except OSError as exc:
+                raise DdzError(f"cannot write {out!r}: {exc.strerror or exc}") from None
+        elif callable(getattr(out, "write", None)):
+            stream = out
+        else:
+            raise DdzError(f"out must be a file name or a writable file, got {quote(out)}")
+
+    from ..terminal import progress_bar
+    bar = progress_bar(deals, "arena", sys.stderr, bool(progress))
+    tally = _Tally(len(specs), len(pairs))
+    samples: List[float] = []
+    total = total2 = 0.0
+    pool = local = ray_results = None
+    results: Any
+    complete = interrupted = False
+    start = time.perf_counter()
+    try:
+        if ray:
+            from ..distributed import fan_out
+            list(fan_out(_ready, [(i,) for i in range(workers)], workers))     # warm the workers up
+            start = time.perf_counter()
+            ray_results = fan_out(_ray_chunk, [(wargs, j) for j in jobs], workers)
+            results = (r for rs in ray_results for r in rs)
+        elif workers > 1:
+            ctx = _context()
+            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(wargs,))
+            pool.map(_ready, range(workers), chunksize=1)
+            start = time.perf_counter()
+            results = (r for rs in pool.imap(_chunk, jobs) for r in rs)
+        else:
+            local = _Worker(*wargs)
+            Game(rules, seed=0)
+            start = time.perf_counter()
+            results = ((d, local.summary(d, s)) for job in jobs for d, s in job)
+        try:
+            for d, summary in results:
+                sample = _add_deal(tally, d, summary, pairs, names)
+                samples.append(sample)
+                if stream is not None:
+                    stream.write("".join(line + "\n" for line in summary[-1]))
+                bar.advance()
+                if sprt is not None:
+                    total += sample
+                    total2 += sample * sample
+                    if sprt.decided(len(samples), total, total2):
+                        break
+            else:
+                complete = True
+        except KeyboardInterrupt:      # Ctrl-C: the deals finished so far are the result
+            interrupted = True
+            if not tally.deals:
+                raise
+        seconds = time.perf_counter() - start
+    finally:
+        bar.close()
+        if ray_results is not None:
+            ray_results.close()        # cancels the Ray tasks still running
+        if pool is not None:
+            if complete:
+                pool.close()          # the workers end their protocol programs as they exit
+            else:
+                pool.terminate()      # stopped early: the programs see their input close, and exit
+            pool.join()
+        if local is not None:
+            local.close()
+        if close_out:
+            stream.close()
+    result = _result(tally, names, pairs, mode, rules, seed, deals, sprt, samples, seconds,
+                     workers if (ray or workers > 1) else 1)
+    result.interrupted = interrupted
+    return result
