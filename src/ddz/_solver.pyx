@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The endgame solver's search: exact perfect-information alpha-beta over the core's
-kernels, ``nogil`` inside (issue 12; RULES.md §5 play, §6 score).
+kernels (issues 12 and 26; RULES.md §5 play, §6 score).
 
 A state is the hands of two or three seats (15 counts each), the seat to move, the play
 to beat (a ``Play.code``, 0 when leading) and the seat that made it (-1 when leading),
@@ -13,24 +13,29 @@ anti-spring), so that the score of the hand is ``base * multiplier * value``. Th
 landlord maximises, the farmers minimise (two farmers are one side: RULES.md §5).
 
 Search: fail-soft alpha-beta over packed hands (one 64-bit word a hand, 4 bits a rank);
-a fixed-size, direct-mapped transposition table of 64-byte entries (64-byte aligned, on
-transparent huge pages where Linux has them; the slots of the first children are
-prefetched) keyed by a 64-bit hash and verified against the whole stored state (hands,
-play to beat, seats, spring flags), holding a bound and the best move. A seat that surely
-cannot answer (a cheap test: no bomb, no rocket, and too few cards or no higher rank of
-the width) passes without a node or a probe; in win mode a seat whose whole hand is one
-legal play wins before any move is generated. Move ordering: the table's move, a move
-that empties the hand, then the plays that leave the fewest plays to make (a rough split
-count) and the lower play first (answering: the higher first when the mover holds no
-more cards than the shortest opposing hand), bombs late, the pass last unless the play
-to beat is a partner's. The order depends on the state alone (no history), so the
-reported move is the same for any thread count. A search stopped by a node or time
-limit (or :meth:`Searcher.stop`, the cancel flag checked every 1,024 nodes) unwinds at
-once and stores nothing on the way.
+a :class:`Table` (transposition table) of 64-byte entries, direct-mapped, keyed by a
+64-bit hash and verified against the whole stored state (hands, play to beat, seats,
+spring flags) and, when threads share it, a checksum of the entry (a torn entry is a
+miss: lock-free). A seat that surely cannot answer passes without a node or a probe; in
+win mode a seat whose whole hand is one legal play wins before any move is generated.
+The move order depends on the state alone (no history). A search stopped by a node or
+time limit, :meth:`Searcher.stop` or its poll unwinds at once and stores nothing on the
+way.
 
-Move lists live in one growable arena per :class:`Searcher`, addressed by offsets (a
-realloc never leaves a dangling pointer). One :class:`Searcher` is used by one thread at
-a time; the root split of ``threads > 1`` (:mod:`ddz.solver`) gives each thread its own.
+The root (:meth:`Searcher.solve`): the value, then the reported moves and the principal
+variation, both defined by the state's move order alone (the first move, in that order,
+whose child has the root's value), so they are the same whatever the table held: for
+any thread count and table size.
+
+Threads: helpers (:meth:`Searcher.help`) search the same root on the same table
+(simplified ABDADA: a thread defers a move, other than a node's first, that another
+thread is searching, and comes back to it at the end), so the table fills faster; the
+first thread to finish gives the value.
+
+The search runs in the calling thread holding the GIL until its first poll (8,192
+nodes), so a small search never releases it; from then on it runs without the GIL and
+takes it back every 8,192 nodes for the poll (Ctrl-C in the main thread, and the poll
+function: cancel, progress).
 """
 
 cimport cython
@@ -40,7 +45,7 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ddz._core cimport (Opts, RuleTable, legal_codes, code_counts, readings_codes, beats_opts,
+from ddz._core cimport (Opts, opts_from, legal_codes, code_counts, readings_codes, beats_opts,
                         NUM_RANKS, T_BOMB, T_ROCKET, T_PASS, T_SINGLE, T_TRIO_PAIR,
                         CODE_TYPE_SHIFT, CODE_RANK_SHIFT, CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT,
                         KICK_BITS, MAX_READINGS)
@@ -49,60 +54,66 @@ cdef extern from *:
     """
     #include <stdlib.h>
     #include <string.h>
-    #if defined(__linux__)
+    #if defined(_WIN32)
+    #include <windows.h>
+    #else
     #include <sys/mman.h>
     #endif
-    /* The transposition table: 64-byte aligned (an entry never straddles two cache
-       lines), on transparent huge pages where Linux has them (fewer TLB misses on a
-       table probed at random). Zeroed. A table of DDZ_LAZY_BYTES or more comes from
-       calloc (the C library maps it from the kernel, whose pages are zero until first
-       touched), so a large table_mb costs no time up front and memory only as the
-       search fills it; its own pointer is kept just before the aligned one. */
-    #define DDZ_LAZY_BYTES ((size_t)256 << 20)
+    /* The transposition table: mapped from the kernel, whose pages are zero until first
+       touched, so a table costs no time up front and memory only as the search fills
+       it; 2 MiB aligned and on transparent huge pages where Linux has them (fewer TLB
+       misses on a table probed at random). */
+    #define DDZ_HUGE ((size_t)2 << 20)
     static void* ddz_table_alloc(size_t bytes) {
-        void* p = NULL;
     #if defined(_WIN32)
-        p = _aligned_malloc(bytes, 64);
-        if (p != NULL) memset(p, 0, bytes);
+        return VirtualAlloc(NULL, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     #else
-        if (bytes >= DDZ_LAZY_BYTES) {
-            char* raw = (char*)calloc(bytes + 128, 1);
-            char* a;
-            if (raw == NULL) return NULL;
-            a = (char*)((((size_t)raw) + 64 + 63) & ~(size_t)63);
-            ((void**)a)[-1] = raw;
+        size_t extra = bytes >= DDZ_HUGE ? DDZ_HUGE : 0;
+        char* raw = (char*)mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char* a;
+        if (raw == (char*)MAP_FAILED) return NULL;
+        a = (char*)((((size_t)raw) + extra - 1) & ~(extra ? extra - 1 : 0));
+        if (extra == 0) a = raw;
+        if (a > raw) munmap(raw, (size_t)(a - raw));
+        if (raw + bytes + extra > a + bytes) munmap(a + bytes, (size_t)(raw + bytes + extra - (a + bytes)));
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-            madvise((void*)((((size_t)a) + 4095) & ~(size_t)4095), bytes - 4096, MADV_HUGEPAGE);
+        if (extra) madvise(a, bytes, MADV_HUGEPAGE);
     #endif
-            return a;
-        }
-        size_t align = bytes >= ((size_t)2 << 20) ? ((size_t)2 << 20) : 64;
-        if (posix_memalign(&p, align, bytes) != 0) p = NULL;
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (p != NULL && align > 64) madvise(p, bytes, MADV_HUGEPAGE);
+        return a;
     #endif
-        if (p != NULL) memset(p, 0, bytes);
-    #endif
-        return p;
     }
     static void ddz_table_free(void* p, size_t bytes) {
         if (p == NULL) return;
     #if defined(_WIN32)
-        _aligned_free(p);
+        VirtualFree(p, 0, MEM_RELEASE);
     #else
-        if (bytes >= DDZ_LAZY_BYTES) free(((void**)p)[-1]);
-        else free(p);
+        munmap(p, bytes);
     #endif
+    }
+    /* Zero a table: hand its pages back to the kernel (zero again when next touched). */
+    static void ddz_table_zero(void* p, size_t bytes) {
+    #if defined(__linux__) && defined(MADV_DONTNEED)
+        if (madvise(p, bytes, MADV_DONTNEED) == 0) return;
+    #endif
+        memset(p, 0, bytes);
     }
     #if defined(__GNUC__) || defined(__clang__)
     #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
+    #define ddz_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+    #define ddz_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
     #else
     #define ddz_prefetch(p) ((void)0)
+    #define ddz_load(p) (*(volatile int*)(p))
+    #define ddz_store(p, v) (*(volatile int*)(p) = (v))
     #endif
     """
     void* ddz_table_alloc(size_t bytes) nogil
     void ddz_table_free(void* p, size_t bytes) nogil
+    void ddz_table_zero(void* p, size_t bytes) nogil
     void ddz_prefetch(const void* p) nogil
+    int ddz_load(int* p) nogil
+    void ddz_store(int* p, int v) nogil
 
 cdef extern from "Python.h":
     ctypedef struct PyThreadState:
@@ -117,9 +128,12 @@ cdef enum:
     B_EXACT = 1
     B_LOWER = 2
     B_UPPER = 3
-    CHECK_EVERY = 1023     # limits are checked every 1024 nodes
+    CHECK_EVERY = 1023     # the time limit is checked every 1024 nodes
     POLL_EVERY = 8191      # Ctrl-C, cancel and progress every 8192 nodes, under the GIL
     MAX_SEATS = 3
+    BUSY_BITS = 14         # ABDADA: slots of the "being searched" table
+    FIRST_CAP = 4096       # move list capacity to start with (grown when a hand has more)
+    PV_MAX = 120
 
 
 cdef struct Entry:
@@ -127,11 +141,12 @@ cdef struct Entry:
     uint64_t h[MAX_SEATS]
     int64_t tb
     int64_t best
+    uint64_t check         # shared tables: a checksum of the other fields (0: none)
     int32_t value
     uint16_t meta
     uint16_t gen
     uint8_t bound
-    uint8_t pad[15]
+    uint8_t pad[7]
 
 
 cdef struct MoveK:
@@ -157,7 +172,9 @@ cdef struct Ctx:
     PyThreadState* ts      # the GIL released by this search (NULL: held)
     Entry* tt
     uint64_t tmask
-    uint16_t gen           # entries of other generations are empty (reset() bumps it)
+    uint16_t gen           # entries of other generations are empty
+    int shared             # other threads use the table: checksums and ABDADA
+    uint64_t* busy         # ABDADA: hashes of the moves being searched
     MoveK* arena
     Py_ssize_t arena_cap
     Py_ssize_t top
@@ -192,6 +209,14 @@ cdef inline uint64_t state_key(uint64_t h0, uint64_t h1, uint64_t h2, int64_t tb
 
 cdef inline uint16_t state_meta(int p, int last, int llp, int fp) noexcept nogil:
     return <uint16_t>(p | ((last + 1) << 2) | (llp << 4) | (fp << 6) | (1 << 7))
+
+
+cdef inline uint64_t entry_check(const Entry* e) noexcept nogil:
+    """The checksum of an entry's fields (never 0)."""
+    return mix(e.h[0] ^ (e.h[1] * <uint64_t>0x9E3779B97F4A7C15ULL) ^ (e.h[2] * <uint64_t>0xC2B2AE3D27D4EB4FULL)
+               ^ ((<uint64_t>e.tb) * <uint64_t>0x165667B19E3779F9ULL) ^ ((<uint64_t>e.best) << 1)
+               ^ ((<uint64_t><uint32_t>e.value) << 32) ^ (<uint64_t>e.meta << 16) ^ e.gen
+               ^ (<uint64_t>e.bound << 8)) | 1
 
 
 cdef inline int code_type(int64_t code) noexcept nogil:
@@ -236,7 +261,7 @@ cdef int grow(Ctx* c, Py_ssize_t need) noexcept nogil:
     if c.top + need <= cap:
         return 1
     while cap < c.top + need:
-        cap = cap * 2 if cap else 4096
+        cap = cap * 2 if cap else 8192
     p = <MoveK*>realloc(c.arena, cap * sizeof(MoveK))
     if p == NULL:
         return 0
@@ -275,22 +300,26 @@ cdef Py_ssize_t gen_ordered(Ctx* c, int p, int64_t tb, int last, int64_t tt_best
     """Write the legal moves of seat ``p`` at ``c.arena[c.top:]`` in search order and
     return how many (-1: out of memory). The caller moves ``c.top`` past them. The order
     depends on the state only (and the table's move), never on what was searched before:
-    :meth:`Searcher.ordered_moves` decides the reported move with it."""
+    the reported move and line are decided with it."""
     cdef Py_ssize_t n, i
     cdef int64_t code, key
     cdef int t, cards, rank, partner_play, side = is_landlord_side(c, p)
     cdef uint64_t hp = c.packed[p]
     cdef int short = fewest_opposing(c, p) if tb else 0
+    cdef int64_t* raw
     # legal_codes writes codes only; MoveK interleaves keys, so generate into the
     # second half of a scratch area and spread them
-    if not grow(c, 2 * c.max_moves):
-        return -1
-    n = legal_codes(c.o, c.hands[p], tb, <int64_t*>(c.arena + c.top + c.max_moves), c.max_moves)
-    if n > c.max_moves:
-        return -1
+    while True:
+        if not grow(c, 2 * c.max_moves):
+            return -1
+        raw = <int64_t*>(c.arena + c.top + c.max_moves)
+        n = legal_codes(c.o, c.hands[p], tb, raw, c.max_moves)
+        if n <= c.max_moves:
+            break
+        c.max_moves = n + 64          # a hand of more moves than ever: room, and again
     partner_play = last >= 0 and (is_landlord_side(c, last) == side)
     for i in range(n):
-        code = (<int64_t*>(c.arena + c.top + c.max_moves))[i]
+        code = raw[i]
         t = code_type(code)
         cards = code_cards(code)
         rank = <int>((code >> CODE_RANK_SHIFT) & 15)
@@ -367,8 +396,7 @@ cdef int poll(Ctx* c) noexcept:
 
 
 cdef inline int hit_limit(Ctx* c) noexcept:
-    if c.stop[0]:
-        return 1
+    """The checks of every 1024th node: the time limit and the poll."""
     if c.deadline > 0 and now() >= c.deadline:
         return 1
     if (c.nodes & POLL_EVERY) == 0 and poll(c):
@@ -459,19 +487,88 @@ cdef inline int goes_out(Ctx* c, int p, int64_t tb) noexcept nogil:
     return 0
 
 
+# -- the transposition table ----------------------------------------------------------
+
+cdef inline int probe(Ctx* c, Entry* slot, int64_t tb, uint16_t meta, Entry* out) noexcept nogil:
+    """Copy the entry of this state into ``out``: 1 if there is one (of this generation,
+    the same state, and, in a shared table, an intact checksum)."""
+    memcpy(out, slot, sizeof(Entry))
+    if not out.bound or out.gen != c.gen or out.h[0] != c.packed[0] or out.h[1] != c.packed[1] \
+            or out.h[2] != c.packed[2] or out.tb != tb or out.meta != meta:
+        return 0
+    if c.shared and out.check != entry_check(out):
+        return 0
+    return 1
+
+
+cdef inline void store(Ctx* c, Entry* slot, int64_t tb, uint16_t meta, int value, int64_t best,
+                       int bound) noexcept nogil:
+    cdef Entry e
+    e.h[0] = c.packed[0]
+    e.h[1] = c.packed[1]
+    e.h[2] = c.packed[2]
+    e.tb = tb
+    e.best = best
+    e.value = value
+    e.meta = meta
+    e.gen = c.gen
+    e.bound = <uint8_t>bound
+    e.check = entry_check(&e) if c.shared else 0
+    memset(e.pad, 0, sizeof(e.pad))
+    memcpy(slot, &e, sizeof(Entry))
+
+
+# -- the search -----------------------------------------------------------------------
+
+cdef inline int child_value(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int nllp, int nfp,
+                            int64_t code, int alpha, int beta) noexcept:
+    """The value of the child after seat ``p`` plays ``code`` (the pass: 0), searched in
+    the window; doubled after a bomb in score mode. Check ``c.aborted`` after."""
+    cdef int v, np_, cards, r
+    cdef uint64_t hp
+    cdef uint8_t cc[NUM_RANKS]
+    if code == 0:
+        np_ = (p + 1) % c.n
+        if np_ == last or c.n == 2:
+            return search(c, np_, 0, -1, llp, fp, alpha, beta)
+        return search(c, np_, tb, last, llp, fp, alpha, beta)
+    cards = code_cards(code)
+    if cards == c.left[p]:
+        v = terminal(c, p, nllp, nfp)
+    else:
+        hp = c.packed[p]
+        code_counts(code, cc)
+        for r in range(NUM_RANKS):
+            c.hands[p][r] -= cc[r]
+        c.packed[p] = hp - pack_code(code)
+        c.left[p] -= cards
+        if c.score and is_bomb(code):
+            v = search(c, (p + 1) % c.n, code, p, nllp, nfp, floor_half(alpha), ceil_half(beta))
+        else:
+            v = search(c, (p + 1) % c.n, code, p, nllp, nfp, alpha, beta)
+        for r in range(NUM_RANKS):
+            c.hands[p][r] += cc[r]
+        c.packed[p] = hp
+        c.left[p] += cards
+    if c.score and is_bomb(code):
+        v *= 2
+    return v
+
+
 cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept:
     """Alpha-beta value (landlord's side, fail-soft) of the state with seat ``p`` to move."""
-    cdef uint64_t key, hp, ch
+    cdef uint64_t key, hp, mkey = 0
     cdef uint16_t meta
-    cdef Entry* e
+    cdef Entry* slot
+    cdef Entry e
     cdef int64_t tt_best = -1, best_move = 0, code
-    cdef int maxing, a0, b0
-    cdef int v, best, nllp, nfp, np_, cards, r, wa, wb, side
+    cdef int maxing, a0, b0, pass_
+    cdef int v, best, nllp, nfp, deferred = 0
     cdef Py_ssize_t base, n, i
-    cdef uint8_t cc[NUM_RANKS]
+    cdef uint64_t* bslot = NULL
 
     c.nodes += 1
-    if c.nodes >= c.node_stop or ((c.nodes & CHECK_EVERY) == 0 and hit_limit(c)):
+    if c.nodes >= c.node_stop or c.stop[0] or ((c.nodes & CHECK_EVERY) == 0 and hit_limit(c)):
         c.aborted = 1
         return 0
     if not c.score:
@@ -491,9 +588,8 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     b0 = beta
     meta = state_meta(p, last, llp, fp)
     key = state_key(c.packed[0], c.packed[1], c.packed[2], tb, meta)
-    e = c.tt + (key & c.tmask)
-    if e.bound and e.gen == c.gen and e.h[0] == c.packed[0] and e.h[1] == c.packed[1] \
-            and e.h[2] == c.packed[2] and e.tb == tb and e.meta == meta:
+    slot = c.tt + (key & c.tmask)
+    if probe(c, slot, tb, meta, &e):
         v = e.value
         if e.bound == B_EXACT:
             return v
@@ -528,120 +624,287 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                                        state_meta((p + 1) % c.n, p, nllp, nfp)) & c.tmask))
     c.packed[p] = hp
     best = -INF if maxing else INF
-    for i in range(n):
-        code = c.arena[base + i].code
-        if code == 0:
-            np_ = (p + 1) % c.n
-            if np_ == last or c.n == 2:
-                v = search(c, np_, 0, -1, llp, fp, alpha, beta)
-            else:
-                v = search(c, np_, tb, last, llp, fp, alpha, beta)
-        else:
-            cards = code_cards(code)
-            if cards == c.left[p]:
-                v = terminal(c, p, nllp, nfp)
-            else:
-                code_counts(code, cc)
-                for r in range(NUM_RANKS):
-                    c.hands[p][r] -= cc[r]
-                c.packed[p] = hp - pack_code(code)
-                c.left[p] -= cards
-                if c.score and is_bomb(code):
-                    wa = floor_half(alpha)
-                    wb = ceil_half(beta)
-                    v = search(c, (p + 1) % c.n, code, p, nllp, nfp, wa, wb)
-                else:
-                    v = search(c, (p + 1) % c.n, code, p, nllp, nfp, alpha, beta)
-                for r in range(NUM_RANKS):
-                    c.hands[p][r] += cc[r]
-                c.packed[p] = hp
-                c.left[p] += cards
+    # two passes: the second takes the moves deferred in the first (ABDADA: another
+    # thread was searching them); without other threads there is one pass
+    for pass_ in range(2):
+        for i in range(n):
+            code = c.arena[base + i].code
+            if pass_ == 1:
+                if c.arena[base + i].sortkey != -1:
+                    continue
+            elif c.shared and i > 0:
+                mkey = mix(key ^ (<uint64_t>code * <uint64_t>0xA24BAED4963EE407ULL))
+                bslot = c.busy + (mkey & ((1 << BUSY_BITS) - 1))
+                if bslot[0] == mkey:
+                    c.arena[base + i].sortkey = -1
+                    deferred += 1
+                    continue
+                bslot[0] = mkey
+            v = child_value(c, p, tb, last, llp, fp, nllp, nfp, code, alpha, beta)
+            if bslot != NULL:
+                if bslot[0] == mkey:
+                    bslot[0] = 0
+                bslot = NULL
             if c.aborted:
                 c.top = base
                 return 0
-            if c.score and is_bomb(code):
-                v *= 2
-        if c.aborted:
-            c.top = base
-            return 0
-        if maxing:
-            if v > best:
-                best = v
-                best_move = code
-                if v > alpha:
-                    alpha = v
-        else:
-            if v < best:
-                best = v
-                best_move = code
-                if v < beta:
-                    beta = v
-        if alpha >= beta:
+            if maxing:
+                if v > best:
+                    best = v
+                    best_move = code
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_move = code
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        if alpha >= beta or not deferred:
             break
     c.top = base
     # store (never after an abort: the returns above left already)
-    e.gen = c.gen
-    e.h[0] = c.packed[0]
-    e.h[1] = c.packed[1]
-    e.h[2] = c.packed[2]
-    e.tb = tb
-    e.meta = meta
-    e.value = best
-    e.best = best_move
-    if best <= a0:
-        e.bound = B_UPPER
-    elif best >= b0:
-        e.bound = B_LOWER
-    else:
-        e.bound = B_EXACT
+    store(c, slot, tb, meta, best, best_move,
+          B_UPPER if best <= a0 else (B_LOWER if best >= b0 else B_EXACT))
     return best
 
 
-cdef class Searcher:
-    """One search context: the options of a rule table, the transposition table
-    (``table_mb`` MiB, allocated once, rounded down to a power of two of entries) and the
-    move arena. :meth:`reset` sets the seats, the landlord and the mode of a problem.
-    Used by one thread at a time (:mod:`ddz.solver` gives each thread its own).
+# -- the root: value, reported moves, principal variation --------------------------------
 
-    :param table: the :class:`ddz._core.RuleTable` of the rules (``ddz.tables.table``).
-    :param table_mb: transposition table size in MiB (at least 1).
+cdef int reaches(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int64_t code, int target) noexcept:
+    """1 when the child after ``code`` has the value ``target`` (exactly), 0 when not,
+    -1 when the search was stopped."""
+    cdef int nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
+    cdef int nfp = 1 if (c.score and p != c.landlord) else fp
+    cdef int v, alpha, beta
+    if c.score:
+        alpha = target - 1
+        beta = target + 1
+        if is_bomb(code):
+            if target % 2:
+                return 0
+            alpha = target - 2       # child_value doubles: the child's window is (t/2 - 1, t/2 + 1)
+            beta = target + 2
+    else:
+        alpha = -1
+        beta = 1
+    v = child_value(c, p, tb, last, llp, fp, nllp, nfp, code, alpha, beta)
+    if c.aborted:
+        return -1
+    return v == target
+
+
+cdef Py_ssize_t best_moves(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int target,
+                           int first_only, int64_t* out, Py_ssize_t cap) noexcept:
+    """Write the moves of the state that reach ``target``, in search order, at ``out``
+    (room for ``cap``); returns how many, -1 when stopped or out of memory. In win mode
+    every move of the losing side reaches the value: the first in order is reported
+    without a search."""
+    cdef Py_ssize_t base = c.top, n, i, k = 0
+    cdef int hit
+    cdef int64_t code
+    n = gen_ordered(c, p, tb, last, -1)
+    if n < 0:
+        c.aborted = 1
+        return -1
+    c.top = base + n
+    for i in range(n):
+        code = c.arena[base + i].code
+        if not c.score and (target > 0) != is_landlord_side(c, p):
+            hit = 1              # win mode, the side to move loses: every move does
+        else:
+            hit = reaches(c, p, tb, last, llp, fp, code, target)
+        if hit < 0:
+            c.top = base
+            return -1
+        if hit and k < cap:
+            out[k] = code
+            k += 1
+            if first_only:
+                break
+    c.top = base
+    return k
+
+
+cdef int play_move(Ctx* c, int* p, int64_t* tb, int* last, int* llp, int* fp, int64_t code) noexcept nogil:
+    """Play ``code`` for the seat to move on ``c`` (the state in the pointers moves on);
+    1 when the hand ended."""
+    cdef int np_ = (p[0] + 1) % c.n, r, cards
+    cdef uint8_t cc[NUM_RANKS]
+    if code == 0:
+        if np_ == last[0] or c.n == 2:
+            tb[0] = 0
+            last[0] = -1
+        p[0] = np_
+        return 0
+    cards = code_cards(code)
+    code_counts(code, cc)
+    for r in range(NUM_RANKS):
+        c.hands[p[0]][r] -= cc[r]
+    c.packed[p[0]] -= pack_code(code)
+    c.left[p[0]] -= cards
+    if c.left[p[0]] == 0:
+        return 1
+    if c.score:
+        if p[0] == c.landlord:
+            if llp[0] < 2:
+                llp[0] += 1
+        else:
+            fp[0] = 1
+    tb[0] = code
+    last[0] = p[0]
+    p[0] = np_
+    return 0
+
+
+# -- Python-facing classes ------------------------------------------------------------
+
+cdef class Table:
+    """A transposition table of ``table_mb`` MiB (rounded down to a power of two of
+    64-byte entries), mapped from the kernel (its pages are zero until first touched:
+    no cost up front), with the generation count that empties it in O(1)
+    (:meth:`new_generation`). One search at a time, or several threads of one search
+    (entries are lock-free: verified and checksummed).
+
+    :param table_mb: size in MiB, 1 to 2**20.
+    :raises ValueError: a size out of range. :raises MemoryError: the kernel refused it.
     """
-    cdef Ctx c
-    cdef RuleTable table
-    cdef int stop_flag
+    cdef Entry* tt
+    cdef uint64_t* busy
     cdef readonly Py_ssize_t entries
-    cdef object poll_fn
-    cdef object pending
+    cdef uint16_t gen
 
-    def __cinit__(self, RuleTable table, double table_mb):
+    def __cinit__(self, double table_mb):
         cdef Py_ssize_t want, n = 1
-        memset(&self.c, 0, sizeof(Ctx))
-        if not table_mb >= 1:
-            raise ValueError("table_mb must be at least 1")
-        table.built()
-        self.table = table
+        if not 1 <= table_mb <= 1048576:
+            raise ValueError("table_mb must be 1 to 2**20")
         want = <Py_ssize_t>(table_mb * 1048576.0 / sizeof(Entry))
         while n * 2 <= want:
             n *= 2
-        self.c.tt = <Entry*>ddz_table_alloc(n * sizeof(Entry))
-        if self.c.tt == NULL:
+        self.tt = <Entry*>ddz_table_alloc(n * sizeof(Entry))
+        if self.tt == NULL:
             raise MemoryError(f"cannot allocate a {table_mb} MiB transposition table")
+        self.busy = <uint64_t*>ddz_table_alloc(sizeof(uint64_t) << BUSY_BITS)
+        if self.busy == NULL:
+            raise MemoryError("cannot allocate the table's busy marks")
         self.entries = n
-        self.c.tmask = n - 1
-        self.c.o = &table.opts
+        self.gen = 1
+
+    def __dealloc__(self):
+        ddz_table_free(self.tt, self.entries * sizeof(Entry))
+        ddz_table_free(self.busy, sizeof(uint64_t) << BUSY_BITS)
+
+    def new_generation(self):
+        """Forget every stored position (the generation count; on its wrap, every 65,535
+        calls, the pages go back to the kernel)."""
+        self.gen += 1
+        if self.gen == 0:
+            ddz_table_zero(self.tt, self.entries * sizeof(Entry))
+            self.gen = 1
+
+
+cdef int check_seat(int seat, int seats, str what, bint allow_none) except -1:
+    if not (-1 if allow_none else 0) <= seat < seats:
+        raise ValueError(f"{what} {seat} is not a seat of {seats}")
+    return 0
+
+
+cdef class Searcher:
+    """One thread's search context: the kernel options of a rule set, a :class:`Table`
+    (its own, or a main searcher's while it helps), the move arena, and the limits of
+    the running search. Used by one thread at a time.
+
+    :param table_mb: the size of its own table in MiB (1 to 2**20), or 0 for none (a
+        helper, which searches on the table of the searcher it helps).
+    :raises ValueError: a bad size. :raises MemoryError: the table cannot be allocated.
+    """
+    cdef Ctx c
+    cdef Opts opts
+    cdef object rules
+    cdef readonly Table table
+    cdef Table using
+    cdef int stop_flag
+    cdef int helper_stop       # set when the search is over: its helpers stop
+    cdef int helper_done       # a helper finished the root first...
+    cdef int helper_value      # ... with this value
+    cdef object poll_fn
+    cdef object pending
+    # the root of the running search (what a helper copies)
+    cdef uint8_t root_hands[MAX_SEATS][NUM_RANKS]
+    cdef int root_p, root_last, root_llp, root_fp, root_alpha, root_beta
+    cdef int64_t root_tb
+    cdef int has_root
+
+    def __cinit__(self, double table_mb=0):
+        memset(&self.c, 0, sizeof(Ctx))
+        if table_mb != 0:
+            self.table = Table(table_mb)
+        self.c.o = &self.opts
         self.c.n = 2
-        self.c.max_moves = table.max_moves
+        self.c.max_moves = FIRST_CAP
         self.c.stop = &self.stop_flag
-        self.stop_flag = 0
-        self.c.gen = 1
         self.c.owner = <void*>self
+        self.c.node_stop = INT64_MAX
+
+    def __dealloc__(self):
+        free(self.c.arena)
+
+    @property
+    def entries(self):
+        """Entries of the table searched (its own, or the one it helps on)."""
+        return self.using.entries if self.using is not None else 0
+
+    cdef int attach(self, Table t, Py_ssize_t used) except -1:
+        cdef Py_ssize_t e = t.entries
+        while e > used and e > 1:
+            e //= 2
+        self.using = t
+        self.c.tt = t.tt
+        self.c.tmask = e - 1
+        self.c.gen = t.gen
+        self.c.busy = t.busy
+        return 0
+
+    def reset(self, rules, int seats, int landlord, bint score, Py_ssize_t entries=0):
+        """Start a new problem on this searcher's own table: the rule set (a
+        :class:`ddz.Rules`; its move options), the seats (2 or 3), the landlord's seat
+        and the mode (score or win); forgets every stored position (a new generation)
+        and clears :meth:`stop`. ``entries`` > 0: use only that many entries (rounded
+        down to a power of two) of the table (a small search touches fewer pages).
+
+        :raises ValueError: seats or landlord out of range, no table of its own.
+        :raises TypeError: ``rules`` is not a ddz.Rules.
+        """
+        if seats != 2 and seats != 3:
+            raise ValueError("seats must be 2 or 3")
+        check_seat(landlord, seats, "landlord", False)
+        if self.table is None:
+            raise ValueError("a helper Searcher (table_mb=0) has no table of its own")
+        if rules is not self.rules:
+            from ddz.rules import Rules
+            if not isinstance(rules, Rules):
+                raise TypeError(f"rules must be a ddz.Rules, not {type(rules).__name__}")
+            opts_from(rules.move_options, &self.opts)
+            self.rules = rules
+        self.c.n = seats
+        self.c.landlord = landlord
+        self.c.score = score
+        self.c.shared = 0
+        self.stop_flag = 0
+        self.helper_stop = 0
+        self.helper_done = 0
+        self.has_root = 0
+        self.c.nodes = 0
+        self.table.new_generation()
+        self.attach(self.table, entries if entries > 0 else self.table.entries)
 
     def set_poll(self, fn):
         """``fn()`` (or ``None``) is called under the GIL every 8192 nodes of a running
-        :meth:`value`, after the check for Ctrl-C (in the main thread); a true result
-        stops the search (``exact=False``), and an exception it raises stops it and is
-        raised by :meth:`value`. Also polled: Ctrl-C, when :meth:`value` runs in the
-        main thread."""
+        search, after the check for Ctrl-C (in the main thread); a true result stops the
+        search (not exact), and an exception it raises stops it and is raised by the
+        search call."""
         if fn is not None and not callable(fn):
             raise TypeError("the poll function must be callable or None")
         self.poll_fn = fn
@@ -656,111 +919,295 @@ cdef class Searcher:
             return 1
         return 0
 
-    def reset(self, int seats, int landlord, bint score):
-        """Start a new problem: the seats (2 or 3), the landlord's seat and the mode
-        (score or win); forgets every stored position (a generation count: nothing is
-        cleared) and clears :meth:`stop`."""
-        if seats not in (2, 3) or not 0 <= landlord < seats:
-            raise ValueError("seats must be 2 or 3 and the landlord one of them")
-        self.c.n = seats
-        self.c.landlord = landlord
-        self.c.score = score
-        self.stop_flag = 0
-        self.c.nodes = 0
-        self.c.gen += 1
-        if self.c.gen == 0:
-            memset(self.c.tt, 0, (self.c.tmask + 1) * sizeof(Entry))
-            self.c.gen = 1
-
     def clear_stop(self):
         """Undo :meth:`stop`."""
         self.stop_flag = 0
 
-    def __dealloc__(self):
-        if self.c.tt != NULL:
-            ddz_table_free(self.c.tt, (self.c.tmask + 1) * sizeof(Entry))
-        free(self.c.arena)
+    def stop(self):
+        """Ask a running search (in another thread) to stop at once; it then answers
+        not exact, and so do later calls until :meth:`clear_stop` or :meth:`reset`."""
+        self.stop_flag = 1
 
     @property
     def nodes(self):
-        """Nodes searched by this searcher so far (every call)."""
+        """Nodes searched by this searcher since its last :meth:`reset` (or
+        :meth:`help`)."""
         return self.c.nodes
 
-    def stop(self):
-        """Ask a running :meth:`value` (in another thread) to stop at once; it then
-        returns ``exact=False``, and so do later calls until :meth:`clear_stop` or
-        :meth:`reset`."""
-        self.stop_flag = 1
-
     cdef int load(self, hands) except -1:
-        cdef int s, r, v
-        if len(hands) != self.c.n:
-            raise ValueError("one hand per seat")
-        for s in range(self.c.n):
+        cdef int s, r, v, n = self.c.n
+        cdef int total[NUM_RANKS]
+        if self.using is None:
+            raise ValueError("reset() the Searcher first")
+        if len(hands) != n:
+            raise ValueError(f"{n} hands expected, one per seat")
+        memset(total, 0, sizeof(total))
+        for s in range(n):
             h = hands[s]
             if len(h) != NUM_RANKS:
                 raise ValueError("a hand is 15 counts")
             self.c.left[s] = 0
             for r in range(NUM_RANKS):
                 v = h[r]
-                if not 0 <= v <= self.c.o.limit[r]:
+                total[r] += v if v > 0 else 0
+                if not 0 <= v <= self.opts.limit[r] or total[r] > self.opts.limit[r]:
                     raise ValueError("a count beyond the deck")
                 self.c.hands[s][r] = <uint8_t>v
                 self.c.left[s] += v
-        for s in range(self.c.n, MAX_SEATS):
+            if self.c.left[s] > self.opts.max_hand:
+                raise ValueError("a hand of more cards than a player holds")
+        for s in range(n, MAX_SEATS):
             memset(self.c.hands[s], 0, NUM_RANKS)
             self.c.left[s] = 0
         for s in range(MAX_SEATS):
             self.c.packed[s] = pack(self.c.hands[s])
         return 0
 
-    def value(self, hands, int to_move, int64_t to_beat, int last, int landlord_plays,
-              bint farmers_played, int alpha=-INF, int beta=INF, node_limit=None,
-              double time_limit=0.0, bint release=False):
-        """Search one state (every hand non-empty; trusted otherwise: :mod:`ddz.solver`
-        validates positions).
+    cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
+        """Seats in range, the play to beat a play of the rule set (its own reading) or
+        0, ``last`` given exactly when there is a play to beat; ``playing``: every hand
+        holds cards."""
+        cdef uint8_t cc[NUM_RANKS]
+        cdef int64_t out[MAX_READINGS]
+        cdef int k, i, ok = 0, s
+        check_seat(to_move, self.c.n, "to_move", False)
+        check_seat(last, self.c.n, "last", True)
+        if (to_beat == 0) != (last == -1) or last == to_move:
+            raise ValueError("last is the seat of the play to beat (not the seat to move), "
+                             "-1 exactly when leading (to_beat 0)")
+        if to_beat != 0:
+            code_counts(to_beat, cc)
+            k = readings_codes(&self.opts, cc, out)
+            for i in range(k):
+                ok |= out[i] == to_beat and out[i] != 0
+            if not ok:
+                raise ValueError(f"to_beat {to_beat} is not the code of a play")
+        if playing:
+            for s in range(self.c.n):
+                if self.c.left[s] == 0:
+                    raise ValueError("every hand must hold cards")
+        return 0
 
-        :param hands: one 15-count sequence per seat.
-        :param to_move: the seat to move. :param to_beat: the play code to beat (0: lead).
-        :param last: the seat that made it (-1 when leading).
-        :param landlord_plays: plays the landlord has made (capped at 2 inside).
-        :param alpha, beta: the window (fail-soft; default: everything).
-        :param node_limit: stop after this many more nodes (``None``: no limit).
-        :param time_limit: stop after this many seconds (0: no limit).
-        :param release: release the GIL at once (a helper thread of a parallel search);
-            otherwise the search holds it until its first poll (8192 nodes), so that a
-            small search never waits to take it back.
-        :returns: ``(value, exact)``: ``exact`` is ``False`` when a limit,
-            :meth:`stop` or the poll function cut the search short (the value is then
-            meaningless).
-        :raises KeyboardInterrupt: (or whatever the poll raised) Ctrl-C during the
-            search, which stops at once.
-        """
-        cdef int v, llp = landlord_plays if landlord_plays < 2 else 2
-        cdef int64_t limit = -1 if node_limit is None else node_limit
-        self.load(hands)
-        if not (0 <= to_move < self.c.n and -1 <= last < self.c.n):
-            raise ValueError("seat out of range")
+    cdef int start(self, node_limit, double time_limit) except -1:
+        cdef int64_t limit = INT64_MAX
+        if node_limit is not None:
+            if node_limit < 0:
+                raise ValueError("node_limit must be >= 0 or None")
+            if node_limit < INT64_MAX - self.c.nodes:
+                limit = self.c.nodes + <int64_t>node_limit
+        if not time_limit >= 0:
+            raise ValueError("time_limit must be >= 0 (0: none)")
         self.c.aborted = 0
         self.c.top = 0
-        self.c.node_stop = INT64_MAX if limit < 0 else self.c.nodes + limit
-        self.c.deadline = now() + time_limit if time_limit > 0 else 0.0
+        self.c.node_stop = limit
+        self.c.deadline = now() + time_limit if 0 < time_limit < 1e12 else 0.0
         self.c.polls = self.poll_fn is not None or threading.current_thread() is threading.main_thread()
-        self.c.ts = PyEval_SaveThread() if release else NULL
-        v = search(&self.c, to_move, to_beat, last, llp, farmers_played, alpha, beta)
+        return 0
+
+    cdef inline void regain(self) noexcept:
+        """Take the GIL back after a search that released it."""
         if self.c.ts != NULL:
             PyEval_RestoreThread(self.c.ts)
             self.c.ts = NULL
+
+    cdef int finish(self) except -1:
+        """After a search: take the GIL back, and raise what the poll raised."""
+        self.regain()
         if self.pending is not None:
             exc, self.pending = self.pending, None
             raise exc
-        return v, not self.c.aborted
+        return 0
+
+    cdef int root_search(self, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta,
+                         int* exact) noexcept:
+        """The value of the root (a helper may finish it first); ``exact[0]`` 0 when
+        stopped."""
+        cdef int v
+        memcpy(self.root_hands, self.c.hands, sizeof(self.root_hands))
+        self.root_p = p
+        self.root_tb = tb
+        self.root_last = last
+        self.root_llp = llp
+        self.root_fp = fp
+        self.root_alpha = alpha
+        self.root_beta = beta
+        self.has_root = 1
+        v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
+        self.has_root = 0
+        ddz_store(&self.helper_stop, 1)
+        if self.c.aborted and ddz_load(&self.helper_done):
+            # a helper finished the root first (and stopped this search): its value,
+            # searched in the same window
+            self.c.aborted = 0
+            if self.stop_flag == 2:
+                self.stop_flag = 0
+            v = self.helper_value
+        exact[0] = not self.c.aborted
+        return v
+
+    def share(self):
+        """The table is about to be shared with helpers (:meth:`help`): checksum the
+        entries and defer moves being searched elsewhere (ABDADA) from now on."""
+        self.c.shared = 1
+
+    def value(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,
+              bint farmers_played, int alpha=-INF, int beta=INF, node_limit=None,
+              double time_limit=0.0, bint release=False):
+        """Search one state (see :meth:`solve`) in the window ``(alpha, beta)``:
+        ``(value, exact)``; ``exact`` is ``False`` when a limit, :meth:`stop` or the poll
+        cut the search short (the value is then meaningless)."""
+        cdef int v, exact, llp
+        self.load(hands)
+        self.check_state(to_move, to_beat, last, True)
+        llp = 2 if landlord_plays >= 2 else (0 if landlord_plays <= 0 else 1)
+        if not alpha < beta:
+            raise ValueError("the window must have alpha < beta")
+        self.start(node_limit, time_limit)
+        self.c.ts = PyEval_SaveThread() if release else NULL
+        v = self.root_search(to_move, to_beat, last, llp, farmers_played, alpha, beta, &exact)
+        self.finish()
+        return v, bool(exact)
+
+    def solve(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,
+              bint farmers_played, bint all_moves=False, node_limit=None,
+              double time_limit=0.0, known=None):
+        """Solve one state: its value, the moves that reach it and a principal variation.
+
+        :param hands: one 15-count sequence per seat (every hand non-empty, within the
+            deck together).
+        :param to_move: the seat to move. :param to_beat: the play code to beat (0:
+            lead). :param last: the seat that made it (-1 when leading).
+        :param landlord_plays: plays the landlord has made (only 0, 1 and 2 or more
+            differ). :param farmers_played: whether a farmer has played.
+        :param all_moves: every move that reaches the value, not only the first (in win
+            mode the losing side reports none).
+        :param node_limit: stop after this many more nodes (``None``: no limit; at most
+            2**63 - 1 counts). :param time_limit: seconds (0, or 1e12 or more: no limit).
+        :param known: the root's value when already known (a parallel search).
+        :returns: ``(value, exact, moves, pv)``: the value (landlord's side: ±1 in win
+            mode, ±2**k in score mode), ``exact`` (``False``: stopped, the rest
+            meaningless), the move codes that reach it (in search order) and the codes
+            of a principal variation (passes included) to the end of the hand.
+        :raises ValueError: a bad hand, seat, play code, window or limit.
+        :raises KeyboardInterrupt: Ctrl-C (or what the poll raised).
+        """
+        cdef int v, root_v, exact = 1, p, last_, llp, fp
+        cdef int64_t tb, first
+        cdef Py_ssize_t m, i, n
+        cdef int64_t* buf = NULL
+        self.load(hands)
+        self.check_state(to_move, to_beat, last, True)
+        llp = 2 if landlord_plays >= 2 else (0 if landlord_plays <= 0 else 1)
+        if not self.c.score:
+            llp = 0
+            farmers_played = 0
+        self.start(node_limit, time_limit)
+        self.c.ts = NULL
+        moves = []
+        pv = []
+        if known is not None:
+            v = known
+        else:
+            v = self.root_search(to_move, to_beat, last, llp, farmers_played,
+                                 -INF if self.c.score else -1, INF if self.c.score else 1, &exact)
+            self.regain()
+        root_v = v
+        if exact and all_moves:
+            n = gen_ordered(&self.c, to_move, to_beat, last, -1)
+            buf = <int64_t*>realloc(NULL, sizeof(int64_t) * (n + 1))
+            if n < 0 or buf == NULL:
+                free(buf)
+                self.finish()
+                raise MemoryError("no room for the move list")
+            m = best_moves(&self.c, to_move, to_beat, last, llp, farmers_played, v, 0, buf, n + 1)
+            self.regain()
+            if m < 0:
+                exact = 0
+            else:
+                moves = [buf[i] for i in range(m)]
+            free(buf)
+        # the principal variation: the first move reaching the value, ply by ply (its
+        # first move is the reported one)
+        p, tb, last_, fp = to_move, to_beat, last, farmers_played
+        while exact and len(pv) < PV_MAX:
+            m = best_moves(&self.c, p, tb, last_, llp, fp, v, 1, &first, 1)
+            self.regain()
+            if m < 0:
+                exact = 0
+            if m <= 0:
+                break
+            pv.append(first)
+            if self.c.score and is_bomb(first):
+                v //= 2
+            if play_move(&self.c, &p, &tb, &last_, &llp, &fp, first):
+                break
+        self.load(hands)      # the line was played out on the context
+        self.finish()
+        if not exact:
+            return 0, False, [], []
+        if not all_moves:
+            moves = pv[:1]
+        if not self.c.score and (root_v > 0) != is_landlord_side(&self.c, to_move):
+            moves = []
+        return root_v, True, moves, pv
+
+    def help(self, Searcher main):
+        """Search ``main``'s running root on its table, without the GIL, until the root
+        is solved or ``main`` tells its helpers to stop (a helper thread of a parallel
+        search; ``main`` must have called :meth:`share`); a helper that finishes first
+        hands its value to ``main`` and stops it. Returns the nodes searched."""
+        cdef int v, s, r, p, last, llp, fp, alpha, beta
+        cdef int64_t tb
+        if main is self:
+            raise ValueError("a Searcher cannot help itself")
+        if not main.has_root or main.using is None:
+            return 0
+        self.opts = main.opts
+        self.c.o = &self.opts
+        self.c.n = main.c.n
+        self.c.landlord = main.c.landlord
+        self.c.score = main.c.score
+        self.c.tt = main.c.tt
+        self.c.tmask = main.c.tmask
+        self.c.gen = main.c.gen
+        self.c.busy = main.c.busy
+        self.c.shared = 1
+        self.c.stop = &main.helper_stop
+        self.c.node_stop = INT64_MAX
+        self.c.deadline = 0.0
+        self.c.polls = 0
+        self.c.nodes = 0
+        self.c.aborted = 0
+        self.c.top = 0
+        memcpy(self.c.hands, main.root_hands, sizeof(self.root_hands))
+        for s in range(MAX_SEATS):
+            self.c.left[s] = 0
+            for r in range(NUM_RANKS):
+                self.c.left[s] += self.c.hands[s][r]
+            self.c.packed[s] = pack(self.c.hands[s])
+        p, tb, last, llp, fp = main.root_p, main.root_tb, main.root_last, main.root_llp, main.root_fp
+        alpha, beta = main.root_alpha, main.root_beta
+        self.c.ts = PyEval_SaveThread()
+        v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
+        if not self.c.aborted and not ddz_load(&main.helper_stop):
+            main.helper_value = v
+            ddz_store(&main.helper_done, 1)
+            ddz_store(&main.helper_stop, 1)
+            if ddz_load(&main.stop_flag) == 0:
+                ddz_store(&main.stop_flag, 2)      # main: take the helper's value
+        PyEval_RestoreThread(self.c.ts)
+        self.c.ts = NULL
+        self.c.stop = &self.stop_flag
+        return self.c.nodes
 
     def cheap_tests(self, hands, int seat, int64_t to_beat):
         """Test hook: ``(forced_pass, goes_out)`` of the search's cheap tests for ``seat``
         (1: surely only the pass answers ``to_beat``; 1: the whole hand is one legal play
         now). The first must never say 1 when a play beats ``to_beat``."""
         self.load(hands)
+        check_seat(seat, self.c.n, "seat", False)
+        if to_beat:
+            self.check_state((seat + 1) % self.c.n, to_beat, seat, False)
         return (forced_pass(&self.c, seat, to_beat) if to_beat else 0), goes_out(&self.c, seat, to_beat)
 
     def ordered_moves(self, hands, int to_move, int64_t to_beat, int last):
@@ -768,12 +1215,12 @@ cdef class Searcher:
         table's move). :returns: list of int codes."""
         cdef Py_ssize_t n, i
         self.load(hands)
+        self.check_state(to_move, to_beat, last, False)
         self.c.top = 0
         n = gen_ordered(&self.c, to_move, to_beat, last, -1)
         if n < 0:
             raise MemoryError("no room for the move list")
         return [self.c.arena[i].code for i in range(n)]
-
 
 
 def _packed(int64_t code, hand):
@@ -782,8 +1229,13 @@ def _packed(int64_t code, hand):
     counts of the search against the core's, and its cheap hand tests."""
     cdef uint8_t cc[NUM_RANKS]
     cdef uint8_t h[NUM_RANKS]
-    cdef int r
-    code_counts(code, cc)
+    cdef int r, v
+    if len(hand) != NUM_RANKS:
+        raise ValueError("a hand is 15 counts")
     for r in range(NUM_RANKS):
-        h[r] = hand[r]
+        v = hand[r]
+        if not 0 <= v <= 4:
+            raise ValueError("a count beyond the deck")
+        h[r] = <uint8_t>v
+    code_counts(code, cc)
     return pack(cc), pack_code(code), split_count(pack(h)), maybe_one_play(pack(h))

@@ -19,16 +19,16 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Tuple
 
-from . import tables
 from ._compiled import compiled
 from .cards import is_integer
 from .errors import DdzError, TableMemoryError, quote
-from .play import Play, PlayType
+from .play import Play
 from .position import Position
 from .reference_solver import LimitReached, ref_solve
 
@@ -43,9 +43,7 @@ PURE_PYTHON_MAX_CARDS = 14
 """Under ``DDZ_NO_EXTENSIONS=1``, the most cards (all hands together) :func:`solve`
 takes without a node or time limit."""
 
-_INF = 1 << 30
 _PROGRESS_EVERY = 0.25     # seconds between progress calls
-_BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _PV_MAX = 120
 
 
@@ -173,13 +171,8 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         return _unknown(pos, 0, t0)
     if _solver is None:
         return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
-    job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0,
-               progress, cancel)
-    try:
-        return job.run()
-    except KeyboardInterrupt as exc:
-        exc.nodes = job.nodes()
-        raise
+    return _solve_compiled(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb),
+                           t0, progress, cancel)
 
 
 def _move_order(play: Play):
@@ -190,100 +183,105 @@ def _move_order(play: Play):
 # -- the compiled path ----------------------------------------------------------------
 
 _local = threading.local()
+_PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 
 
-def _new_searcher(table, mb: float):
-    """A compiled searcher with a table of ``mb`` MiB; :class:`TableMemoryError` when the
-    table cannot be allocated."""
+def _play(code: int) -> Play:
+    p = _PLAYS.get(code)
+    if p is None:
+        p = _PLAYS[code] = Play._from_trusted_code(code)
+    return p
+
+
+def _available_mb() -> Optional[float]:
+    """MiB of memory the system can still give (Linux ``MemAvailable``), or ``None``."""
     try:
-        return _solver.Searcher(table, mb)
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _usable_cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _searcher(mb: float):
+    """This thread's searcher with a table of ``mb`` MiB (one kept per thread: a new
+    size frees the old table first); :class:`TableMemoryError` when the table cannot be
+    allocated or would not fit in the memory the system has left."""
+    cur = getattr(_local, "searcher", None)
+    if cur is not None and cur[0] == mb:
+        return cur[1]
+    _local.searcher = None            # free the old table first
+    avail = _available_mb()
+    if avail is not None and mb > avail:
+        raise TableMemoryError(f"a {mb:,.10g} MiB transposition table (table_mb) does not fit in the "
+                               f"{avail:,.0f} MiB of memory available; choose a smaller table_mb")
+    try:
+        s = _solver.Searcher(mb)
     except MemoryError:
         raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
                                "choose a smaller table_mb") from None
+    _local.searcher = (mb, s)
+    return s
 
 
-def _searcher(table, mb: float):
-    """This thread's searcher for ``table`` and ``mb`` (one kept per thread)."""
-    key = (id(table), mb)
-    cur = getattr(_local, "searcher", None)
-    if cur is None or cur[0] != key:
-        _local.searcher = None            # free the old table first
-        _local.searcher = cur = (key, _new_searcher(table, mb), table)
-    return cur[1]
+def _entries_for(cards: int) -> int:
+    """Table entries a search of ``cards`` cards uses (a power of two; the table's own
+    size caps it): a small search touches fewer pages and stays in cache."""
+    return 1 << max(14, min(40, cards // 2 + 8))
+
+
+_HELPERS = []
+
+
+def _helpers() -> concurrent.futures.ThreadPoolExecutor:
+    """The pool of helper threads of parallel searches (one per usable CPU but the
+    caller's; each keeps its own helper searcher)."""
+    if not _HELPERS or _HELPERS[0] != os.getpid():         # none yet, or a forked child's copy
+        _HELPERS[:] = [os.getpid(), concurrent.futures.ThreadPoolExecutor(
+            max(1, _usable_cpus() - 1), thread_name_prefix="ddz-solve")]
+    return _HELPERS[1]
+
+
+def _help(main) -> int:
+    h = getattr(_local, "helper", None)
+    if h is None:
+        h = _local.helper = _solver.Searcher(0)
+    return h.help(main)
 
 
 class _Job:
-    """One :func:`solve` call on the compiled search."""
+    """One :func:`solve` call on the compiled search: the searcher's poll (cancel,
+    progress, and the helpers of ``threads > 1``, started once the search has run
+    8192 nodes: a small search never pays for them)."""
 
-    def __init__(self, pos, score, all_moves, node_limit, time_limit, threads, mb, t0,
-                 progress=None, cancel=None):
-        self.pos = pos
-        self.progress = progress
-        self.cancel_handle = cancel
-        self.shown = t0
-        self.score = score
-        self.all_moves = all_moves
-        self.node_limit = node_limit
-        self.deadline = None if time_limit is None else t0 + time_limit
-        self.threads = threads
-        self.mb = mb
+    __slots__ = ("s", "t0", "progress", "cancel", "shown", "helpers", "futures", "done_nodes")
+
+    def __init__(self, s, t0, progress, cancel, helpers):
+        self.s = s
         self.t0 = t0
-        self.table = tables.table(pos.rules)
-        self.searchers = []
-        self.cancelled = False
-        self.lock = threading.Lock()
-        self.window = (-_INF, _INF) if score else (-1, 1)
-        self.caller = threading.current_thread()
-
-    # state tuples: (hands, to_move, to_beat code, last seat or -1, landlord plays, farmers played)
-    def root(self):
-        p = self.pos
-        return (p.hands, p.to_move, p.to_beat.code if p.to_beat else 0,
-                -1 if p.last_player is None else p.last_player, p.landlord_plays, p.farmers_played)
-
-    def child(self, state, code: int, play: Play):
-        """(terminal value or None, child state) after the seat to move plays ``code``."""
-        hands, p, tb, last, lp, fp = state
-        seats = len(hands)
-        if code == 0:
-            nxt = (p + 1) % seats
-            if nxt == last:
-                return None, (hands, nxt, 0, -1, lp, fp)
-            return None, (hands, nxt, tb, last, lp, fp)
-        lord = self.pos.landlord
-        hand = tuple(h - c for h, c in zip(hands[p], play.counts))
-        if p == lord:
-            lp += 1
-        else:
-            fp = True
-        if not any(hand):
-            if p == lord:
-                return (2 if self.score and not fp else 1), None
-            return (-2 if self.score and lp == 1 else -1), None
-        return None, (hands[:p] + (hand,) + hands[p + 1:], (p + 1) % seats, code, p, lp, fp)
-
-    def limits(self, s):
-        """(node limit, seconds) left for the next search, or None when spent."""
-        nl = None
-        if self.node_limit is not None:
-            nl = self.node_limit - self.nodes()
-            if nl <= 0:
-                return None
-        tl = 0.0
-        if self.deadline is not None:
-            tl = self.deadline - time.perf_counter()
-            if tl <= 0:
-                return None
-        if self.cancelled or (self.cancel_handle is not None and self.cancel_handle.is_set()):
-            return None
-        return nl, tl
+        self.progress = progress
+        self.cancel = cancel
+        self.shown = t0
+        self.helpers = helpers
+        self.futures = []
+        self.done_nodes = 0
 
     def poll(self):
-        """The searcher's poll (every ~8192 positions, in the calling thread; with
-        ``threads > 1`` five times per progress period, while the helpers search): cancel
-        and progress. True: stop."""
-        if self.cancel_handle is not None and self.cancel_handle.is_set():
-            self.cancel()
+        if self.helpers:
+            self.s.share()
+            pool = _helpers()
+            self.futures = [pool.submit(_help, self.s) for _ in range(self.helpers)]
+            self.helpers = 0
+        if self.cancel is not None and self.cancel.is_set():
             return True
         if self.progress is not None:
             now = time.perf_counter()
@@ -292,213 +290,53 @@ class _Job:
                 self.progress(self.nodes(), now - self.t0)
         return False
 
-    def poll_cancel(self):
-        """The poll of a helper thread's searcher: cancel only."""
-        return self.cancel_handle is not None and self.cancel_handle.is_set()
-
-    def search(self, s, state, alpha, beta):
-        """(value, exact) of one state with searcher ``s``."""
-        lim = self.limits(s)
-        if lim is None:
-            return 0, False
-        return s.value(state[0], state[1], state[2], state[3], state[4], state[5], alpha, beta,
-                       lim[0], lim[1], threading.current_thread() is not self.caller)
-
-    def move_reaches(self, s, state, code, play, target):
-        """Does ``play`` reach the value ``target`` (exactly)? ``(bool, exact)``."""
-        v, child = self.child(state, code, play)
-        bomb = self.score and play.type in _BOMBS
-        if bomb:
-            if target % 2:
-                return False, True
-            target //= 2
-        if v is None:
-            if self.score:
-                v, ok = self.search(s, child, target - 1, target + 1)
-            else:
-                v, ok = self.search(s, child, -1, 1)
-            if not ok:
-                return False, False
-        return v == target, True
-
-    def plays_of(self, codes):
-        t = self.table
-        return [t.plays[t.index_of(c)] for c in codes]
-
-    def best_moves(self, s, state, value, first_only):
-        """The moves of ``state`` that reach ``value``: (list of (code, play), exact)."""
-        hands, p = state[0], state[1]
-        codes = s.ordered_moves(hands, p, state[2], state[3])
-        out = []
-        for code, play in zip(codes, self.plays_of(codes)):
-            hit, ok = self.move_reaches(s, state, code, play, value)
-            if not ok:
-                return out, False
-            if hit:
-                out.append((code, play))
-                if first_only:
-                    break
-        return out, True
-
-    def pv(self, s, state, value):
-        line = []
-        while len(line) < _PV_MAX:
-            found, ok = self.best_moves(s, state, value, True)
-            if not ok or not found:
-                return line, ok
-            code, play = found[0]
-            line.append(play)
-            v, state = self.child(state, code, play)
-            if v is not None:
-                return line, True
-            if self.score and play.type in _BOMBS:
-                value //= 2
-        return line, True
-
     def nodes(self) -> int:
-        return sum(s.nodes for s in self.searchers)
+        return self.s.nodes + self.done_nodes
 
-    def cancel(self):
-        with self.lock:
-            self.cancelled = True
-            for s in self.searchers:
-                s.stop()
+    def join(self):
+        """Wait for the helpers (stopped when the root search ended) and count their nodes."""
+        for f in self.futures:
+            self.done_nodes += f.result()
+        self.futures = []
 
-    def new_searcher(self, mb):
-        s = _searcher(self.table, mb) if self.threads == 1 else _new_searcher(self.table, mb)
-        s.reset(self.pos.seats, self.pos.landlord, self.score)
-        if self.threads == 1:
-            s.set_poll(self.poll if self.progress is not None or self.cancel_handle is not None else None)
-        else:     # the calling thread watches for Ctrl-C and runs progress (run_split)
-            s.set_poll(self.poll_cancel if self.cancel_handle is not None else None)
-        with self.lock:
-            self.searchers.append(s)
-            if self.cancelled:
-                s.stop()
-        return s
 
-    def finish(self, s, value, moves_found=None):
-        """The exact Solution of root value ``value`` (``moves_found``: the reported
-        moves when already known)."""
-        pos = self.pos
-        state = self.root()
-        landlord_wins = value > 0
-        win = landlord_wins == (pos.to_move == pos.landlord)
-        if moves_found is None:
-            if self.score or win:
-                found, ok = self.best_moves(s, state, value, not self.all_moves)
-                if not ok:
-                    return _unknown(pos, self.nodes(), self.t0)
-                moves_found = [p for _, p in found]
-            else:
-                moves_found = []
-        line, ok = self.pv(s, state, value)
-        if not ok:
-            return _unknown(pos, self.nodes(), self.t0)
-        if self.all_moves:
-            moves_found = sorted(moves_found, key=_move_order)
-        return Solution(True, landlord_wins, win, moves_found, line,
-                        value * pos.base * pos.multiplier if self.score else None,
-                        self.nodes(), time.perf_counter() - self.t0, pos.seats, pos.landlord)
-
-    def run(self) -> Solution:
-        if self.threads == 1:
-            return self.run_single()
-        return self.run_split()
-
-    def run_single(self) -> Solution:
-        s = self.new_searcher(self.mb)
-        value, ok = self.search(s, self.root(), *self.window)
-        if not ok:
-            return _unknown(self.pos, self.nodes(), self.t0)
-        return self.finish(s, value)
-
-    def run_split(self) -> Solution:
-        """Split the root moves over threads: each root move is searched exactly (win
-        mode: once a move wins, the later ones stop; the earlier ones run to the end),
-        and the first best move in search order is the answer, as with one thread."""
-        from concurrent.futures import ThreadPoolExecutor
-        import queue
-
-        pos = self.pos
-        mb = max(1.0, self.mb)
-        state = self.root()
-        pool = queue.Queue()
-        for _ in range(self.threads):
-            pool.put(self.new_searcher(mb))
-        s0 = pool.queue[0]
-        codes = s0.ordered_moves(state[0], state[1], state[2], state[3])
-        plays = self.plays_of(codes)
-        maxing = pos.to_move == pos.landlord
-        results: List[Optional[Tuple[int, object]]] = [None] * len(codes)
-        running = {}
-        first_win = [len(codes)]
-        failed = [False]
-
-        def task(i):
-            with self.lock:
-                if (not self.score and not self.all_moves and i > first_win[0]) or self.cancelled:
-                    return
-                s = pool.get()
-                s.clear_stop()
-                running[i] = s
-            try:
-                v, child = self.child(state, codes[i], plays[i])
-                ok = True
-                if v is None:
-                    v, ok = self.search(s, child, *self.window)
-                if ok and self.score and plays[i].type in _BOMBS:
-                    v *= 2
-            finally:
-                with self.lock:
-                    del running[i]
-                    pool.put(s)
-            with self.lock:
-                if not ok:
-                    if not (i > first_win[0]):     # not a cancelled later move: a limit
-                        failed[0] = True
-                    return
-                results[i] = (v, s)
-                if not self.score and not self.all_moves and (v > 0) == maxing and i < first_win[0]:
-                    first_win[0] = i
-                    for j, other in running.items():
-                        if j > i:
-                            other.stop()
-
-        with ThreadPoolExecutor(self.threads) as ex:
-            futures = [ex.submit(task, i) for i in range(len(codes))]
-            try:
-                while concurrent.futures.wait(futures, _PROGRESS_EVERY / 5).not_done:
-                    if self.poll():
-                        break
-            except BaseException:      # Ctrl-C (or progress raised): stop the helpers first
-                self.cancel()
-                raise
-            for f in futures:
-                f.result()
-        if failed[0] or self.cancelled:
-            return _unknown(pos, self.nodes(), self.t0)
-        for x in self.searchers:          # the stops were for cancelled later moves
-            x.clear_stop()
-        if not self.score and not self.all_moves:
-            i = first_win[0]
-            if i < len(codes):
-                value, s = results[i]
-                return self.finish(s, value, [plays[i]])
-            if any(r is None for r in results):
-                return _unknown(pos, self.nodes(), self.t0)
-            value, s = results[0]
-            return self.finish(s, value, [])     # every move loses
-        if any(r is None for r in results):
-            return _unknown(pos, self.nodes(), self.t0)
-        vals = [r[0] for r in results]
-        value = max(vals) if maxing else min(vals)
-        best = [i for i, v in enumerate(vals) if v == value]
-        if not self.score and (value > 0) != maxing:
-            chosen = []
-        else:
-            chosen = [plays[i] for i in (best if self.all_moves else best[:1])]
-        return self.finish(results[best[0]][1], value, chosen)
+def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, threads, mb, t0,
+                    progress, cancel) -> Solution:
+    s = _searcher(mb)
+    cards = sum(pos.cards_left)
+    s.reset(pos.rules, pos.seats, pos.landlord, score, _entries_for(cards))
+    helpers = min(threads, _usable_cpus()) - 1
+    job = None
+    if progress is not None or cancel is not None or helpers > 0:
+        job = _Job(s, t0, progress, cancel, helpers)
+        s.set_poll(job.poll)
+    else:
+        s.set_poll(None)
+    tb = pos.to_beat
+    try:
+        value, exact, codes, line = s.solve(
+            pos.hands, pos.to_move, 0 if tb is None else tb.code,
+            -1 if pos.last_player is None else pos.last_player, pos.landlord_plays,
+            pos.farmers_played, all_moves, node_limit, time_limit or 0.0)
+    except KeyboardInterrupt as exc:
+        if job is not None:
+            job.join()
+        exc.nodes = s.nodes + (job.done_nodes if job is not None else 0)
+        raise
+    finally:
+        if job is not None:
+            job.join()
+            s.set_poll(None)
+    nodes = s.nodes + (job.done_nodes if job is not None else 0)
+    if not exact:
+        return _unknown(pos, nodes, t0)
+    moves = [_play(c) for c in codes]
+    if all_moves:
+        moves.sort(key=_move_order)
+    lw = value > 0
+    return Solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [_play(c) for c in line],
+                    value * pos.base * pos.multiplier if score else None, nodes,
+                    time.perf_counter() - t0, pos.seats, pos.landlord)
 
 
 # -- the pure-Python path ----------------------------------------------------------------
