@@ -45,7 +45,7 @@ from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from ddz._core cimport (Opts, opts_from, legal_codes, code_counts, readings_codes, beats_opts,
+from ddz._core cimport (Opts, opts_from, legal_codes, count_legal, code_counts, readings_codes, beats_opts,
                         NUM_RANKS, T_BOMB, T_ROCKET, T_PASS, T_SINGLE, T_TRIO_PAIR,
                         CODE_TYPE_SHIFT, CODE_RANK_SHIFT, CODE_LENGTH_SHIFT, CODE_WIDTH_SHIFT,
                         KICK_BITS, MAX_READINGS)
@@ -102,10 +102,26 @@ cdef extern from *:
     #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
     #define ddz_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
     #define ddz_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+    static int ddz_claim(int* p, int from, int to) {     /* 1: *p was from and is now to */
+        return __atomic_compare_exchange_n(p, &from, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+    #elif defined(_MSC_VER)
+    #include <intrin.h>
+    #define ddz_prefetch(p) ((void)0)
+    #define ddz_load(p) (*(volatile long*)(p))
+    #define ddz_store(p, v) _InterlockedExchange((volatile long*)(p), (v))
+    static int ddz_claim(int* p, int from, int to) {
+        return _InterlockedCompareExchange((volatile long*)p, to, from) == from;
+    }
     #else
     #define ddz_prefetch(p) ((void)0)
     #define ddz_load(p) (*(volatile int*)(p))
     #define ddz_store(p, v) (*(volatile int*)(p) = (v))
+    static int ddz_claim(int* p, int from, int to) {
+        if (*(volatile int*)p != from) return 0;
+        *(volatile int*)p = to;
+        return 1;
+    }
     #endif
     """
     void* ddz_table_alloc(size_t bytes) nogil
@@ -114,6 +130,7 @@ cdef extern from *:
     void ddz_prefetch(const void* p) nogil
     int ddz_load(int* p) nogil
     void ddz_store(int* p, int v) nogil
+    int ddz_claim(int* p, int old, int new) nogil
 
 cdef extern from "Python.h":
     ctypedef struct PyThreadState:
@@ -134,6 +151,11 @@ cdef enum:
     BUSY_BITS = 14         # ABDADA: slots of the "being searched" table
     FIRST_CAP = 4096       # move list capacity to start with (grown when a hand has more)
     PV_MAX = 120
+    FEAT_CW = 1            # the control-win test at a lead (win mode)
+    FEAT_CANON = 2         # states equal up to empty ranks share table entries
+    CW_SAFE_MAX = 48       # safe plays kept for the control-win test
+    CW_STEPS = 4096        # its search steps
+    PREFETCH_AHEAD = 1     # children whose table slots are prefetched ahead
 
 
 cdef struct Entry:
@@ -147,6 +169,21 @@ cdef struct Entry:
     uint16_t gen
     uint8_t bound
     uint8_t pad[7]
+
+
+cdef struct Key:
+    # what a state is stored under: its packed hands and play to beat, relabelled to a
+    # canonical form when the rank relabelling is on (FEAT_CANON), and the seats
+    uint64_t h[MAX_SEATS]
+    int64_t tb
+    uint16_t meta
+    uint64_t hash
+
+
+cdef struct Beaters:
+    # what one opponent could beat with: per width w, the ranks it holds w or more of
+    uint32_t m[5]
+    int bombs              # its bombs' ranks (bit r), and 1 << 15 for the rocket
 
 
 cdef struct MoveK:
@@ -175,6 +212,9 @@ cdef struct Ctx:
     uint16_t gen           # entries of other generations are empty
     int shared             # other threads use the table: checksums and ABDADA
     uint64_t* busy         # ABDADA: hashes of the moves being searched
+    int features           # bit set of the optional prunings (FEAT_*), for measuring them
+    int canon              # FEAT_CANON is on and the options allow it
+    int64_t cw_budget      # control-win test: search steps left in this test
     MoveK* arena
     Py_ssize_t arena_cap
     Py_ssize_t top
@@ -487,30 +527,260 @@ cdef inline int goes_out(Ctx* c, int p, int64_t tb) noexcept nogil:
     return 0
 
 
+# -- the control-win test ----------------------------------------------------------------
+
+cdef uint64_t NIB8 = <uint64_t>0x888888888888888ULL      # bit 3 of each of 15 rank slots
+
+
+cdef inline int fits(uint64_t rem, uint64_t play) noexcept nogil:
+    """The packed play is part of the packed hand (no rank slot goes below zero)."""
+    return (((rem | NIB8) - play) & NIB8) == NIB8
+
+
+cdef inline void beaters_of(const uint8_t* h, Beaters* b) noexcept nogil:
+    cdef int r, w
+    for w in range(5):
+        b.m[w] = 0
+    for r in range(NUM_RANKS):
+        for w in range(1, 5):
+            if h[r] >= w:
+                b.m[w] |= 1u << r
+    b.bombs = <int>b.m[4]
+    if h[13] and h[14]:
+        b.bombs |= 1 << 15
+
+
+cdef inline int plain_options(const Opts* o) noexcept nogil:
+    """The options under which :func:`surely_unbeatable` reasons (one deck, bombs of
+    four, the usual comparisons)."""
+    return o.decks == 1 and o.bomb_min == 4 and o.bomb_max == 4 and o.rocket_width == 1 \
+        and not o.beat_cards and not o.airplane_trios and not o.bomb_on_rocket
+
+
+cdef inline int canon_options(const Opts* o) noexcept nogil:
+    """The options under which relabelling empty ranks keeps every value
+    (:func:`make_key`): one deck, bombs of four, comparisons by rank alone."""
+    return plain_options(o)
+
+
+cdef inline int surely_unbeatable(const Beaters* b, int64_t code) noexcept nogil:
+    """1 when a hand of these beaters surely has no play that beats ``code`` (RULES.md
+    §2.2: a bomb or the rocket beats any other play; a higher bomb, a bomb; the same
+    type and length with a higher top rank): no bomb or rocket that would beat it and no
+    higher body of its shape (kickers aside). 0: it may."""
+    cdef int t = code_type(code), w, length, hi, i
+    cdef uint32_t runs
+    hi = <int>((code >> CODE_RANK_SHIFT) & 15)
+    if t == T_ROCKET:
+        return 1
+    if t == T_BOMB:
+        return (b.bombs >> (hi + 1)) == 0
+    if b.bombs:
+        return 0
+    w = <int>((code >> CODE_WIDTH_SHIFT) & 15)
+    length = <int>((code >> CODE_LENGTH_SHIFT) & 15)
+    if w < 1 or w > 4 or length < 1:
+        return 0
+    runs = b.m[w]
+    for i in range(1, length):
+        runs &= b.m[w] >> i           # bit s: ranks s..s+length-1 all held w times
+    if length > 1:
+        if length > 12:
+            return 1
+        runs &= (1u << (13 - length)) - 1      # a chain ends at A (rank 11) at the highest
+    # a body whose top s + length - 1 is above hi: s >= hi - length + 2
+    if hi - length + 2 < 0:
+        return runs == 0
+    return (runs >> (hi - length + 2)) == 0
+
+
+cdef inline int safe_play(Ctx* c, int p, int64_t code, const Beaters* opp, int nopp, int plain) noexcept nogil:
+    """No opponent of seat ``p`` can beat ``code`` (each could only pass). Sufficient:
+    0 may mean "cannot tell"."""
+    cdef int q, k = 0
+    for q in range(c.n):
+        if is_landlord_side(c, q) == is_landlord_side(c, p):
+            continue
+        if plain:
+            if not surely_unbeatable(&opp[k], code):
+                return 0
+        elif not forced_pass(c, q, code) and count_legal(c.o, c.hands[q], code) > 1:
+            return 0
+        k += 1
+    return 1
+
+
+cdef int one_play(Ctx* c, uint64_t rem) noexcept nogil:
+    """The packed hand ``rem`` (not empty) is one play (a legal lead)."""
+    cdef uint8_t h[NUM_RANKS]
+    cdef int64_t out[MAX_READINGS]
+    cdef int r, k, i
+    if not maybe_one_play(rem):
+        return 0
+    for r in range(NUM_RANKS):
+        h[r] = <uint8_t>((rem >> (4 * r)) & 15)
+    k = readings_codes(c.o, h, out)
+    for i in range(k):
+        if out[i]:
+            return 1
+    return 0
+
+
+cdef int cw_dfs(Ctx* c, uint64_t rem, const uint64_t* safe, int ns, int start) noexcept nogil:
+    """Can ``rem`` be played out as safe plays ``safe[start:]`` (each any number of
+    times, in index order: the order of safe plays does not matter) and then one last
+    play?"""
+    cdef int i
+    if rem == 0 or one_play(c, rem):
+        return 1
+    for i in range(start, ns):
+        c.cw_budget -= 1
+        if c.cw_budget < 0:
+            return 0
+        if fits(rem, safe[i]) and cw_dfs(c, rem - safe[i], safe, ns, i):
+            return 1
+    return 0
+
+
+cdef int control_win(Ctx* c, int p, Py_ssize_t base, Py_ssize_t n) noexcept nogil:
+    """1 when seat ``p``, leading with the legal moves ``c.arena[base:base + n]``, surely
+    wins: its hand splits into plays no opponent can beat (after each, everyone else
+    passes and ``p`` leads again; the opponents' hands do not change) and one last play
+    (RULES.md §5). A sufficient test (its search is capped): 0 may mean "cannot tell"."""
+    cdef uint64_t safe[CW_SAFE_MAX]
+    cdef Beaters opp[2]
+    cdef int ns = 0, q, k = 0, plain = plain_options(c.o)
+    cdef Py_ssize_t i
+    cdef int64_t code
+    for q in range(c.n):
+        if is_landlord_side(c, q) != is_landlord_side(c, p):
+            beaters_of(c.hands[q], &opp[k])
+            k += 1
+    for i in range(n):
+        code = c.arena[base + i].code
+        if code != 0 and safe_play(c, p, code, opp, k, plain):
+            safe[ns] = pack_code(code)
+            ns += 1
+            if ns == CW_SAFE_MAX:
+                break
+    if ns == 0:
+        return 0
+    c.cw_budget = CW_STEPS
+    return cw_dfs(c, c.packed[p], safe, ns, 0)
+
+
 # -- the transposition table ----------------------------------------------------------
 
-cdef inline int probe(Ctx* c, Entry* slot, int64_t tb, uint16_t meta, Entry* out) noexcept nogil:
+cdef uint64_t ONES12 = <uint64_t>0x111111111111ULL      # the low bit of ranks 3..A
+cdef uint64_t ONES13 = <uint64_t>0x1111111111111ULL     # the low bit of ranks 3..2
+
+
+cdef inline int may_chain(uint64_t x, uint64_t nz) noexcept nogil:
+    """The packed hand ``x`` (``nz``: its held ranks' low bits) holds a chain: five
+    ranks in a row of 3..A, three pairs or two trios in a row (a hand that holds none
+    never will: hands only shrink)."""
+    cdef uint64_t ge2 = ((x >> 1) | (x >> 2) | (x >> 3)) & ONES12
+    cdef uint64_t ge3 = ((x & (x >> 1)) | (x >> 2) | (x >> 3)) & ONES12
+    nz &= ONES12
+    return ((nz & (nz >> 4) & (nz >> 8) & (nz >> 12) & (nz >> 16))
+            | (ge2 & (ge2 >> 4) & (ge2 >> 8)) | (ge3 & (ge3 >> 4))) != 0
+
+
+cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept nogil:
+    """The key of the state of ``c`` with the play to beat ``tb`` and seats ``meta``.
+    With ``c.canon``, ranks 3..A are relabelled: the ranks no hand holds (and the play
+    to beat does not use) below the lowest held one are dropped, and each run of them
+    further up shrinks to one. The relabelling keeps the order of ranks and which held
+    ranks are next to each other (so every chain, and every comparison), while 2 and
+    the jokers keep their ranks (they never chain): states equal up to it have the same
+    value (RULES.md §2), and share an entry. The play to beat is kept by its type,
+    length, width, relabelled top rank and its number of kicker cards (which kickers
+    it carried changes nothing)."""
+    cdef uint64_t occ = 0, x, m, drop, low, keep, nz, span, low12
+    cdef uint64_t ones = <uint64_t>0x111111111111111ULL
+    cdef int s, hi = 0, length, t = 0, kick, b, chains
+    k.h[0] = c.packed[0]
+    k.h[1] = c.packed[1]
+    k.h[2] = c.packed[2]
+    k.tb = tb
+    k.meta = meta
+    if c.canon:
+        chains = 0
+        for s in range(MAX_SEATS):
+            x = k.h[s]
+            nz = (x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
+            occ |= nz
+            chains |= may_chain(x, nz)
+        if tb != 0:
+            t = code_type(tb)
+            hi = <int>((tb >> CODE_RANK_SHIFT) & 15)
+            length = <int>((tb >> CODE_LENGTH_SHIFT) & 15)
+            if length > 1 and not chains:
+                # no hand can ever form a chain again: only a bomb beats this one, and
+                # its ranks no longer matter
+                k.tb = tb = (tb & ~((<int64_t>15) << CODE_RANK_SHIFT)) | ((<int64_t>11) << CODE_RANK_SHIFT)
+            elif t != T_ROCKET and hi < 13 and 1 <= length <= hi + 1:
+                occ |= ((((<uint64_t>1) << (4 * length)) - 1) // 15) << (4 * (hi - length + 1))
+        # chains possible: relabel ranks 3..A, keeping one empty rank between held ones;
+        # none: ranks 3..2, keeping none (and the key says which)
+        span = ONES12 if chains else ONES13
+        if not chains:
+            k.meta = meta | (1 << 8)
+        occ &= span
+        if occ:
+            x = occ
+            while x & (x - 1):
+                x &= x - 1                  # the highest held rank
+            m = ~occ & span                 # the empty ranks of the span
+            # drop an empty rank at the bottom, right above another empty one (chains
+            # possible) or anywhere (no chains), below the highest held rank
+            drop = (m & ((m << 4) | 1) & (x - 1)) if chains else (m & (x - 1))
+            if drop:
+                if tb != 0 and t != T_ROCKET and hi < (12 if chains else 13):
+                    b = nibble_count(drop & ((<uint64_t>1 << (4 * hi)) - 1))
+                    k.tb = k.tb - ((<int64_t>b) << CODE_RANK_SHIFT)
+                low12 = (span * 15)             # the nibbles of the span
+                while drop:
+                    x = drop
+                    while x & (x - 1):
+                        x &= x - 1          # the highest rank to drop (its low bit)
+                    drop ^= x
+                    keep = x - 1            # the nibbles below it
+                    for s in range(MAX_SEATS):
+                        low = k.h[s] & low12
+                        k.h[s] = (k.h[s] & ~low12) | (low & keep) | ((low >> 4) & ~keep)
+        if tb != 0:
+            kick = 0
+            x = <uint64_t>tb & ((<uint64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)
+            while x:
+                kick += <int>(x & 7)
+                x >>= KICK_BITS
+            k.tb = (k.tb & ~((<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)) | kick
+    k.hash = state_key(k.h[0], k.h[1], k.h[2], k.tb, k.meta)
+
+
+cdef inline int probe(Ctx* c, Entry* slot, const Key* k, Entry* out) noexcept nogil:
     """Copy the entry of this state into ``out``: 1 if there is one (of this generation,
     the same state, and, in a shared table, an intact checksum)."""
     memcpy(out, slot, sizeof(Entry))
-    if not out.bound or out.gen != c.gen or out.h[0] != c.packed[0] or out.h[1] != c.packed[1] \
-            or out.h[2] != c.packed[2] or out.tb != tb or out.meta != meta:
+    if not out.bound or out.gen != c.gen or out.h[0] != k.h[0] or out.h[1] != k.h[1] \
+            or out.h[2] != k.h[2] or out.tb != k.tb or out.meta != k.meta:
         return 0
     if c.shared and out.check != entry_check(out):
         return 0
     return 1
 
 
-cdef inline void store(Ctx* c, Entry* slot, int64_t tb, uint16_t meta, int value, int64_t best,
+cdef inline void store(Ctx* c, Entry* slot, const Key* k, int value, int64_t best,
                        int bound) noexcept nogil:
     cdef Entry e
-    e.h[0] = c.packed[0]
-    e.h[1] = c.packed[1]
-    e.h[2] = c.packed[2]
-    e.tb = tb
+    e.h[0] = k.h[0]
+    e.h[1] = k.h[1]
+    e.h[2] = k.h[2]
+    e.tb = k.tb
     e.best = best
     e.value = value
-    e.meta = meta
+    e.meta = k.meta
     e.gen = c.gen
     e.bound = <uint8_t>bound
     e.check = entry_check(&e) if c.shared else 0
@@ -555,10 +825,37 @@ cdef inline int child_value(Ctx* c, int p, int64_t tb, int last, int llp, int fp
     return v
 
 
+cdef inline void prefetch_child(Ctx* c, int p, uint64_t hp, int64_t tb, int last, int llp, int fp,
+                                int nllp, int nfp, int64_t code) noexcept nogil:
+    """Prefetch the table slot of the state after seat ``p`` (packed hand ``hp``) plays
+    ``code`` (0: passes), the forced passes that follow stepped through as
+    :func:`search` does."""
+    cdef Key k
+    cdef int q = (p + 1) % c.n
+    if code == 0:
+        if q == last or c.n == 2:
+            tb = 0
+            last = -1
+    else:
+        c.packed[p] = hp - pack_code(code)
+        tb = code
+        last = p
+        llp = nllp
+        fp = nfp
+    while tb != 0 and forced_pass(c, q, tb):
+        if (q + 1) % c.n == last or c.n == 2:
+            tb = 0
+            last = -1
+        q = (q + 1) % c.n
+    make_key(c, tb, state_meta(q, last, llp, fp), &k)
+    ddz_prefetch(c.tt + (k.hash & c.tmask))
+    c.packed[p] = hp
+
+
 cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha, int beta) noexcept:
     """Alpha-beta value (landlord's side, fail-soft) of the state with seat ``p`` to move."""
     cdef uint64_t key, hp, mkey = 0
-    cdef uint16_t meta
+    cdef Key kk
     cdef Entry* slot
     cdef Entry e
     cdef int64_t tt_best = -1, best_move = 0, code
@@ -586,10 +883,10 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     maxing = is_landlord_side(c, p)
     a0 = alpha
     b0 = beta
-    meta = state_meta(p, last, llp, fp)
-    key = state_key(c.packed[0], c.packed[1], c.packed[2], tb, meta)
+    make_key(c, tb, state_meta(p, last, llp, fp), &kk)
+    key = kk.hash
     slot = c.tt + (key & c.tmask)
-    if probe(c, slot, tb, meta, &e):
+    if probe(c, slot, &kk, &e):
         v = e.value
         if e.bound == B_EXACT:
             return v
@@ -611,18 +908,18 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         c.aborted = 1
         return 0
     c.top = base + n
-    # prefetch the table slots of the first children
+    # prefetch the table slots of the first children (and, in the loop, of the child
+    # PREFETCH_AHEAD moves on)
     hp = c.packed[p]
     nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
     nfp = 1 if (c.score and p != c.landlord) else fp
-    for i in range(n if n < 8 else 8):
-        code = c.arena[base + i].code
-        if code == 0:
-            continue
-        c.packed[p] = hp - pack_code(code)
-        ddz_prefetch(c.tt + (state_key(c.packed[0], c.packed[1], c.packed[2], code,
-                                       state_meta((p + 1) % c.n, p, nllp, nfp)) & c.tmask))
-    c.packed[p] = hp
+    for i in range(n if n < PREFETCH_AHEAD else PREFETCH_AHEAD):
+        prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i].code)
+    if tb == 0 and not c.score and (c.features & FEAT_CW) and control_win(c, p, base, n):
+        c.top = base
+        best = terminal(c, p, 0, 0)
+        store(c, slot, &kk, best, 0, B_EXACT)
+        return best
     best = -INF if maxing else INF
     # two passes: the second takes the moves deferred in the first (ABDADA: another
     # thread was searching them); without other threads there is one pass
@@ -632,7 +929,9 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
             if pass_ == 1:
                 if c.arena[base + i].sortkey != -1:
                     continue
-            elif c.shared and i > 0:
+            elif i + PREFETCH_AHEAD < n:
+                prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i + PREFETCH_AHEAD].code)
+            if pass_ == 0 and c.shared and i > 0:
                 mkey = mix(key ^ (<uint64_t>code * <uint64_t>0xA24BAED4963EE407ULL))
                 bslot = c.busy + (mkey & ((1 << BUSY_BITS) - 1))
                 if bslot[0] == mkey:
@@ -666,7 +965,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
             break
     c.top = base
     # store (never after an abort: the returns above left already)
-    store(c, slot, tb, meta, best, best_move,
+    store(c, slot, &kk, best, best_move,
           B_UPPER if best <= a0 else (B_LOWER if best >= b0 else B_EXACT))
     return best
 
@@ -827,7 +1126,8 @@ cdef class Searcher:
     cdef Table using
     cdef int stop_flag
     cdef int helper_stop       # set when the search is over: its helpers stop
-    cdef int helper_done       # a helper finished the root first...
+    cdef int root_claimed      # 1 once a thread (this one or a helper) finished the root
+    cdef int helper_done       # a helper finished the root first (its value is written)...
     cdef int helper_value      # ... with this value
     cdef object poll_fn
     cdef object pending
@@ -895,10 +1195,16 @@ cdef class Searcher:
         self.stop_flag = 0
         self.helper_stop = 0
         self.helper_done = 0
+        self.root_claimed = 0
         self.has_root = 0
         self.c.nodes = 0
         self.table.new_generation()
         self.attach(self.table, entries if entries > 0 else self.table.entries)
+
+    def set_features(self, int features):
+        """The optional prunings to use (a bit set; for measuring them)."""
+        self.c.features = features
+        self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
 
     def set_poll(self, fn):
         """``fn()`` (or ``None``) is called under the GIL every 8192 nodes of a running
@@ -1032,16 +1338,19 @@ cdef class Searcher:
         self.root_alpha = alpha
         self.root_beta = beta
         self.has_root = 1
+        self.root_claimed = 0
+        self.helper_done = 0
         v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
         self.has_root = 0
-        ddz_store(&self.helper_stop, 1)
-        if self.c.aborted and ddz_load(&self.helper_done):
-            # a helper finished the root first (and stopped this search): its value,
-            # searched in the same window
+        if not ddz_claim(&self.root_claimed, 0, 1):
+            # a helper finished the root first (and may have stopped this search): its
+            # value, searched in the same window
+            while not ddz_load(&self.helper_done):
+                pass
             self.c.aborted = 0
-            if self.stop_flag == 2:
-                self.stop_flag = 0
+            ddz_claim(&self.stop_flag, 2, 0)
             v = self.helper_value
+        ddz_store(&self.helper_stop, 1)
         exact[0] = not self.c.aborted
         return v
 
@@ -1189,12 +1498,11 @@ cdef class Searcher:
         alpha, beta = main.root_alpha, main.root_beta
         self.c.ts = PyEval_SaveThread()
         v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
-        if not self.c.aborted and not ddz_load(&main.helper_stop):
+        if not self.c.aborted and ddz_claim(&main.root_claimed, 0, 1):
             main.helper_value = v
-            ddz_store(&main.helper_done, 1)
             ddz_store(&main.helper_stop, 1)
-            if ddz_load(&main.stop_flag) == 0:
-                ddz_store(&main.stop_flag, 2)      # main: take the helper's value
+            ddz_claim(&main.stop_flag, 0, 2)       # main: stop, and take the helper's value
+            ddz_store(&main.helper_done, 1)
         PyEval_RestoreThread(self.c.ts)
         self.c.ts = NULL
         self.c.stop = &self.stop_flag

@@ -182,6 +182,7 @@ def _move_order(play: Play):
 
 # -- the compiled path ----------------------------------------------------------------
 
+_FEATURES = 3               # the search's optional prunings (ddz._solver FEAT_*; bench_solver.py toggles them)
 _local = threading.local()
 _PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 
@@ -305,6 +306,7 @@ def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, thr
     s = _searcher(mb)
     cards = sum(pos.cards_left)
     s.reset(pos.rules, pos.seats, pos.landlord, score, _entries_for(cards))
+    s.set_features(_FEATURES)
     helpers = min(threads, _usable_cpus()) - 1
     job = None
     if progress is not None or cancel is not None or helpers > 0:
