@@ -61,26 +61,15 @@ cdef extern from *:
     #endif
     /* The transposition table: mapped from the kernel, whose pages are zero until first
        touched, so a table costs no time up front and memory only as the search fills
-       it; 2 MiB aligned and on transparent huge pages where Linux has them (fewer TLB
-       misses on a table probed at random). */
-    #define DDZ_HUGE ((size_t)2 << 20)
+       it (page-aligned, so no entry straddles two cache lines). No huge pages asked
+       for: on the machines measured, faulting them in (compacting memory for them)
+       cost more than their fewer TLB misses saved. */
     static void* ddz_table_alloc(size_t bytes) {
     #if defined(_WIN32)
         return VirtualAlloc(NULL, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     #else
-        size_t extra = bytes >= DDZ_HUGE ? DDZ_HUGE : 0;
-        char* raw = (char*)mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        char* a;
-        if (raw == (char*)MAP_FAILED) return NULL;
-        a = (char*)((((size_t)raw) + extra - 1) & ~(extra ? extra - 1 : 0));
-        if (extra == 0) a = raw;
-        if (a > raw) munmap(raw, (size_t)(a - raw));
-        if (raw + bytes + extra > a + bytes) munmap(a + bytes, (size_t)(raw + bytes + extra - (a + bytes)));
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (extra) madvise(a, bytes, MADV_HUGEPAGE);
-    #endif
-        return a;
+        void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
     #endif
     }
     static void ddz_table_free(void* p, size_t bytes) {
@@ -155,7 +144,8 @@ cdef enum:
     FEAT_CANON = 2         # states equal up to empty ranks share table entries
     CW_SAFE_MAX = 48       # safe plays kept for the control-win test
     CW_STEPS = 4096        # its search steps
-    PREFETCH_AHEAD = 1     # children whose table slots are prefetched ahead
+    PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
+    GROW_AT = 4            # the entries in use double when the nodes pass this many times them
 
 
 cdef struct Entry:
@@ -208,7 +198,8 @@ cdef struct Ctx:
     int polls              # 1: poll Ctrl-C (and the Python poll function) under the GIL
     PyThreadState* ts      # the GIL released by this search (NULL: held)
     Entry* tt
-    uint64_t tmask
+    uint64_t tmask         # the entries in use, less one (a power of two)
+    uint64_t tfull         # the table's entries, less one
     uint16_t gen           # entries of other generations are empty
     int shared             # other threads use the table: checksums and ABDADA
     uint64_t* busy         # ABDADA: hashes of the moves being searched
@@ -436,9 +427,13 @@ cdef int poll(Ctx* c) noexcept:
 
 
 cdef inline int hit_limit(Ctx* c) noexcept:
-    """The checks of every 1024th node: the time limit and the poll."""
+    """The checks of every 1024th node: the time limit, the table's growth and the poll."""
     if c.deadline > 0 and now() >= c.deadline:
         return 1
+    if c.tmask < c.tfull and <uint64_t>c.nodes > GROW_AT * c.tmask and not c.shared:
+        # use twice the entries (half of those stored are then looked for elsewhere):
+        # a search touches about as much of its table as it needs
+        c.tmask = 2 * c.tmask + 1
     if (c.nodes & POLL_EVERY) == 0 and poll(c):
         return 1
     return 0
@@ -1163,6 +1158,7 @@ cdef class Searcher:
         self.using = t
         self.c.tt = t.tt
         self.c.tmask = e - 1
+        self.c.tfull = t.entries - 1
         self.c.gen = t.gen
         self.c.busy = t.busy
         return 0
@@ -1356,7 +1352,9 @@ cdef class Searcher:
 
     def share(self):
         """The table is about to be shared with helpers (:meth:`help`): checksum the
-        entries and defer moves being searched elsewhere (ABDADA) from now on."""
+        entries and defer moves being searched elsewhere (ABDADA) from now on, on the
+        whole table."""
+        self.c.tmask = self.c.tfull
         self.c.shared = 1
 
     def value(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,
@@ -1478,6 +1476,7 @@ cdef class Searcher:
         self.c.score = main.c.score
         self.c.tt = main.c.tt
         self.c.tmask = main.c.tmask
+        self.c.tfull = main.c.tfull
         self.c.gen = main.c.gen
         self.c.busy = main.c.busy
         self.c.shared = 1
