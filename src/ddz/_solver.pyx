@@ -926,7 +926,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                     continue
             elif i + PREFETCH_AHEAD < n:
                 prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i + PREFETCH_AHEAD].code)
-            if pass_ == 0 and c.shared and i > 0:
+            if pass_ == 0 and c.shared:
                 mkey = mix(key ^ (<uint64_t>code * <uint64_t>0xA24BAED4963EE407ULL))
                 bslot = c.busy + (mkey & ((1 << BUSY_BITS) - 1))
                 if bslot[0] == mkey:
@@ -1474,6 +1474,8 @@ cdef class Searcher:
         self.c.n = main.c.n
         self.c.landlord = main.c.landlord
         self.c.score = main.c.score
+        self.c.features = main.c.features
+        self.c.canon = main.c.canon
         self.c.tt = main.c.tt
         self.c.tmask = main.c.tmask
         self.c.tfull = main.c.tfull
