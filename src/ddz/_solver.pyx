@@ -142,6 +142,7 @@ cdef enum:
     PV_MAX = 120
     FEAT_CW = 1            # the control-win test at a lead (win mode)
     FEAT_CANON = 2         # states equal up to empty ranks share table entries
+    FEAT_DEFAULT = 3
     CW_SAFE_MAX = 48       # safe plays kept for the control-win test
     CW_STEPS = 4096        # its search steps
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
@@ -195,7 +196,7 @@ cdef struct Ctx:
     int* stop              # set by another thread: stop now
     int aborted
     void* owner            # the Searcher (a borrowed PyObject*), for the poll
-    int polls              # 1: poll Ctrl-C (and the Python poll function) under the GIL
+    int polls              # 1: poll Ctrl-C (and the Python poll function) under the GIL; -1: not known yet
     PyThreadState* ts      # the GIL released by this search (NULL: held)
     Entry* tt
     uint64_t tmask         # the entries in use, less one (a power of two)
@@ -420,6 +421,9 @@ cdef int poll(Ctx* c) noexcept:
             return 0
         PyEval_RestoreThread(c.ts)
         c.ts = NULL
+    if c.polls < 0:         # the first poll (holding the GIL): is there anything to poll?
+        c.polls = (<Searcher>c.owner).poll_fn is not None or \
+            threading.current_thread() is threading.main_thread()
     if c.polls:
         r = (<Searcher>c.owner).poll_python()
     c.ts = PyEval_SaveThread()
@@ -1131,6 +1135,7 @@ cdef class Searcher:
     cdef int root_p, root_last, root_llp, root_fp, root_alpha, root_beta
     cdef int64_t root_tb
     cdef int has_root
+    cdef int auto_entries      # size the entries in use by the first search's cards
 
     def __cinit__(self, double table_mb=0):
         memset(&self.c, 0, sizeof(Ctx))
@@ -1163,12 +1168,16 @@ cdef class Searcher:
         self.c.busy = t.busy
         return 0
 
-    def reset(self, rules, int seats, int landlord, bint score, Py_ssize_t entries=0):
+    def reset(self, rules, int seats, int landlord, bint score, Py_ssize_t entries=0,
+              int features=FEAT_DEFAULT):
         """Start a new problem on this searcher's own table: the rule set (a
         :class:`ddz.Rules`; its move options), the seats (2 or 3), the landlord's seat
-        and the mode (score or win); forgets every stored position (a new generation)
-        and clears :meth:`stop`. ``entries`` > 0: use only that many entries (rounded
-        down to a power of two) of the table (a small search touches fewer pages).
+        and the mode (score or win); forgets every stored position (a new generation),
+        clears :meth:`stop` and the poll function. ``entries`` > 0: use only that many
+        entries (rounded down to a power of two) of the table to begin with; 0: as many
+        as the card count of the first search suggests (a small search touches fewer
+        pages and stays in cache; the entries in use grow with the search).
+        ``features``: the optional prunings (:meth:`set_features`).
 
         :raises ValueError: seats or landlord out of range, no table of its own.
         :raises TypeError: ``rules`` is not a ddz.Rules.
@@ -1194,8 +1203,11 @@ cdef class Searcher:
         self.root_claimed = 0
         self.has_root = 0
         self.c.nodes = 0
+        self.poll_fn = None
+        self.auto_entries = entries <= 0
         self.table.new_generation()
         self.attach(self.table, entries if entries > 0 else self.table.entries)
+        self.set_features(features)
 
     def set_features(self, int features):
         """The optional prunings to use (a bit set; for measuring them)."""
@@ -1263,6 +1275,10 @@ cdef class Searcher:
             self.c.left[s] = 0
         for s in range(MAX_SEATS):
             self.c.packed[s] = pack(self.c.hands[s])
+        if self.auto_entries:
+            self.auto_entries = 0
+            r = self.c.left[0] + self.c.left[1] + self.c.left[2]
+            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 12 else (r // 2 + 8 if r < 64 else 40)))
         return 0
 
     cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
@@ -1303,7 +1319,7 @@ cdef class Searcher:
         self.c.top = 0
         self.c.node_stop = limit
         self.c.deadline = now() + time_limit if 0 < time_limit < 1e12 else 0.0
-        self.c.polls = self.poll_fn is not None or threading.current_thread() is threading.main_thread()
+        self.c.polls = -1           # decided at the first poll
         return 0
 
     cdef inline void regain(self) noexcept:

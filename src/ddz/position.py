@@ -75,10 +75,12 @@ class Position:
         hand, a bad base, multiplier or count.
 
     Immutable and hashable; ``==`` compares every field.
+
+    :ivar over: ``True`` when a seat has played out (RULES.md §5: the hand has ended).
     """
 
     __slots__ = ("hands", "landlord", "to_move", "to_beat", "last_player", "rules", "base",
-                 "multiplier", "landlord_plays", "farmers_played", "_key")
+                 "multiplier", "landlord_plays", "farmers_played", "_key", "over")
 
     def __init__(self, hands: Sequence, *, landlord: int = 0, to_move: Optional[int] = None,
                  to_beat=None, last_player: Optional[int] = None, rules: Rules = STANDARD,
@@ -135,6 +137,7 @@ class Position:
         set_(self, "multiplier", multiplier)
         set_(self, "landlord_plays", landlord_plays)
         set_(self, "farmers_played", farmers_played)
+        set_(self, "over", bool(empty))
         set_(self, "_key", (hs, landlord, to_move, to_beat, last_player, rules, base, multiplier,
                             landlord_plays, farmers_played))
 
@@ -164,11 +167,6 @@ class Position:
     def cards_left(self) -> Tuple[int, ...]:
         """Cards per seat."""
         return tuple(sum(h) for h in self.hands)
-
-    @property
-    def over(self) -> bool:
-        """``True`` when a seat has played out (RULES.md §5: the hand has ended)."""
-        return any(not any(h) for h in self.hands)
 
     @property
     def winner(self) -> Optional[int]:

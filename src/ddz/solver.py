@@ -22,7 +22,7 @@ import concurrent.futures
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable, List, Optional, Tuple
 
 from ._compiled import compiled
@@ -92,6 +92,17 @@ class Solution:
         return tuple(self.value if s == self.landlord else -self.value for s in range(2))
 
 
+_FIELDS = tuple(f.name for f in fields(Solution))
+
+
+def _solution(*values) -> Solution:
+    """``Solution(*values)`` without the frozen dataclass's ten ``object.__setattr__``
+    calls (a third of a small solve's Python time)."""
+    sol = object.__new__(Solution)
+    sol.__dict__.update(zip(_FIELDS, values))
+    return sol
+
+
 def _unknown(pos: Position, nodes: int, t0: float) -> Solution:
     return Solution(False, None, None, [], [], None, nodes, time.perf_counter() - t0,
                     pos.seats, pos.landlord)
@@ -146,17 +157,23 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         :data:`PURE_PYTHON_MAX_CARDS` cards with no limit.
     """
     t0 = time.perf_counter()
-    if not isinstance(position, Position):
+    if type(position) is not Position and not isinstance(position, Position):
         raise DdzError(f"solve() takes a ddz.Position, not {type(position).__name__}: {quote(position)}")
-    for name, flag in (("score", score), ("all_moves", all_moves)):
-        if not isinstance(flag, bool):
-            raise DdzError(f"{name} must be True or False, got {quote(flag)}")
-    node_limit = _limit_arg(node_limit, "node_limit", int)
-    time_limit = _limit_arg(time_limit, "time_limit", float)
-    if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
-        raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
-        raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+    if type(score) is not bool or type(all_moves) is not bool:
+        for name, flag in (("score", score), ("all_moves", all_moves)):
+            if not isinstance(flag, bool):
+                raise DdzError(f"{name} must be True or False, got {quote(flag)}")
+    if node_limit is not None:
+        node_limit = _limit_arg(node_limit, "node_limit", int)
+    if time_limit is not None:
+        time_limit = _limit_arg(time_limit, "time_limit", float)
+    if type(threads) is not int or threads != 1:
+        if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
+            raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
+        threads = int(threads)
+    if table_mb is not DEFAULT_TABLE_MB:
+        if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
+            raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
     if progress is not None and not callable(progress):
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
@@ -171,7 +188,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         return _unknown(pos, 0, t0)
     if _solver is None:
         return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
-    return _solve_compiled(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb),
+    return _solve_compiled(pos, score, all_moves, node_limit, time_limit, threads, table_mb,
                            t0, progress, cancel)
 
 
@@ -207,6 +224,7 @@ def _available_mb() -> Optional[float]:
 
 
 def _usable_cpus() -> int:
+    """The CPUs this process may run on (threads beyond them cannot help)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
@@ -232,12 +250,6 @@ def _searcher(mb: float):
                                "choose a smaller table_mb") from None
     _local.searcher = (mb, s)
     return s
-
-
-def _entries_for(cards: int) -> int:
-    """Table entries a search of ``cards`` cards uses (a power of two; the table's own
-    size caps it): a small search touches fewer pages and stays in cache."""
-    return 1 << max(14, min(40, cards // 2 + 8))
 
 
 _HELPERS = []
@@ -303,17 +315,13 @@ class _Job:
 
 def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, threads, mb, t0,
                     progress, cancel) -> Solution:
-    s = _searcher(mb)
-    cards = sum(pos.cards_left)
-    s.reset(pos.rules, pos.seats, pos.landlord, score, _entries_for(cards))
-    s.set_features(_FEATURES)
-    helpers = min(threads, _usable_cpus()) - 1
+    cur = getattr(_local, "searcher", None)
+    s = cur[1] if cur is not None and cur[0] == mb else _searcher(mb)
+    s.reset(pos.rules, len(pos.hands), pos.landlord, score, 0, _FEATURES)
     job = None
-    if progress is not None or cancel is not None or helpers > 0:
-        job = _Job(s, t0, progress, cancel, helpers)
+    if progress is not None or cancel is not None or threads > 1:
+        job = _Job(s, t0, progress, cancel, min(threads, _usable_cpus()) - 1)
         s.set_poll(job.poll)
-    else:
-        s.set_poll(None)
     tb = pos.to_beat
     try:
         value, exact, codes, line = s.solve(
@@ -329,16 +337,20 @@ def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, thr
         if job is not None:
             job.join()
             s.set_poll(None)
-    nodes = s.nodes + (job.done_nodes if job is not None else 0)
+    nodes = s.nodes if job is None else s.nodes + job.done_nodes
     if not exact:
         return _unknown(pos, nodes, t0)
-    moves = [_play(c) for c in codes]
+    plays = _PLAYS
+    for c in line:
+        if c not in plays:
+            _play(c)
+    moves = [plays[c] if c in plays else _play(c) for c in codes]
     if all_moves:
         moves.sort(key=_move_order)
     lw = value > 0
-    return Solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [_play(c) for c in line],
-                    value * pos.base * pos.multiplier if score else None, nodes,
-                    time.perf_counter() - t0, pos.seats, pos.landlord)
+    return _solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [plays[c] for c in line],
+                     value * pos.base * pos.multiplier if score else None, nodes,
+                     time.perf_counter() - t0, len(pos.hands), pos.landlord)
 
 
 # -- the pure-Python path ----------------------------------------------------------------
