@@ -87,6 +87,15 @@ cdef extern from *:
     #endif
         memset(p, 0, bytes);
     }
+    /* The highest set bit of x (not 0), as a value. */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define ddz_hibit(x) (((unsigned long long)1) << (63 - __builtin_clzll(x)))
+    #else
+    static unsigned long long ddz_hibit(unsigned long long x) {
+        while (x & (x - 1)) x &= x - 1;
+        return x;
+    }
+    #endif
     #if defined(__GNUC__) || defined(__clang__)
     #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
     #define ddz_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -117,6 +126,7 @@ cdef extern from *:
     void ddz_table_free(void* p, size_t bytes) nogil
     void ddz_table_zero(void* p, size_t bytes) nogil
     void ddz_prefetch(const void* p) nogil
+    uint64_t ddz_hibit(uint64_t x) nogil
     int ddz_load(int* p) nogil
     void ddz_store(int* p, int v) nogil
     int ddz_claim(int* p, int old, int new) nogil
@@ -146,6 +156,7 @@ cdef enum:
     CW_SAFE_MAX = 48       # safe plays kept for the control-win test
     CW_STEPS = 4096        # its search steps
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
+    PREFETCH_ENTRIES = 1 << 15     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
     GROW_AT = 4            # the entries in use double when the nodes pass this many times them
 
 
@@ -727,9 +738,7 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
             k.meta = meta | (1 << 8)
         occ &= span
         if occ:
-            x = occ
-            while x & (x - 1):
-                x &= x - 1                  # the highest held rank
+            x = ddz_hibit(occ)              # the highest held rank
             m = ~occ & span                 # the empty ranks of the span
             # drop an empty rank at the bottom, right above another empty one (chains
             # possible) or anywhere (no chains), below the highest held rank
@@ -740,9 +749,7 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
                     k.tb = k.tb - ((<int64_t>b) << CODE_RANK_SHIFT)
                 low12 = (span * 15)             # the nibbles of the span
                 while drop:
-                    x = drop
-                    while x & (x - 1):
-                        x &= x - 1          # the highest rank to drop (its low bit)
+                    x = ddz_hibit(drop)     # the highest rank to drop (its low bit)
                     drop ^= x
                     keep = x - 1            # the nibbles below it
                     for s in range(MAX_SEATS):
@@ -859,7 +866,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     cdef Entry e
     cdef int64_t tt_best = -1, best_move = 0, code
     cdef int maxing, a0, b0, pass_
-    cdef int v, best, nllp, nfp, deferred = 0
+    cdef int v, best, nllp, nfp, deferred = 0, prefetching
     cdef Py_ssize_t base, n, i
     cdef uint64_t* bslot = NULL
 
@@ -912,8 +919,10 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     hp = c.packed[p]
     nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
     nfp = 1 if (c.score and p != c.landlord) else fp
-    for i in range(n if n < PREFETCH_AHEAD else PREFETCH_AHEAD):
-        prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i].code)
+    prefetching = c.tmask >= PREFETCH_ENTRIES
+    if prefetching:
+        for i in range(n if n < PREFETCH_AHEAD else PREFETCH_AHEAD):
+            prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i].code)
     if tb == 0 and not c.score and (c.features & FEAT_CW) and control_win(c, p, base, n):
         c.top = base
         best = terminal(c, p, 0, 0)
@@ -928,7 +937,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
             if pass_ == 1:
                 if c.arena[base + i].sortkey != -1:
                     continue
-            elif i + PREFETCH_AHEAD < n:
+            elif prefetching and i + PREFETCH_AHEAD < n:
                 prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i + PREFETCH_AHEAD].code)
             if pass_ == 0 and c.shared:
                 mkey = mix(key ^ (<uint64_t>code * <uint64_t>0xA24BAED4963EE407ULL))
