@@ -87,6 +87,44 @@ cdef extern from *:
     #endif
         memset(p, 0, bytes);
     }
+    /* pext (gather the bits of x selected by m to the bottom): one instruction where the
+       CPU has BMI2 (checked once at run time), a loop otherwise. */
+    static unsigned long long ddz_pext_soft(unsigned long long x, unsigned long long m) {
+        unsigned long long r = 0, bit = 1;
+        while (m) {
+            unsigned long long low = m & (0 - m);
+            if (x & low) r |= bit;
+            bit <<= 1;
+            m ^= low;
+        }
+        return r;
+    }
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+    #include <immintrin.h>
+    __attribute__((target("bmi2"))) static unsigned long long ddz_pext_bmi2(unsigned long long x, unsigned long long m) {
+        return _pext_u64(x, m);
+    }
+    static int ddz_bmi2 = -1;
+    static unsigned long long ddz_pext(unsigned long long x, unsigned long long m) {
+        if (ddz_bmi2 < 0) { __builtin_cpu_init(); ddz_bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0; }
+        return ddz_bmi2 ? ddz_pext_bmi2(x, m) : ddz_pext_soft(x, m);
+    }
+    #else
+    #define ddz_pext ddz_pext_soft
+    #endif
+    /* The number of kicker cards of a play code (the sum of its 15 3-bit fields). */
+    #if defined(__GNUC__) || defined(__clang__)
+    #define DDZ_M1 0x49249249249ULL         /* bit 0 of each of the 15 kicker fields */
+    #define ddz_kickers(x) (__builtin_popcountll((x) & DDZ_M1) + 2 * __builtin_popcountll((x) & (DDZ_M1 << 1)) \
+                            + 4 * __builtin_popcountll((x) & (DDZ_M1 << 2)))
+    #else
+    static int ddz_kickers(unsigned long long x) {
+        int n = 0;
+        x &= 0x1FFFFFFFFFFFULL;
+        while (x) { n += (int)(x & 7); x >>= 3; }
+        return n;
+    }
+    #endif
     /* The highest set bit of x (not 0), as a value. */
     #if defined(__GNUC__) || defined(__clang__)
     #define ddz_hibit(x) (((unsigned long long)1) << (63 - __builtin_clzll(x)))
@@ -127,6 +165,8 @@ cdef extern from *:
     void ddz_table_zero(void* p, size_t bytes) nogil
     void ddz_prefetch(const void* p) nogil
     uint64_t ddz_hibit(uint64_t x) nogil
+    uint64_t ddz_pext(uint64_t x, uint64_t m) nogil
+    int ddz_kickers(uint64_t x) nogil
     int ddz_load(int* p) nogil
     void ddz_store(int* p, int v) nogil
     int ddz_claim(int* p, int old, int new) nogil
@@ -706,7 +746,7 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
     value (RULES.md §2), and share an entry. The play to beat is kept by its type,
     length, width, relabelled top rank and its number of kicker cards (which kickers
     it carried changes nothing)."""
-    cdef uint64_t occ = 0, x, m, drop, low, keep, nz, span, low12
+    cdef uint64_t occ = 0, x, m, drop, keep, nz, span, low12
     cdef uint64_t ones = <uint64_t>0x111111111111111ULL
     cdef int s, hi = 0, length, t = 0, kick, b, chains
     k.h[0] = c.packed[0]
@@ -747,20 +787,12 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
                 if tb != 0 and t != T_ROCKET and hi < (12 if chains else 13):
                     b = nibble_count(drop & ((<uint64_t>1 << (4 * hi)) - 1))
                     k.tb = k.tb - ((<int64_t>b) << CODE_RANK_SHIFT)
-                low12 = (span * 15)             # the nibbles of the span
-                while drop:
-                    x = ddz_hibit(drop)     # the highest rank to drop (its low bit)
-                    drop ^= x
-                    keep = x - 1            # the nibbles below it
-                    for s in range(MAX_SEATS):
-                        low = k.h[s] & low12
-                        k.h[s] = (k.h[s] & ~low12) | (low & keep) | ((low >> 4) & ~keep)
+                low12 = span * 15               # the nibbles of the span
+                keep = low12 & ~(drop * 15)     # ... less the dropped ones (empty in every hand)
+                for s in range(MAX_SEATS):
+                    k.h[s] = (k.h[s] & ~low12) | ddz_pext(k.h[s], keep)
         if tb != 0:
-            kick = 0
-            x = <uint64_t>tb & ((<uint64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)
-            while x:
-                kick += <int>(x & 7)
-                x >>= KICK_BITS
+            kick = ddz_kickers(<uint64_t>tb)
             k.tb = (k.tb & ~((<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)) | kick
     k.hash = state_key(k.h[0], k.h[1], k.h[2], k.tb, k.meta)
 
