@@ -748,7 +748,8 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
     it carried changes nothing)."""
     cdef uint64_t occ = 0, x, m, drop, keep, nz, span, low12
     cdef uint64_t ones = <uint64_t>0x111111111111111ULL
-    cdef int s, hi = 0, length, t = 0, kick, b, chains
+    cdef int s, hi = 0, length, t = 0, kick, b, chains, last, below = -1
+    cdef uint64_t others = 0
     k.h[0] = c.packed[0]
     k.h[1] = c.packed[1]
     k.h[2] = c.packed[2]
@@ -756,10 +757,13 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
     k.meta = meta
     if c.canon:
         chains = 0
+        last = ((meta >> 2) & 3) - 1
         for s in range(MAX_SEATS):
             x = k.h[s]
             nz = (x | (x >> 1) | (x >> 2) | (x >> 3)) & ones
             occ |= nz
+            if s != last:
+                others |= nz
             chains |= may_chain(x, nz)
         if tb != 0:
             t = code_type(tb)
@@ -769,8 +773,20 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
                 # no hand can ever form a chain again: only a bomb beats this one, and
                 # its ranks no longer matter
                 k.tb = tb = (tb & ~((<int64_t>15) << CODE_RANK_SHIFT)) | ((<int64_t>11) << CODE_RANK_SHIFT)
-            elif t != T_ROCKET and hi < 13 and 1 <= length <= hi + 1:
-                occ |= ((((<uint64_t>1) << (4 * length)) - 1) // 15) << (4 * (hi - length + 1))
+            elif length > 1:
+                if 1 <= length <= hi + 1 and hi < 12:
+                    occ |= ((((<uint64_t>1) << (4 * length)) - 1) // 15) << (4 * (hi - length + 1))
+            elif t != T_ROCKET:
+                # one rank: what counts is which cards of the seats that may answer it
+                # (all but its maker's) lie above it, so it stands just above the
+                # highest of their ranks at or below its own (-1: none)
+                x = others & (((<uint64_t>1) << (4 * hi + 4)) - 1)
+                if x:
+                    below = 0
+                    x = ddz_hibit(x)
+                    while x > 1:
+                        x >>= 4
+                        below += 1
         # chains possible: relabel ranks 3..A, keeping one empty rank between held ones;
         # none: ranks 3..2, keeping none (and the key says which)
         span = ONES12 if chains else ONES13
@@ -784,14 +800,18 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
             # possible) or anywhere (no chains), below the highest held rank
             drop = (m & ((m << 4) | 1) & (x - 1)) if chains else (m & (x - 1))
             if drop:
-                if tb != 0 and t != T_ROCKET and hi < (12 if chains else 13):
+                if tb != 0 and length > 1 and hi < 12:
                     b = nibble_count(drop & ((<uint64_t>1 << (4 * hi)) - 1))
                     k.tb = k.tb - ((<int64_t>b) << CODE_RANK_SHIFT)
+                if below >= 0 and below < (12 if chains else 13):
+                    below -= nibble_count(drop & ((<uint64_t>1 << (4 * below)) - 1))
                 low12 = span * 15               # the nibbles of the span
                 keep = low12 & ~(drop * 15)     # ... less the dropped ones (empty in every hand)
                 for s in range(MAX_SEATS):
                     k.h[s] = (k.h[s] & ~low12) | ddz_pext(k.h[s], keep)
         if tb != 0:
+            if length == 1 and t != T_ROCKET:
+                k.tb = (k.tb & ~((<int64_t>15) << CODE_RANK_SHIFT)) | ((<int64_t>(below + 1)) << CODE_RANK_SHIFT)
             kick = ddz_kickers(<uint64_t>tb)
             k.tb = (k.tb & ~((<int64_t>1 << (KICK_BITS * NUM_RANKS)) - 1)) | kick
     k.hash = state_key(k.h[0], k.h[1], k.h[2], k.tb, k.meta)
