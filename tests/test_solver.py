@@ -6,6 +6,7 @@ Runs in both legs: under ``DDZ_NO_EXTENSIONS=1`` ``ddz.solve`` is the reference
 minimax (with a memo), and refuses big positions without a limit."""
 
 import json
+import os
 import pathlib
 
 import numpy as np
@@ -350,6 +351,50 @@ def test_solve_argument_errors(kw, words):
         solve(Position(["3", "4"]), **kw)
     with pytest.raises(DdzError, match="Position"):
         solve("3/4")
+
+
+def test_huge_limits_are_no_limits():
+    """node_limit >= NO_NODE_LIMIT (2**62) and time_limit >= NO_TIME_LIMIT (1e9 s), inf
+    and 10**400 included, mean no limit (they overflowed before)."""
+    from ddz.solver import NO_NODE_LIMIT, NO_TIME_LIMIT
+    pos = Position(["KK5543", "225543"])
+    want = solve(pos)
+    for kw in ({"node_limit": 2 ** 63}, {"node_limit": NO_NODE_LIMIT}, {"node_limit": 10 ** 400},
+               {"time_limit": 10 ** 400}, {"time_limit": float("inf")}, {"time_limit": NO_TIME_LIMIT}):
+        sol = solve(pos, **kw)
+        assert sol.exact and (sol.win, sol.moves, sol.pv) == (want.win, want.moves, want.pv), kw
+    for kw in ({"time_limit": float("nan")}, {"node_limit": -(2 ** 70)}, {"time_limit": "1"}):
+        with pytest.raises(DdzError, match=next(iter(kw))):
+            solve(pos, **kw)
+
+
+@pytest.mark.parametrize("plays, ok", [(0, True), (20, True), (21, False), (2 ** 70, False), (-1, False)])
+def test_landlord_plays_is_bounded(plays, ok):
+    """A landlord makes at most 20 plays (a card each, from at most 20): more is a
+    DdzError, not an overflow in the search."""
+    if ok:
+        pos = Position(["3", "4"], landlord_plays=plays)
+        assert solve(pos, score=True).value == 2      # the landlord plays out: spring
+    else:
+        with pytest.raises(DdzError, match="landlord_plays must be an integer 0..20"):
+            Position(["3", "4"], landlord_plays=plays)
+
+
+def test_many_threads_are_capped_and_share_one_table():
+    """threads=256 uses no more threads than CPUs and one table: the same answer, and
+    memory bounded (64 MiB per thread would be 16 GiB)."""
+    import resource
+    import threading
+
+    pos = Position(["3456789TJQK2", "3456789TJQAA"] if not NO_EXTENSIONS else ["3579JK", "468TQA"])
+    want = solve(pos, all_moves=True)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    threads_before = threading.active_count()
+    sol = solve(pos, all_moves=True, threads=256)
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert (sol.exact, sol.win, sol.moves, sol.pv) == (want.exact, want.win, want.moves, want.pv)
+    assert grown_mib < 1024, grown_mib
+    assert threading.active_count() - threads_before <= (os.cpu_count() or 1)
 
 
 def test_progress_callback_runs_the_search_aside():

@@ -39,6 +39,7 @@ function: cancel, progress).
 """
 
 cimport cython
+import operator
 import threading
 from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, realloc
@@ -1164,6 +1165,13 @@ cdef class Table:
             self.gen = 1
 
 
+cdef int landlord_plays_arg(object value) except -1:
+    """The landlord's plays as the search keeps them: 0, 1, or 2 for two or more (any
+    integer; below 0 counts as 0)."""
+    value = operator.index(value)
+    return 2 if value >= 2 else (1 if value == 1 else 0)
+
+
 cdef int check_seat(int seat, int seats, str what, bint allow_none) except -1:
     if not (-1 if allow_none else 0) <= seat < seats:
         raise ValueError(f"{what} {seat} is not a seat of {seats}")
@@ -1197,6 +1205,7 @@ cdef class Searcher:
     cdef int64_t root_tb
     cdef int has_root
     cdef int auto_entries      # size the entries in use by the first search's cards
+    cdef int busy              # a search runs (perhaps without the GIL): no other call
 
     def __cinit__(self, double table_mb=0):
         memset(&self.c, 0, sizeof(Ctx))
@@ -1240,9 +1249,12 @@ cdef class Searcher:
         pages and stays in cache; the entries in use grow with the search).
         ``features``: the optional prunings (:meth:`set_features`).
 
-        :raises ValueError: seats or landlord out of range, no table of its own.
+        :raises ValueError: seats or landlord out of range, no table of its own, a rule
+            set of two decks.
         :raises TypeError: ``rules`` is not a ddz.Rules.
         """
+        cdef Opts o
+        self.idle()
         if seats != 2 and seats != 3:
             raise ValueError("seats must be 2 or 3")
         check_seat(landlord, seats, "landlord", False)
@@ -1252,7 +1264,10 @@ cdef class Searcher:
             from ddz.rules import Rules
             if not isinstance(rules, Rules):
                 raise TypeError(f"rules must be a ddz.Rules, not {type(rules).__name__}")
-            opts_from(rules.move_options, &self.opts)
+            if rules.decks != 1:
+                raise ValueError("the solver plays the one-deck game only")
+            opts_from(rules.move_options, &o)      # raises on inconsistent options
+            self.opts = o
             self.rules = rules
         self.c.n = seats
         self.c.landlord = landlord
@@ -1272,6 +1287,7 @@ cdef class Searcher:
 
     def set_features(self, int features):
         """The optional prunings to use (a bit set; for measuring them)."""
+        self.idle()
         self.c.features = features
         self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
 
@@ -1309,9 +1325,15 @@ cdef class Searcher:
         :meth:`help`)."""
         return self.c.nodes
 
+    cdef int idle(self) except -1:
+        if self.busy:
+            raise RuntimeError("this Searcher is searching (in another thread): one search at a time")
+        return 0
+
     cdef int load(self, hands) except -1:
         cdef int s, r, v, n = self.c.n
         cdef int total[NUM_RANKS]
+        self.idle()
         if self.using is None:
             raise ValueError("reset() the Searcher first")
         if len(hands) != n:
@@ -1443,18 +1465,23 @@ cdef class Searcher:
         cdef int v, exact, llp
         self.load(hands)
         self.check_state(to_move, to_beat, last, True)
-        llp = 2 if landlord_plays >= 2 else (0 if landlord_plays <= 0 else 1)
+        llp = landlord_plays_arg(landlord_plays)
         if not alpha < beta:
             raise ValueError("the window must have alpha < beta")
         self.start(node_limit, time_limit)
-        self.c.ts = PyEval_SaveThread() if release else NULL
-        v = self.root_search(to_move, to_beat, last, llp, farmers_played, alpha, beta, &exact)
-        self.finish()
+        self.busy = 1
+        try:
+            self.c.ts = PyEval_SaveThread() if release else NULL
+            v = self.root_search(to_move, to_beat, last, llp, farmers_played, alpha, beta, &exact)
+            self.finish()
+        finally:
+            self.regain()
+            self.busy = 0
         return v, bool(exact)
 
     def solve(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,
               bint farmers_played, bint all_moves=False, node_limit=None,
-              double time_limit=0.0, known=None):
+              double time_limit=0.0):
         """Solve one state: its value, the moves that reach it and a principal variation.
 
         :param hands: one 15-count sequence per seat (every hand non-empty, within the
@@ -1467,7 +1494,6 @@ cdef class Searcher:
             mode the losing side reports none).
         :param node_limit: stop after this many more nodes (``None``: no limit; at most
             2**63 - 1 counts). :param time_limit: seconds (0, or 1e12 or more: no limit).
-        :param known: the root's value when already known (a parallel search).
         :returns: ``(value, exact, moves, pv)``: the value (landlord's side: ±1 in win
             mode, ±2**k in score mode), ``exact`` (``False``: stopped, the rest
             meaningless), the move codes that reach it (in search order) and the codes
@@ -1481,7 +1507,7 @@ cdef class Searcher:
         cdef int64_t* buf = NULL
         self.load(hands)
         self.check_state(to_move, to_beat, last, True)
-        llp = 2 if landlord_plays >= 2 else (0 if landlord_plays <= 0 else 1)
+        llp = landlord_plays_arg(landlord_plays)
         if not self.c.score:
             llp = 0
             farmers_played = 0
@@ -1489,43 +1515,43 @@ cdef class Searcher:
         self.c.ts = NULL
         moves = []
         pv = []
-        if known is not None:
-            v = known
-        else:
+        self.busy = 1
+        try:
             v = self.root_search(to_move, to_beat, last, llp, farmers_played,
                                  -INF if self.c.score else -1, INF if self.c.score else 1, &exact)
             self.regain()
-        root_v = v
-        if exact and all_moves:
-            n = gen_ordered(&self.c, to_move, to_beat, last, -1)
-            buf = <int64_t*>realloc(NULL, sizeof(int64_t) * (n + 1))
-            if n < 0 or buf == NULL:
-                free(buf)
-                self.finish()
-                raise MemoryError("no room for the move list")
-            m = best_moves(&self.c, to_move, to_beat, last, llp, farmers_played, v, 0, buf, n + 1)
+            root_v = v
+            if exact and all_moves:
+                n = gen_ordered(&self.c, to_move, to_beat, last, -1)
+                buf = <int64_t*>realloc(NULL, sizeof(int64_t) * (n + 1 if n > 0 else 1))
+                if n < 0 or buf == NULL:
+                    raise MemoryError("no room for the move list")
+                m = best_moves(&self.c, to_move, to_beat, last, llp, farmers_played, v, 0, buf, n + 1)
+                self.regain()
+                if m < 0:
+                    exact = 0
+                else:
+                    moves = [buf[i] for i in range(m)]
+            # the principal variation: the first move reaching the value, ply by ply (its
+            # first move is the reported one)
+            p, tb, last_, fp = to_move, to_beat, last, farmers_played
+            while exact and len(pv) < PV_MAX:
+                m = best_moves(&self.c, p, tb, last_, llp, fp, v, 1, &first, 1)
+                self.regain()
+                if m < 0:
+                    exact = 0
+                if m <= 0:
+                    break
+                pv.append(first)
+                if self.c.score and is_bomb(first):
+                    v //= 2
+                if play_move(&self.c, &p, &tb, &last_, &llp, &fp, first):
+                    break
+        finally:
             self.regain()
-            if m < 0:
-                exact = 0
-            else:
-                moves = [buf[i] for i in range(m)]
             free(buf)
-        # the principal variation: the first move reaching the value, ply by ply (its
-        # first move is the reported one)
-        p, tb, last_, fp = to_move, to_beat, last, farmers_played
-        while exact and len(pv) < PV_MAX:
-            m = best_moves(&self.c, p, tb, last_, llp, fp, v, 1, &first, 1)
-            self.regain()
-            if m < 0:
-                exact = 0
-            if m <= 0:
-                break
-            pv.append(first)
-            if self.c.score and is_bomb(first):
-                v //= 2
-            if play_move(&self.c, &p, &tb, &last_, &llp, &fp, first):
-                break
-        self.load(hands)      # the line was played out on the context
+            self.restore_root()       # the line was played out on the context
+            self.busy = 0
         self.finish()
         if not exact:
             return 0, False, [], []
@@ -1535,7 +1561,17 @@ cdef class Searcher:
             moves = []
         return root_v, True, moves, pv
 
-    def help(self, Searcher main):
+    cdef void restore_root(self) noexcept:
+        """Put the root's hands (saved by :meth:`root_search`) back on the context."""
+        cdef int s, r
+        memcpy(self.c.hands, self.root_hands, sizeof(self.root_hands))
+        for s in range(MAX_SEATS):
+            self.c.left[s] = 0
+            for r in range(NUM_RANKS):
+                self.c.left[s] += self.c.hands[s][r]
+            self.c.packed[s] = pack(self.c.hands[s])
+
+    def help(self, Searcher main not None):
         """Search ``main``'s running root on its table, without the GIL, until the root
         is solved or ``main`` tells its helpers to stop (a helper thread of a parallel
         search; ``main`` must have called :meth:`share`); a helper that finishes first
@@ -1544,8 +1580,18 @@ cdef class Searcher:
         cdef int64_t tb
         if main is self:
             raise ValueError("a Searcher cannot help itself")
-        if not main.has_root or main.using is None:
+        self.idle()
+        if not main.has_root or main.using is None or not main.c.shared:
             return 0
+        self.busy = 1
+        try:
+            return self.help_search(main)
+        finally:
+            self.busy = 0
+
+    cdef int64_t help_search(self, Searcher main) except -1:
+        cdef int v, s, r, p, last, llp, fp, alpha, beta
+        cdef int64_t tb
         self.opts = main.opts
         self.c.o = &self.opts
         self.c.n = main.c.n
@@ -1615,7 +1661,8 @@ def _packed(int64_t code, hand):
     counts of the search against the core's, and its cheap hand tests."""
     cdef uint8_t cc[NUM_RANKS]
     cdef uint8_t h[NUM_RANKS]
-    cdef int r, v
+    cdef int r, v, t = code_type(code)
+    cdef int length = <int>((code >> CODE_LENGTH_SHIFT) & 15), hi = <int>((code >> CODE_RANK_SHIFT) & 15)
     if len(hand) != NUM_RANKS:
         raise ValueError("a hand is 15 counts")
     for r in range(NUM_RANKS):
@@ -1623,5 +1670,7 @@ def _packed(int64_t code, hand):
         if not 0 <= v <= 4:
             raise ValueError("a count beyond the deck")
         h[r] = <uint8_t>v
+    if code < 0 or t > T_ROCKET or (code != 0 and (length < 1 or hi >= NUM_RANKS or length > hi + 1)):
+        raise ValueError("not the code of a play")
     code_counts(code, cc)
     return pack(cc), pack_code(code), split_count(pack(h)), maybe_one_play(pack(h))

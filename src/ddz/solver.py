@@ -32,7 +32,7 @@ from .play import Play
 from .position import Position
 from .reference_solver import LimitReached, ref_solve
 
-__all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB"]
+__all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("_solver", "the compiled solver (ddz._solver)")
 
@@ -108,13 +108,25 @@ def _unknown(pos: Position, nodes: int, t0: float) -> Solution:
                     pos.seats, pos.landlord)
 
 
+NO_NODE_LIMIT = 1 << 62
+"""A ``node_limit`` this large or larger is no limit (the search never gets there)."""
+
+NO_TIME_LIMIT = 1e9
+"""A ``time_limit`` of this many seconds (about 32 years) or more, ``inf`` included, is
+no limit."""
+
+
 def _limit_arg(value, what: str, kind) -> Optional[float]:
+    """A node (``kind=int``) or time limit: ``None`` (none) or a positive number;
+    :data:`NO_NODE_LIMIT` / :data:`NO_TIME_LIMIT` and beyond mean none."""
     if value is None:
         return None
     if isinstance(value, bool) or not (is_integer(value) if kind is int else isinstance(value, (int, float))):
         raise DdzError(f"{what} must be {'an integer' if kind is int else 'a number'} or None, got {quote(value)}")
     if not value > 0 or value != value:
         raise DdzError(f"{what} must be positive, got {quote(value)}")
+    if value >= (NO_NODE_LIMIT if kind is int else NO_TIME_LIMIT):
+        return None
     return kind(value)
 
 
