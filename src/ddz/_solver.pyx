@@ -15,7 +15,7 @@ landlord maximises, the farmers minimise (two farmers are one side: RULES.md §5
 Search: fail-soft alpha-beta over packed hands (one 64-bit word a hand, 4 bits a rank);
 a :class:`Table` (transposition table) of 64-byte entries, direct-mapped, keyed by a
 64-bit hash and verified against the whole stored state (hands, play to beat, seats,
-spring flags) and, when threads share it, a checksum of the entry (a torn entry is a
+spring flags) and a checksum of the entry (when threads share the table, a torn entry is a
 miss: lock-free). A seat that surely cannot answer passes without a node or a probe; in
 win mode a seat whose whole hand is one legal play wins before any move is generated.
 The move order depends on the state alone (no history). A search stopped by a node or
@@ -206,7 +206,7 @@ cdef struct Entry:
     uint64_t h[MAX_SEATS]
     int64_t tb
     int64_t best
-    uint64_t check         # shared tables: a checksum of the other fields (0: none)
+    uint64_t check         # a checksum of the other fields (a torn entry is a miss)
     int32_t value
     uint16_t meta
     uint16_t gen
@@ -254,7 +254,7 @@ cdef struct Ctx:
     uint64_t tmask         # the entries in use, less one (a power of two)
     uint64_t tfull         # the table's entries, less one
     uint16_t gen           # entries of other generations are empty
-    int shared             # other threads use the table: checksums and ABDADA
+    int shared             # other threads use the table: ABDADA
     uint64_t* busy         # ABDADA: hashes of the moves being searched
     int features           # bit set of the optional prunings (FEAT_*), for measuring them
     int canon              # FEAT_CANON is on and the options allow it
@@ -820,12 +820,12 @@ cdef inline void make_key(Ctx* c, int64_t tb, uint16_t meta, Key* k) noexcept no
 
 cdef inline int probe(Ctx* c, Entry* slot, const Key* k, Entry* out) noexcept nogil:
     """Copy the entry of this state into ``out``: 1 if there is one (of this generation,
-    the same state, and, in a shared table, an intact checksum)."""
+    the same state, and an intact checksum: a shared table's entry may be torn)."""
     memcpy(out, slot, sizeof(Entry))
     if not out.bound or out.gen != c.gen or out.h[0] != k.h[0] or out.h[1] != k.h[1] \
             or out.h[2] != k.h[2] or out.tb != k.tb or out.meta != k.meta:
         return 0
-    if c.shared and out.check != entry_check(out):
+    if out.check != entry_check(out):
         return 0
     return 1
 
@@ -842,7 +842,7 @@ cdef inline void store(Ctx* c, Entry* slot, const Key* k, int value, int64_t bes
     e.meta = k.meta
     e.gen = c.gen
     e.bound = <uint8_t>bound
-    e.check = entry_check(&e) if c.shared else 0
+    e.check = entry_check(&e)
     memset(e.pad, 0, sizeof(e.pad))
     memcpy(slot, &e, sizeof(Entry))
 
@@ -1450,10 +1450,9 @@ cdef class Searcher:
         return v
 
     def share(self):
-        """The table is about to be shared with helpers (:meth:`help`): checksum the
-        entries and defer moves being searched elsewhere (ABDADA) from now on, on the
-        whole table."""
-        self.c.tmask = self.c.tfull
+        """The table is about to be shared with helpers (:meth:`help`): defer moves being
+        searched elsewhere (ABDADA) from now on, and keep the entries in use as they are
+        (the helpers use as many)."""
         self.c.shared = 1
 
     def value(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,

@@ -265,6 +265,7 @@ def _searcher(mb: float):
 
 
 _HELPERS = []
+_HELP_AFTER = 1 << 15       # helpers join a search once it has searched this many nodes (~10 ms)
 
 
 def _helpers() -> concurrent.futures.ThreadPoolExecutor:
@@ -301,7 +302,7 @@ class _Job:
         self.done_nodes = 0
 
     def poll(self):
-        if self.helpers:
+        if self.helpers and self.s.nodes >= _HELP_AFTER:
             self.s.share()
             pool = _helpers()
             self.futures = [pool.submit(_help, self.s) for _ in range(self.helpers)]
