@@ -1,4 +1,4 @@
-"""The endgame solver: :func:`solve` a perfect-information :class:`ddz.Position` (issue 12).
+"""The endgame solver: :func:`solve` a perfect-information :class:`ddz.Position` (issues 12, 26).
 
 Two seats (the classic 残局 puzzle: two open hands, a pass ends the trick) or three (the
 real game: the landlord against two farmers who play as one side; a trick ends after
@@ -6,10 +6,12 @@ two passes), RULES.md §5. Win mode answers who wins under best play by both sid
 mode (``score=True``) the signed score of RULES.md §6 from the landlord's side, each side
 maximising its own result (bombs, the rocket, spring and anti-spring still to come).
 
-The search is :mod:`ddz._solver` (Cython, ``nogil``: alpha-beta with a transposition
-table of ``table_mb`` MiB per thread, verified against the full state; see its
-docstring). Each thread keeps its table between calls (one table per thread and size:
-memory stays bounded by ``threads * table_mb`` MiB, plus the move lists). With
+The search is :mod:`ddz._solver` (Cython: alpha-beta with a transposition table of
+``table_mb`` MiB, verified against the full state; see its docstring), run in the
+calling thread. Each thread keeps its table between calls (one per thread: a call
+with another size frees the old one first), mapped lazily from the kernel (a small
+search touches a small part of it) and emptied in O(1) by a generation count; the
+helper threads of ``threads > 1`` search on the caller's table. With
 ``DDZ_NO_EXTENSIONS=1`` the pure-Python :mod:`ddz.reference_solver` answers instead
 (with a memo of solved positions): fine for a few cards, slow beyond; without a node or
 time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
@@ -37,7 +39,7 @@ __all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO
 _solver = compiled("_solver", "the compiled solver (ddz._solver)")
 
 DEFAULT_TABLE_MB = 64
-"""The default transposition table size per thread, MiB."""
+"""The default transposition table size, MiB (one table per calling thread)."""
 
 PURE_PYTHON_MAX_CARDS = 14
 """Under ``DDZ_NO_EXTENSIONS=1``, the most cards (all hands together) :func:`solve`
@@ -143,13 +145,21 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :param all_moves: report every winning (score mode: every best) move of the side
         to move, not only the first.
     :param node_limit: stop after about this many positions (int > 0, ``None``: no
-        limit); a stopped search answers ``exact=False``.
-    :param time_limit: stop after about this many seconds (> 0, ``None``: no limit).
-    :param threads: threads that split the root moves (>= 1); the answer (``win``,
-        ``value``, ``moves``, ``pv``) is the same for every thread count, only
-        ``nodes`` and ``seconds`` differ. Each thread has its own table.
-    :param table_mb: transposition table size per thread in MiB (>= 1; default
-        :data:`DEFAULT_TABLE_MB`); memory use is bounded by ``threads * table_mb``.
+        limit; :data:`NO_NODE_LIMIT` or more: none either); a stopped search answers
+        ``exact=False``.
+    :param time_limit: stop after about this many seconds (> 0, ``None``: no limit;
+        :data:`NO_TIME_LIMIT` or more, ``inf`` included: none either).
+    :param threads: threads that search (1..256): helpers join the calling thread once
+        a search has run 32,768 positions (a small search never pays for them), at most
+        one per usable CPU but the caller's, all on the caller's one table (lock-free,
+        checksummed entries; simplified ABDADA: a thread defers the moves another is
+        searching). The answer (``win``, ``value``, ``moves``, ``pv``) is the same for
+        every thread count (the reported move and line are decided by the move order
+        alone, after the search), only ``nodes`` and ``seconds`` differ.
+    :param table_mb: transposition table size in MiB (1 to 2**20; default
+        :data:`DEFAULT_TABLE_MB`), shared by the threads of a call; a table larger than
+        the memory the system has available (Linux ``MemAvailable``) is a
+        :class:`ddz.TableMemoryError`, as is one the kernel refuses.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
         long search runs, from the calling thread.
     :param cancel: ``None``, or a handle with an ``is_set()`` method (a
@@ -167,6 +177,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :raises DdzError: ``position`` is not a Position; a bad limit, thread count, table
         size or ``cancel``; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
         :data:`PURE_PYTHON_MAX_CARDS` cards with no limit.
+    :raises TableMemoryError: the table does not fit in memory (``table_mb``).
     """
     t0 = time.perf_counter()
     if type(position) is not Position and not isinstance(position, Position):
