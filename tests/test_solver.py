@@ -199,6 +199,35 @@ def test_thread_count_does_not_change_the_answer(score, all_moves):
         assert len(answers) == 1, str(pos)
 
 
+@pytest.mark.skipif(NO_EXTENSIONS, reason="helper threads are the compiled search's")
+@pytest.mark.parametrize("score", [False, True])
+def test_helper_threads_give_the_same_answer(monkeypatch, score):
+    """With helpers joining at once (not after 32,768 positions) they really search
+    beside the caller on its table; the answer (value, moves, line) is the same as with
+    one thread and with a table of 1 MiB, and the helpers did search."""
+    import ddz.solver as S
+
+    monkeypatch.setattr(S, "_HELP_AFTER", 0)
+    searched = []
+    real_help = S._help
+    monkeypatch.setattr(S, "_help", lambda main: searched.append(real_help(main)) or searched[-1])
+    rng = np.random.default_rng(2026)
+    positions = [_wz(name) for name in ("WZ5", "WZ7", "WZ8")] if not score else []
+    while len(positions) < (3 if not score else 2) + 3:
+        pos = _random_position(rng, 3, STANDARD, 21)
+        if not pos.over and sum(pos.cards_left) >= 17:
+            positions.append(pos)
+    for pos in positions:
+        answers = set()
+        for kw in ({"threads": 1}, {"threads": 2}, {"threads": 2, "table_mb": 1}, {"table_mb": 1}):
+            sol = solve(pos, score=score, all_moves=True, **kw)
+            assert sol.exact
+            answers.add((sol.win, sol.value, tuple(sol.moves), tuple(sol.pv)))
+        assert len(answers) == 1, str(pos)
+    if os.cpu_count() > 1:
+        assert searched and sum(searched) > 0
+
+
 # -- score mode by hand (RULES.md §6) ------------------------------------------------------
 
 @pytest.mark.parametrize("hands, kw, value", [
