@@ -19,9 +19,10 @@ Sections (``--sections``, default all but ``deals`` and ``resolver``):
   each solved once with a time limit of 60 s (a position solved in t seconds is solved
   within every limit of t or more: the search is the same up to the stop); the share
   exact within 1 s, 10 s and 60 s, median and p90 times. ``--budget`` caps the whole
-  section: once the time left would not give every remaining position the full
-  limit, the limit is lowered (never below 10 s) and the table says how many
-  positions had the full limit;
+  section: once the time left would not keep 10 s for every remaining position, a
+  position gets less than the full limit (never less than 10 s), and the table says
+  how many positions had the full limit (one solved within 60 s counts as such
+  either way; one stopped earlier is unknown between its limit and 60 s);
 * ``resolver``: ``doudizhu-resolver`` (pure Python, ``pip install doudizhu-resolver``)
   on the puzzles, each in a subprocess with a time cap, when it is installed.
 
@@ -280,8 +281,9 @@ def deals(seed, count, sizes, limit, budget):
     for cards, score in runs:
         times, nodes, full, lw, exact = [], [], 0, 0, 0
         for pos in three_player(seed + cards, cards, count):
+            # the full limit while the time left keeps 10 s for every position after this one
             left = budget - (time.perf_counter() - start)
-            cap = min(limit, max(10.0, left / max(1, total - done)))
+            cap = min(limit, max(10.0, left - 10.0 * (total - done - 1)))
             full += cap >= limit
             c0 = time.perf_counter()
             sol = solve(pos, score=score, time_limit=cap)
@@ -296,7 +298,7 @@ def deals(seed, count, sizes, limit, budget):
         med, p90 = pct(times, 50), pct(times, 90)
         fmt = lambda x: f"{x:.2f}" if np.isfinite(x) else f"> {limit:g}"     # noqa: E731
         print(f"| {cards} | {'score' if score else 'win'} | {within[0]}/{count} | {within[1]}/{count} | "
-              f"{within[2]}/{full} | {fmt(med)} | {fmt(p90)} | {int(np.median(nodes)):,} | {full}/{count} | "
+              f"{within[2]}/{count} | {fmt(med)} | {fmt(p90)} | {int(np.median(nodes)):,} | {full}/{count} | "
               f"{lw}/{exact} |", flush=True)
     print(f"\nsection time {(time.perf_counter() - start) / 60:.1f} min, load average at the end "
           f"{load_line():.2f}\n")
