@@ -992,7 +992,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
                     continue
             elif prefetching and i + PREFETCH_AHEAD < n:
                 prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i + PREFETCH_AHEAD].code)
-            if pass_ == 0 and c.shared:
+            if pass_ == 0 and c.shared and i > 0:
                 mkey = mix(key ^ (<uint64_t>code * <uint64_t>0xA24BAED4963EE407ULL))
                 bslot = c.busy + (mkey & ((1 << BUSY_BITS) - 1))
                 if bslot[0] == mkey:

@@ -152,8 +152,8 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :param threads: threads that search (1..256): helpers join the calling thread once
         a search has run 32,768 positions (a small search never pays for them), at most
         one per usable CPU but the caller's, all on the caller's one table (lock-free,
-        checksummed entries; simplified ABDADA: a thread defers the moves another is
-        searching). The answer (``win``, ``value``, ``moves``, ``pv``) is the same for
+        checksummed entries; simplified ABDADA: a thread defers the moves, but a node's
+        first, that another is searching). The answer (``win``, ``value``, ``moves``, ``pv``) is the same for
         every thread count (the reported move and line are decided by the move order
         alone, after the search), only ``nodes`` and ``seconds`` differ.
     :param table_mb: transposition table size in MiB (1 to 2**20; default
