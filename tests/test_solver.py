@@ -55,6 +55,24 @@ def test_pinned_puzzle(puzzle, rules):
             assert solve(pos.after(move)).landlord_wins is False
 
 
+# positions where a well-known C++ solver (YunyanDeng/doudizhu_endgame) errs and an
+# independent exhaustive search agrees with ddz (../shared/solver/README.md)
+@pytest.mark.parametrize("rules", [RULESETS[0], pytest.param(RULESETS[1], marks=pytest.mark.slow)], ids=RULE_IDS)
+@pytest.mark.parametrize("landlord, farmer, landlord_wins", [
+    ("3345689JJJKAA2", "45789TTQKKKAA2", True),
+    ("34555799TTJJAB", "334667889TJQQR", False),
+    ("346667789TTJQK", "4456779JJQKAA2", True),
+])
+def test_where_a_cpp_solver_errs(landlord, farmer, landlord_wins, rules):
+    pos = Position([landlord, farmer], rules=rules)
+    if _too_big(pos):
+        pytest.skip("28 cards: too many for the pure-Python fallback without a limit")
+    sol = solve(pos)
+    assert sol.exact and sol.landlord_wins is landlord_wins
+    end = _replay(pos, sol.pv)
+    assert end.over and end.landlord_wins is landlord_wins
+
+
 def _replay(pos, pv):
     """Play a principal variation out; it must be legal and end the hand."""
     for move in pv:
