@@ -9,8 +9,8 @@ Sections (``--sections``, default all but ``deals`` and ``resolver``):
   (its time / ddz's, the Python call included) and the answers that differ;
 * ``threads``: positions of this bench's own seed taking 50 ms or more on one thread:
   ``threads=2`` against one, and the answers compared;
-* ``three``: 200 random three-player positions of 30 cards (``time_limit=2``): thread
-  CPU time and nodes;
+* ``three``: 200 random three-player positions of 30 cards (a limit of 2 s of thread
+  CPU time): thread CPU time and nodes;
 * ``features``: the search's optional prunings, each on and off, on positions of this
   bench's own seed (nodes and time);
 * ``random``: random three-player endgames of at most 24 cards, both kicker rules;
@@ -60,6 +60,18 @@ CARDS = np.repeat(np.arange(15), [4] * 13 + [1, 1])
 RANKS = "3456789TJQKA2"
 ORDER = {c: i for i, c in enumerate(RANKS + "BR")}
 FEATURES = {"none": 0, "control-win": 1, "relabelled keys": 2, "both (default)": 3}
+
+
+class CpuLimit:
+    """A ``cancel`` handle that is set once the solving thread has used ``seconds`` of CPU
+    time (``solve`` polls it from that thread): a time limit that other processes on a
+    shared machine do not shorten."""
+
+    def __init__(self, seconds):
+        self.end = time.thread_time() + seconds
+
+    def is_set(self):
+        return time.thread_time() >= self.end
 
 
 def median_of(fn, repeat=5):
@@ -227,11 +239,11 @@ def threads(seed, limit):
 
 
 def three(seed, count, limit):
-    section(f"Three-player, 30 cards: {count} random positions (time_limit={limit:g} s)")
+    section(f"Three-player, 30 cards: {count} random positions (limit {limit:g} s of thread CPU time)")
     times, nodes, inexact = [], [], 0
     for pos in three_player(seed, 30, count):
         c0 = time.thread_time()
-        sol = solve(pos, time_limit=limit)
+        sol = solve(pos, cancel=CpuLimit(limit))
         times.append(time.thread_time() - c0)
         nodes.append(sol.nodes)
         inexact += not sol.exact
@@ -292,18 +304,6 @@ def random_endgames(n, seed):
         q = np.percentile(times, [0, 50, 90, 99, 100])
         print(f"| {name} | {exact}/{n} | {q[0]:.2f} | {q[1]:.2f} | {q[2]:.2f} | {q[3]:.1f} | {q[4]:.1f} | {lw}/{n} |")
     print()
-
-
-class CpuLimit:
-    """A ``cancel`` handle that is set once the solving thread has used ``seconds`` of CPU
-    time (``solve`` polls it from that thread): a time limit that other processes on a
-    shared machine do not shorten."""
-
-    def __init__(self, seconds):
-        self.end = time.thread_time() + seconds
-
-    def is_set(self):
-        return time.thread_time() >= self.end
 
 
 def deals(seed, count, sizes, limit, budget):
