@@ -611,17 +611,7 @@ def _campaign(seed, log_path):
                 call(name, fn, args, labels, expect=True if short in never_raises else ok if strict else None)
         # seeded random combinations
         if names:
-            for _ in range(60 * len(names)):
-                args, labels = [], []
-                for i, pool in enumerate(pools):
-                    if rng.random() < 0.3:
-                        args.append(baselines[i])
-                        labels.append("valid")
-                    else:
-                        lbl, v, _ = pool[rng.integers(len(pool))]
-                        args.append(v)
-                        labels.append(lbl)
-                call(name, fn, args, labels)
+            _random_mixes(call, rng, name, fn, baselines, pools, 60 * len(names), 0.3)
 
     # the module-level classes (the RuleTable constructor): garbage only, no new universe
     for fname, cls in functions.items():
@@ -665,6 +655,22 @@ def _campaign(seed, log_path):
                "exceptions": dict(sorted(excs.items())), "functions": sorted(functions),
                "methods": sorted(methods), "solver_methods": sorted(solver_methods())}
     print("KERNEL-SAFETY-DONE " + json.dumps(summary), flush=True)
+
+
+def _random_mixes(call, rng, name, fn, baselines, pools, count, p_valid):
+    """``count`` calls of ``fn``, each argument its valid baseline with probability
+    ``p_valid``, else a value drawn from its garbage pool."""
+    for _ in range(count):
+        args, labels = [], []
+        for i, pool in enumerate(pools):
+            if rng.random() < p_valid:
+                args.append(baselines[i])
+                labels.append("valid")
+            else:
+                lbl, v, _ = pool[rng.integers(len(pool))]
+                args.append(v)
+                labels.append(lbl)
+        call(name, fn, args, labels)
 
 
 def _solver_campaign(call, rng, generic, random_hand):
@@ -735,17 +741,7 @@ def _solver_campaign(call, rng, generic, random_hand):
                 labels = ["valid"] * len(names)
                 labels[i] = lbl
                 call(name, run, args, labels, expect=ok if ok is False else None)
-        for _ in range(40 * max(1, len(names))):
-            args, labels = [], []
-            for i, pool in enumerate(garbage):
-                if rng.random() < 0.4:
-                    args.append(baselines[i])
-                    labels.append("valid")
-                else:
-                    lbl, v, _ = pool[rng.integers(len(pool))]
-                    args.append(v)
-                    labels.append(lbl)
-            call(name, run, args, labels)
+        _random_mixes(call, rng, name, run, baselines, garbage, 40 * max(1, len(names)), 0.4)
     # never reset; a helper (no table of its own); the crashes of issue 26
     fresh, helper = solver.Searcher(1), solver.Searcher(0)
     for obj, lbl in ((fresh, "fresh"), (helper, "helper")):

@@ -1562,8 +1562,12 @@ cdef class Searcher:
 
     cdef void restore_root(self) noexcept:
         """Put the root's hands (saved by :meth:`root_search`) back on the context."""
+        self.put_hands(self.root_hands)
+
+    cdef void put_hands(self, const uint8_t[MAX_SEATS][NUM_RANKS] hands) noexcept:
+        """Set the context's hands (and their card counts and packed forms)."""
         cdef int s, r
-        memcpy(self.c.hands, self.root_hands, sizeof(self.root_hands))
+        memcpy(self.c.hands, hands, sizeof(self.root_hands))
         for s in range(MAX_SEATS):
             self.c.left[s] = 0
             for r in range(NUM_RANKS):
@@ -1575,8 +1579,6 @@ cdef class Searcher:
         is solved or ``main`` tells its helpers to stop (a helper thread of a parallel
         search; ``main`` must have called :meth:`share`); a helper that finishes first
         hands its value to ``main`` and stops it. Returns the nodes searched."""
-        cdef int v, s, r, p, last, llp, fp, alpha, beta
-        cdef int64_t tb
         if main is self:
             raise ValueError("a Searcher cannot help itself")
         self.idle()
@@ -1589,7 +1591,7 @@ cdef class Searcher:
             self.busy = 0
 
     cdef int64_t help_search(self, Searcher main) except -1:
-        cdef int v, s, r, p, last, llp, fp, alpha, beta
+        cdef int v, p, last, llp, fp, alpha, beta
         cdef int64_t tb
         self.opts = main.opts
         self.c.o = &self.opts
@@ -1611,12 +1613,7 @@ cdef class Searcher:
         self.c.nodes = 0
         self.c.aborted = 0
         self.c.top = 0
-        memcpy(self.c.hands, main.root_hands, sizeof(self.root_hands))
-        for s in range(MAX_SEATS):
-            self.c.left[s] = 0
-            for r in range(NUM_RANKS):
-                self.c.left[s] += self.c.hands[s][r]
-            self.c.packed[s] = pack(self.c.hands[s])
+        self.put_hands(main.root_hands)
         p, tb, last, llp, fp = main.root_p, main.root_tb, main.root_last, main.root_llp, main.root_fp
         alpha, beta = main.root_alpha, main.root_beta
         self.c.ts = PyEval_SaveThread()
