@@ -197,7 +197,7 @@ cdef enum:
     CW_SAFE_MAX = 48       # safe plays kept for the control-win test
     CW_STEPS = 4096        # its search steps
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
-    PREFETCH_ENTRIES = 1 << 40     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
+    PREFETCH_ENTRIES = 1 << 15     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
     GROW_AT = 4            # the entries in use double when the nodes pass this many times them
 
 
