@@ -198,7 +198,7 @@ cdef enum:
     CW_STEPS = 4096        # its search steps
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
     PREFETCH_ENTRIES = 1 << 15     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
-    GROW_AT = 4            # the entries in use double when the nodes pass this many times them
+    GROW_AT = 1            # the entries in use double when the nodes pass this many times them
 
 
 cdef struct Entry:
@@ -482,14 +482,28 @@ cdef int poll(Ctx* c) noexcept:
     return r
 
 
+cdef void grow_table(Ctx* c) noexcept nogil:
+    """Use twice the entries: a search touches about as much of its table as it needs.
+    The entries of this generation whose slot moves to the new half go there (a key's
+    slot is its hash under the mask; the hash is that of the stored, canonical state)."""
+    cdef uint64_t i, j, old = c.tmask + 1, mask = 2 * c.tmask + 1
+    cdef Entry* e
+    for i in range(old):
+        e = c.tt + i
+        if e.bound and e.gen == c.gen:
+            j = state_key(e.h[0], e.h[1], e.h[2], e.tb, e.meta) & mask
+            if j != i:
+                memcpy(c.tt + j, e, sizeof(Entry))
+                e.bound = 0
+    c.tmask = mask
+
+
 cdef inline int hit_limit(Ctx* c) noexcept:
     """The checks of every 1024th node: the time limit, the table's growth and the poll."""
     if c.deadline > 0 and now() >= c.deadline:
         return 1
     if c.tmask < c.tfull and <uint64_t>c.nodes > GROW_AT * c.tmask and not c.shared:
-        # use twice the entries (half of those stored are then looked for elsewhere):
-        # a search touches about as much of its table as it needs
-        c.tmask = 2 * c.tmask + 1
+        grow_table(c)
     if (c.nodes & POLL_EVERY) == 0 and poll(c):
         return 1
     return 0
@@ -1361,7 +1375,7 @@ cdef class Searcher:
         if self.auto_entries:
             self.auto_entries = 0
             r = self.c.left[0] + self.c.left[1] + self.c.left[2]
-            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 12 else (r // 2 + 8 if r < 64 else 40)))
+            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 20 else (r // 2 + 4 if r < 64 else 40)))
         return 0
 
     cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
