@@ -1375,7 +1375,7 @@ cdef class Searcher:
         if self.auto_entries:
             self.auto_entries = 0
             r = self.c.left[0] + self.c.left[1] + self.c.left[2]
-            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 20 else (r // 2 + 4 if r < 64 else 40)))
+            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 28 else (r // 2 if r < 64 else 40)))
         return 0
 
     cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
