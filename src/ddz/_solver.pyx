@@ -139,6 +139,7 @@ cdef extern from *:
     #define ddz_prefetch(p) __builtin_prefetch((p), 1, 1)
     #define ddz_load(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
     #define ddz_store(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+    #define ddz_store_mask(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
     static int ddz_claim(int* p, int from, int to) {     /* 1: *p was from and is now to */
         return __atomic_compare_exchange_n(p, &from, to, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     }
@@ -147,6 +148,7 @@ cdef extern from *:
     #define ddz_prefetch(p) ((void)0)
     #define ddz_load(p) (*(volatile long*)(p))
     #define ddz_store(p, v) _InterlockedExchange((volatile long*)(p), (v))
+    #define ddz_store_mask(p, v) (*(volatile unsigned long long*)(p) = (v))
     static int ddz_claim(int* p, int from, int to) {
         return _InterlockedCompareExchange((volatile long*)p, to, from) == from;
     }
@@ -154,6 +156,7 @@ cdef extern from *:
     #define ddz_prefetch(p) ((void)0)
     #define ddz_load(p) (*(volatile int*)(p))
     #define ddz_store(p, v) (*(volatile int*)(p) = (v))
+    #define ddz_store_mask(p, v) (*(volatile unsigned long long*)(p) = (v))
     static int ddz_claim(int* p, int from, int to) {
         if (*(volatile int*)p != from) return 0;
         *(volatile int*)p = to;
@@ -170,6 +173,7 @@ cdef extern from *:
     int ddz_kickers(uint64_t x) nogil
     int ddz_load(int* p) nogil
     void ddz_store(int* p, int v) nogil
+    void ddz_store_mask(uint64_t* p, uint64_t v) nogil
     int ddz_claim(int* p, int old, int new) nogil
 
 cdef extern from "Python.h":
@@ -252,6 +256,7 @@ cdef struct Ctx:
     PyThreadState* ts      # the GIL released by this search (NULL: held)
     Entry* tt
     uint64_t tmask         # the entries in use, less one (a power of two)
+    uint64_t* maskp        # where the search reads it: its own, or (a helper) the main search's
     uint64_t tfull         # the table's entries, less one
     uint16_t gen           # entries of other generations are empty
     int shared             # other threads use the table: ABDADA
@@ -495,14 +500,14 @@ cdef void grow_table(Ctx* c) noexcept nogil:
             if j != i:
                 memcpy(c.tt + j, e, sizeof(Entry))
                 e.bound = 0
-    c.tmask = mask
+    ddz_store_mask(&c.tmask, mask)
 
 
 cdef inline int hit_limit(Ctx* c) noexcept:
     """The checks of every 1024th node: the time limit, the table's growth and the poll."""
     if c.deadline > 0 and now() >= c.deadline:
         return 1
-    if c.tmask < c.tfull and <uint64_t>c.nodes > GROW_AT * c.tmask and not c.shared:
+    if c.maskp == &c.tmask and c.tmask < c.tfull and <uint64_t>c.nodes > GROW_AT * c.tmask:
         grow_table(c)
     if (c.nodes & POLL_EVERY) == 0 and poll(c):
         return 1
@@ -921,7 +926,7 @@ cdef inline void prefetch_child(Ctx* c, int p, uint64_t hp, int64_t tb, int last
             last = -1
         q = (q + 1) % c.n
     make_key(c, tb, state_meta(q, last, llp, fp), &k)
-    ddz_prefetch(c.tt + (k.hash & c.tmask))
+    ddz_prefetch(c.tt + (k.hash & c.maskp[0]))
     c.packed[p] = hp
 
 
@@ -958,7 +963,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     b0 = beta
     make_key(c, tb, state_meta(p, last, llp, fp), &kk)
     key = kk.hash
-    slot = c.tt + (key & c.tmask)
+    slot = c.tt + (key & c.maskp[0])
     if probe(c, slot, &kk, &e):
         v = e.value
         if e.bound == B_EXACT:
@@ -986,7 +991,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     hp = c.packed[p]
     nllp = llp + 1 if (c.score and p == c.landlord and llp < 2) else llp
     nfp = 1 if (c.score and p != c.landlord) else fp
-    prefetching = c.tmask >= PREFETCH_ENTRIES
+    prefetching = c.maskp[0] >= PREFETCH_ENTRIES
     if prefetching:
         for i in range(n if n < PREFETCH_AHEAD else PREFETCH_AHEAD):
             prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i].code)
@@ -1247,6 +1252,7 @@ cdef class Searcher:
         self.using = t
         self.c.tt = t.tt
         self.c.tmask = e - 1
+        self.c.maskp = &self.c.tmask
         self.c.tfull = t.entries - 1
         self.c.gen = t.gen
         self.c.busy = t.busy
@@ -1465,8 +1471,9 @@ cdef class Searcher:
 
     def share(self):
         """The table is about to be shared with helpers (:meth:`help`): defer moves being
-        searched elsewhere (ABDADA) from now on, and keep the entries in use as they are
-        (the helpers use as many)."""
+        searched elsewhere (ABDADA) from now on. The entries in use still grow (this
+        searcher moves them; a helper reads the size this searcher uses, and an entry
+        looked for at a stale slot is a miss, never a wrong value)."""
         self.c.shared = 1
 
     def value(self, hands, int to_move, int64_t to_beat, int last, landlord_plays,
@@ -1616,6 +1623,7 @@ cdef class Searcher:
         self.c.canon = main.c.canon
         self.c.tt = main.c.tt
         self.c.tmask = main.c.tmask
+        self.c.maskp = &main.c.tmask
         self.c.tfull = main.c.tfull
         self.c.gen = main.c.gen
         self.c.busy = main.c.busy
