@@ -409,8 +409,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", nargs="+", choices=SECTIONS,
                     default=["puzzles", "baseline", "threads", "three", "features", "random"])
-    ap.add_argument("--baseline", type=pathlib.Path, default=ROOT.parent / "shared" / "solver" / "baseline.jsonl",
-                    help="the baseline positions (JSON lines)")
+    found = [d / "shared" / "solver" / "baseline.jsonl" for d in ROOT.parents
+             if (d / "shared" / "solver" / "baseline.jsonl").exists()]
+    ap.add_argument("--baseline", type=pathlib.Path,
+                    default=found[0] if found else ROOT.parent / "shared" / "solver" / "baseline.jsonl",
+                    help="the baseline positions (JSON lines; default: shared/solver/baseline.jsonl in a "
+                         "folder above this checkout)")
     ap.add_argument("--repeat", type=int, default=5, help="solves per baseline position (median)")
     ap.add_argument("--seed", type=int, default=2612, help="seed of this bench's own positions")
     ap.add_argument("--random", type=int, default=200, help="random endgames per kicker rule")
