@@ -298,7 +298,7 @@ def _help(main) -> int:
 class _Job:
     """One :func:`solve` call on the compiled search: the searcher's poll (cancel,
     progress, and the helpers of ``threads > 1``, started once the search has run
-    8192 nodes: a small search never pays for them)."""
+    :data:`_HELP_AFTER` nodes: a small search never pays for them)."""
 
     __slots__ = ("s", "t0", "progress", "cancel", "shown", "helpers", "futures", "done_nodes")
 
@@ -331,9 +331,12 @@ class _Job:
         return self.s.nodes + self.done_nodes
 
     def join(self):
-        """Wait for the helpers (stopped when the root search ended) and count their nodes."""
+        """Wait for the helpers (stopped when the root search ended) and count their
+        nodes; a helper still queued (the pool busy with another caller's search) is
+        cancelled, not waited for."""
         for f in self.futures:
-            self.done_nodes += f.result()
+            if not f.cancel():
+                self.done_nodes += f.result()
         self.futures = []
 
 
