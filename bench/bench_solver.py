@@ -1,72 +1,287 @@
-"""Endgame solver benchmarks (issue 12), side by side in one run.
+"""Endgame solver benchmarks (issues 12 and 26), side by side in one run.
 
-* the nine pinned puzzles (tests/data/endgame_puzzles.json), one thread, both kicker rules;
-  WZ8 also with two threads;
-* random three-player perfect-information endgames of at most 24 cards in all (both
-  kicker rules): the distribution of solve times, all exact;
-* ``doudizhu-resolver`` (pure Python, ``pip install doudizhu-resolver``) on the same
-  puzzles, each in a subprocess with a time cap, when it is installed.
+Sections (``--sections``, default all but ``deals`` and ``resolver``):
 
-The tables are built and a first solve done before timing (a one-off cost per process);
-puzzle times are medians of five solves.
+* ``puzzles``: the nine pinned puzzles (tests/data/endgame_puzzles.json), both kicker
+  rules, one thread and two;
+* ``baseline``: the 500 two-player positions of ``--baseline`` (a C++ solver's answers
+  and times, ../shared/solver/baseline.jsonl): per size, the median over positions of
+  (its time / ddz's, the Python call included) and the answers that differ;
+* ``threads``: positions of this bench's own seed taking 50 ms or more on one thread:
+  ``threads=2`` against one, and the answers compared;
+* ``three``: 200 random three-player positions of 30 cards (a limit of 2 s of thread
+  CPU time): thread CPU time and nodes;
+* ``features``: the search's optional prunings, each on and off, on positions of this
+  bench's own seed (nodes and time);
+* ``random``: random three-player endgames of at most 24 cards, both kicker rules;
+* ``deals``: whole open deals and their way there: 40 random three-player positions each
+  of 30, 36, 42, 48 and 54 cards (win mode at every size, score mode at 30 and 36),
+  each solved once with a limit of 60 s of the solving thread's CPU time (a ``cancel``
+  handle; a position solved in t seconds is solved within every limit of t or more: the
+  search is the same up to the stop); the share exact within 1 s, 10 s and 60 s, median
+  and p90 CPU times (on a quiet machine, wall time). ``--budget`` caps the whole
+  section: once the time left would not keep 10 s for every remaining position, a
+  position gets less than the full limit (never less than 10 s), and the table says
+  how many positions had the full limit (one solved within 60 s counts as such
+  either way; one stopped earlier is unknown between its limit and 60 s);
+* ``resolver``: ``doudizhu-resolver`` (pure Python, ``pip install doudizhu-resolver``)
+  on the puzzles, each in a subprocess with a time cap, when it is installed.
 
-    PYTHONPATH=src python3 bench/bench_solver.py [--random 200] [--resolver-cap 60]
+Positions of this bench's own seed are generated the way ../shared/solver/README.md
+describes for the baseline (two players: ``random.Random(seed)``, a shuffled deck, the
+first ``cards // 2`` cards to the landlord, the next ``cards // 2`` to the farmer;
+three players: the landlord ``n - 2 * (17 * n // 54)`` cards and each farmer
+``17 * n // 54``, 20/17/17 at 54, the landlord to lead), with seeds other than the
+baseline's. The tables are built and a first solve done before timing. Times are
+medians of five solves unless said otherwise; wall time (``time.perf_counter``) and
+the solving thread's CPU time (``time.thread_time``, which other processes disturb
+less) where it says so.
+
+    OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python3 bench/bench_solver.py [--sections ...]
 """
 import argparse
 import json
 import multiprocessing as mp
+import os
 import pathlib
+import random
 import statistics
 import time
 
 import numpy as np
 
 import ddz
+import ddz.solver
 from ddz import REPEAT_KICKERS, STANDARD, Position, solve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PUZZLES = json.loads((ROOT / "tests" / "data" / "endgame_puzzles.json").read_text(encoding="utf-8"))["puzzles"]
 CARDS = np.repeat(np.arange(15), [4] * 13 + [1, 1])
+RANKS = "3456789TJQKA2"
+ORDER = {c: i for i, c in enumerate(RANKS + "BR")}
+FEATURES = {"none": 0, "control-win": 1, "relabelled keys": 2, "both (default)": 3}
+
+
+class CpuLimit:
+    """A ``cancel`` handle that is set once the solving thread has used ``seconds`` of CPU
+    time (``solve`` polls it from that thread): a time limit that other processes on a
+    shared machine do not shorten."""
+
+    def __init__(self, seconds):
+        self.end = time.thread_time() + seconds
+
+    def is_set(self):
+        return time.thread_time() >= self.end
 
 
 def median_of(fn, repeat=5):
-    """``(median wall seconds, last result)`` of ``repeat`` calls."""
-    times, r = [], None
+    """``(median wall seconds, median thread CPU seconds, last result)`` of ``repeat`` calls."""
+    walls, cpus, r = [], [], None
     for _ in range(repeat):
+        c0 = time.thread_time()
         t0 = time.perf_counter()
         r = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), r
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.thread_time() - c0)
+    return statistics.median(walls), statistics.median(cpus), r
+
+
+def pct(values, q):
+    """The ``q``-th percentile (nearest rank; ``inf`` entries, unsolved positions, sort last)."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(np.ceil(q / 100 * len(ordered))) - 1))]
+
+
+def two_player(seed, cards, count):
+    """Two-player positions as ../shared/solver/README.md generates them."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deck = list(RANKS * 4) + ["B", "R"]
+        rng.shuffle(deck)
+        hands = ["".join(sorted(deck[i * (cards // 2):(i + 1) * (cards // 2)], key=ORDER.get)) for i in range(2)]
+        out.append(Position(hands))
+    return out
+
+
+def three_player(seed, cards, count):
+    """Three-player positions of ``cards`` cards, dealt as a real deal is (20/17/17 at
+    54), the landlord (seat 0) to lead."""
+    rng = random.Random(seed)
+    f = 17 * cards // 54
+    sizes = (cards - 2 * f, f, f)
+    out = []
+    for _ in range(count):
+        deck = list(RANKS * 4) + ["B", "R"]
+        rng.shuffle(deck)
+        hands, at = [], 0
+        for k in sizes:
+            hands.append("".join(sorted(deck[at:at + k], key=ORDER.get)))
+            at += k
+        out.append(Position(hands))
+    return out
+
+
+def load_line():
+    try:
+        return os.getloadavg()[0]
+    except OSError:
+        return float("nan")
+
+
+def section(title):
+    print(f"## {title}\n\nload average at the start: {load_line():.2f}\n")
 
 
 def puzzles():
-    print("## Puzzles (two players, first mover = landlord, win mode)\n")
-    print("| puzzle | answer | distinct: ms | nodes | repeat: ms | nodes |")
-    print("|---|---|---:|---:|---:|---:|")
-    totals = {"distinct": 0.0, "repeat": 0.0}
+    section("Puzzles (two players, first mover = landlord, win mode)")
+    print("| puzzle | answer | distinct: ms | nodes | repeat: ms | nodes | 2 threads: ms | 2 threads / 1 |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    totals = {"distinct": 0.0, "repeat": 0.0, "two": 0.0}
+    worst = []
     for p in PUZZLES:
         row = [p["name"]]
         for rules, name in ((STANDARD, "distinct"), (REPEAT_KICKERS, "repeat")):
             pos = Position([p["first"], p["second"]], rules=rules)
-            dt, sol = median_of(lambda: solve(pos))
+            dt, _, sol = median_of(lambda: solve(pos), 7)
             assert sol.exact and sol.win is p["first_wins"], p["name"]
             if len(row) == 1:
                 row.append("first wins" if sol.win else "first loses")
+                one = dt
             totals[name] += dt
-            row += [f"{dt * 1e3:.1f}", f"{sol.nodes:,}"]
+            row += [f"{dt * 1e3:.2f}", f"{sol.nodes:,}"]
+        pos = Position([p["first"], p["second"]])
+        sol1 = solve(pos)
+        dt2, _, sol2 = median_of(lambda: solve(pos, threads=2), 7)
+        assert (sol2.win, sol2.moves, sol2.pv) == (sol1.win, sol1.moves, sol1.pv), p["name"]
+        totals["two"] += dt2
+        worst.append((dt2 - one, max(0.1 * one, 0.05e-3), p["name"]))
+        row += [f"{dt2 * 1e3:.2f}", f"{dt2 / one:.2f}"]
         print("| " + " | ".join(row) + " |")
-    print(f"| **all nine** | | **{totals['distinct'] * 1e3:.0f}** | | **{totals['repeat'] * 1e3:.0f}** | |\n")
-    wz8 = next(p for p in PUZZLES if p["name"] == "WZ8")
-    pos = Position([wz8["first"], wz8["second"]])
-    for threads in (1, 2):
-        dt, sol = median_of(lambda: solve(pos, threads=threads))
-        print(f"WZ8, {threads} thread{'s' if threads > 1 else ''}: {dt * 1e3:.1f} ms, {sol.nodes:,} nodes, "
-              f"first move {sol.moves[0]}")
+    print(f"| **all nine** | | **{totals['distinct'] * 1e3:.1f}** | | **{totals['repeat'] * 1e3:.1f}** | | "
+          f"**{totals['two'] * 1e3:.1f}** | |\n")
+    slower = [name for extra, allowed, name in worst if extra > allowed]
+    print(f"two threads slower than one by more than max(10%, 0.05 ms): {', '.join(slower) or 'none'}\n")
+
+
+def baseline(path, repeat):
+    section(f"Baseline positions ({path.name}: YunyanDeng/doudizhu_endgame, one thread)")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    print("| cards | positions | YunyanDeng median ms | ddz median ms (wall) | median ratio (wall) | "
+          "ddz median ms (thread CPU) | median ratio (CPU) | answers differ |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---|")
+    for cards in sorted({r["cards"] for r in rows}):
+        ratios, cratios, walls, cpus, differ = [], [], [], [], []
+        for r in (r for r in rows if r["cards"] == cards):
+            pos = Position([r["landlord"], r["farmer"]])
+            wall, cpu, sol = median_of(lambda: solve(pos), repeat)
+            walls.append(wall)
+            cpus.append(cpu)
+            ratios.append(r["yunyan_ms"] / 1e3 / wall)
+            cratios.append(r["yunyan_ms"] / 1e3 / max(cpu, 1e-7))
+            if sol.win != r["yunyan_first_wins"]:
+                differ.append(f"`{r['landlord']}`/`{r['farmer']}`")
+        yy = statistics.median(r["yunyan_ms"] for r in rows if r["cards"] == cards)
+        print(f"| {cards} | {len(walls)} | {yy:.3f} | {statistics.median(walls) * 1e3:.3f} | "
+              f"**{statistics.median(ratios):.2f}** | {statistics.median(cpus) * 1e3:.3f} | "
+              f"{statistics.median(cratios):.2f} | {len(differ)}{': ' + ', '.join(differ) if differ else ''} |")
+    print()
+
+
+def threads(seed, limit):
+    section("threads=2 against one thread (positions of this bench's seed taking >= 50 ms on one)")
+    print("Wall times are medians of three solves. On a shared machine the two threads do not "
+          "always run at once, so the table also gives the speed-up the CPU times imply: one "
+          "thread's CPU time over the larger of the two threads' CPU times in the two-thread "
+          "solve (what the wall time is when both run side by side).\n")
+    helper_cpu = []
+    real_help = ddz.solver._help
+
+    def timed_help(main):
+        c0 = time.thread_time()
+        try:
+            return real_help(main)
+        finally:
+            helper_cpu.append(time.thread_time() - c0)
+
+    ddz.solver._help = timed_help
+    candidates = two_player(seed, 28, 60) + three_player(seed + 1, 30, 60)
+    print("| position | 1 thread: ms | 2 threads: ms | wall speed-up | CPU: 1 thread / main, helper ms | "
+          "speed-up by CPU | nodes 1 / 2 | same answer |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    ups, cpu_ups = [], []
+    try:
+        for pos in candidates:
+            one = solve(pos, time_limit=limit)
+            if not one.exact or one.seconds < 0.05:
+                continue
+            w1, c1, a = median_of(lambda: solve(pos), 3)
+            w2, _, b = median_of(lambda: solve(pos, threads=2), 3)
+            helper_cpu.clear()
+            c0 = time.thread_time()
+            solve(pos, threads=2)
+            main_cpu = time.thread_time() - c0
+            up_cpu = c1 / max(main_cpu, sum(helper_cpu))
+            same = (a.win, a.value, a.moves, a.pv) == (b.win, b.value, b.moves, b.pv)
+            ups.append(w1 / w2)
+            cpu_ups.append(up_cpu)
+            print(f"| `{pos}` | {w1 * 1e3:.1f} | {w2 * 1e3:.1f} | {w1 / w2:.2f} | {c1 * 1e3:.0f} / "
+                  f"{main_cpu * 1e3:.0f}, {sum(helper_cpu) * 1e3:.0f} | {up_cpu:.2f} | {a.nodes:,} / {b.nodes:,} | "
+                  f"{'yes' if same else '**no**'} |")
+    finally:
+        ddz.solver._help = real_help
+    if ups:
+        print(f"\n{len(ups)} positions: median wall speed-up **{statistics.median(ups):.2f}** "
+              f"(min {min(ups):.2f}, max {max(ups):.2f}); by CPU times **{statistics.median(cpu_ups):.2f}** "
+              f"(min {min(cpu_ups):.2f}); load average at the end {load_line():.2f}\n")
+
+
+def three(seed, count, limit):
+    section(f"Three-player, 30 cards: {count} random positions (limit {limit:g} s of thread CPU time)")
+    times, nodes, inexact = [], [], 0
+    for pos in three_player(seed, 30, count):
+        c0 = time.thread_time()
+        sol = solve(pos, cancel=CpuLimit(limit))
+        times.append(time.thread_time() - c0)
+        nodes.append(sol.nodes)
+        inexact += not sol.exact
+    print("| positions | not exact | thread CPU ms: median | p90 | p99 | max | nodes: median | p99 | max |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| {count} | {inexact} | {pct(times, 50) * 1e3:.1f} | {pct(times, 90) * 1e3:.1f} | "
+          f"**{pct(times, 99) * 1e3:.1f}** | {max(times) * 1e3:.1f} | {pct(nodes, 50):,.0f} | "
+          f"{pct(nodes, 99):,.0f} | {max(nodes):,} |\n")
+
+
+def features(seed):
+    section("The optional prunings, each on its own (positions of this bench's seed)")
+    sets = {"two players, 24 cards (40)": two_player(seed, 24, 40),
+            "two players, 28 cards (20)": two_player(seed + 2, 28, 20),
+            "three players, 24 cards (40)": three_player(seed + 3, 24, 40),
+            "three players, 30 cards (20)": three_player(seed + 4, 30, 20)}
+    print("| positions | prunings | nodes | thread CPU s | not exact (30 s) |")
+    print("|---|---|---:|---:|---:|")
+    saved = ddz.solver._FEATURES
+    try:
+        for name, positions in sets.items():
+            for label, bits in FEATURES.items():
+                ddz.solver._FEATURES = bits
+                n, cpu, bad = 0, 0.0, 0
+                for pos in positions:
+                    c0 = time.thread_time()
+                    sol = solve(pos, time_limit=30)
+                    cpu += time.thread_time() - c0
+                    n += sol.nodes
+                    bad += not sol.exact
+                print(f"| {name} | {label} | {n:,} | {cpu:.2f} | {bad} |")
+    finally:
+        ddz.solver._FEATURES = saved
     print()
 
 
 def random_endgames(n, seed):
-    print(f"## Random three-player endgames, at most 24 cards ({n} per kicker rule, landlord leads)\n")
+    section(f"Random three-player endgames, at most 24 cards ({n} per kicker rule, landlord leads)")
     print("| kicker rule | exact | min ms | median ms | p90 ms | p99 ms | max ms | landlord wins |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     rng = np.random.default_rng(seed)
@@ -89,6 +304,45 @@ def random_endgames(n, seed):
         q = np.percentile(times, [0, 50, 90, 99, 100])
         print(f"| {name} | {exact}/{n} | {q[0]:.2f} | {q[1]:.2f} | {q[2]:.2f} | {q[3]:.1f} | {q[4]:.1f} | {lw}/{n} |")
     print()
+
+
+def deals(seed, count, sizes, limit, budget):
+    section(f"Whole deals and the way there: {count} random three-player positions per size "
+            f"(limit {limit:g} s of thread CPU time, whole section capped at {budget / 3600:.1f} h of it)")
+    runs = [(n, False) for n in sizes]
+    runs[1:1] = [(n, True) for n in sizes if n in (30, 36)]
+    runs.sort(key=lambda r: (r[0], r[1]))
+    total = len(runs) * count
+    done = 0
+    start = time.thread_time()
+    wall = time.perf_counter()
+    print("| cards | mode | exact <= 1 s | <= 10 s | <= 60 s | median s | p90 s | nodes median | "
+          "positions with the full limit | landlord wins (exact) |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for cards, score in runs:
+        times, nodes, full, lw, exact = [], [], 0, 0, 0
+        for pos in three_player(seed + cards, cards, count):
+            # the full limit while the time left keeps 10 s for every position after this one
+            left = budget - (time.thread_time() - start)
+            cap = min(limit, max(10.0, left - 10.0 * (total - done - 1)))
+            full += cap >= limit
+            c0 = time.thread_time()
+            sol = solve(pos, score=score, cancel=CpuLimit(cap))
+            dt = time.thread_time() - c0
+            done += 1
+            times.append(dt if sol.exact else float("inf"))
+            nodes.append(sol.nodes)
+            if sol.exact:
+                exact += 1
+                lw += bool(sol.landlord_wins)
+        within = [sum(t <= x for t in times) for x in (1, 10, 60)]
+        med, p90 = pct(times, 50), pct(times, 90)
+        fmt = lambda x: f"{x:.2f}" if np.isfinite(x) else f"> {limit:g}"     # noqa: E731
+        print(f"| {cards} | {'score' if score else 'win'} | {within[0]}/{count} | {within[1]}/{count} | "
+              f"{within[2]}/{count} | {fmt(med)} | {fmt(p90)} | {int(np.median(nodes)):,} | {full}/{count} | "
+              f"{lw}/{exact} |", flush=True)
+    print(f"\nsection: {(time.thread_time() - start) / 60:.1f} min of CPU time, "
+          f"{(time.perf_counter() - wall) / 60:.1f} min of wall time; load average at the end {load_line():.2f}\n")
 
 
 def _suited(text, used):
@@ -122,7 +376,7 @@ def _resolver_job(first, second, q):
 
 
 def resolver(cap):
-    print(f"## doudizhu-resolver side by side (its own process per puzzle, cap {cap:.0f} s)\n")
+    section(f"doudizhu-resolver side by side (its own process per puzzle, cap {cap:.0f} s)")
     try:
         import doudizhu_resolver  # noqa: F401
     except ImportError:
@@ -132,7 +386,7 @@ def resolver(cap):
     print("|---|---:|---|---:|---:|")
     for p in PUZZLES:
         pos = Position([p["first"], p["second"]])
-        ours, sol = median_of(lambda: solve(pos))
+        ours, _, sol = median_of(lambda: solve(pos))
         q = mp.Queue()
         proc = mp.Process(target=_resolver_job, args=(p["first"], p["second"], q))
         proc.start()
@@ -148,18 +402,50 @@ def resolver(cap):
     print()
 
 
+SECTIONS = ("puzzles", "baseline", "threads", "three", "features", "random", "deals", "resolver")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sections", nargs="+", choices=SECTIONS,
+                    default=["puzzles", "baseline", "threads", "three", "features", "random"])
+    found = [d / "shared" / "solver" / "baseline.jsonl" for d in ROOT.parents
+             if (d / "shared" / "solver" / "baseline.jsonl").exists()]
+    ap.add_argument("--baseline", type=pathlib.Path,
+                    default=found[0] if found else ROOT.parent / "shared" / "solver" / "baseline.jsonl",
+                    help="the baseline positions (JSON lines; default: shared/solver/baseline.jsonl in a "
+                         "folder above this checkout)")
+    ap.add_argument("--repeat", type=int, default=5, help="solves per baseline position (median)")
+    ap.add_argument("--seed", type=int, default=2612, help="seed of this bench's own positions")
     ap.add_argument("--random", type=int, default=200, help="random endgames per kicker rule")
-    ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--three", type=int, default=200, help="three-player 30-card positions")
+    ap.add_argument("--deal-count", type=int, default=40)
+    ap.add_argument("--deal-sizes", type=int, nargs="+", default=[30, 36, 42, 48, 54])
+    ap.add_argument("--deal-limit", type=float, default=60.0)
+    ap.add_argument("--budget", type=float, default=7200.0, help="seconds for the deals section")
     ap.add_argument("--resolver-cap", type=float, default=60.0)
     args = ap.parse_args()
-    for rules in (STANDARD, REPEAT_KICKERS):      # tables and first-use costs, untimed
+    for rules in (STANDARD, REPEAT_KICKERS):      # first-use costs, untimed
         solve(Position(["KK5543", "225543"], rules=rules))
-    print(f"ddz {ddz.__version__}, solver tables {ddz.solver.DEFAULT_TABLE_MB} MiB per thread\n")
-    puzzles()
-    random_endgames(args.random, args.seed)
-    resolver(args.resolver_cap)
+    print(f"ddz {ddz.__version__}, solver tables {ddz.solver.DEFAULT_TABLE_MB} MiB, "
+          f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
+    for name in args.sections:
+        if name == "puzzles":
+            puzzles()
+        elif name == "baseline":
+            baseline(args.baseline, args.repeat)
+        elif name == "threads":
+            threads(args.seed, 30.0)
+        elif name == "three":
+            three(args.seed + 30, args.three, 2.0)
+        elif name == "features":
+            features(args.seed + 100)
+        elif name == "random":
+            random_endgames(args.random, args.seed)
+        elif name == "deals":
+            deals(args.seed + 1000, args.deal_count, args.deal_sizes, args.deal_limit, args.budget)
+        elif name == "resolver":
+            resolver(args.resolver_cap)
 
 
 if __name__ == "__main__":

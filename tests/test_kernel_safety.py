@@ -38,9 +38,18 @@ import numpy as np
 
 import ddz
 
-MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector")
+MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector", "ddz._solver")
 REQUIRED = {"legal_codes", "moves", "readings", "beats", "legal_codes_batch", "count_legal_batch",
-            "legal_ids_one", "legal_masks", "legal_ids_csr"}
+            "legal_ids_one", "legal_masks", "legal_ids_csr", "Searcher", "Table"}
+SOLVER_REQUIRED = {"reset", "solve", "value", "ordered_moves", "cheap_tests", "help", "set_poll",
+                   "set_features", "share", "stop", "clear_stop"}
+
+
+def solver_methods():
+    """``{name: unbound}`` of the public methods of ``ddz._solver.Searcher``."""
+    solver = importlib.import_module("ddz._solver")
+    return {name: getattr(solver.Searcher, name) for name in dir(solver.Searcher)
+            if not name.startswith("_") and inspect.isroutine(getattr(solver.Searcher, name))}
 SEED = 20240611
 MIN_CALLS = 1000
 # a 1-card STRAIGHT: a well-formed code of no play
@@ -602,17 +611,7 @@ def _campaign(seed, log_path):
                 call(name, fn, args, labels, expect=True if short in never_raises else ok if strict else None)
         # seeded random combinations
         if names:
-            for _ in range(60 * len(names)):
-                args, labels = [], []
-                for i, pool in enumerate(pools):
-                    if rng.random() < 0.3:
-                        args.append(baselines[i])
-                        labels.append("valid")
-                    else:
-                        lbl, v, _ = pool[rng.integers(len(pool))]
-                        args.append(v)
-                        labels.append(lbl)
-                call(name, fn, args, labels)
+            _random_mixes(call, rng, name, fn, baselines, pools, 60 * len(names), 0.3)
 
     # the module-level classes (the RuleTable constructor): garbage only, no new universe
     for fname, cls in functions.items():
@@ -649,11 +648,114 @@ def _campaign(seed, log_path):
         call(f"count_legal_batch[{tn}] big", t.count_legal_batch, [bad, zeros64], ["big bad row", "zeros"],
              expect=False)
 
+    _solver_campaign(call, rng, generic, random_hand)
+
     os.close(log_fd)
     summary = {"calls": calls, "returned": stats["returned"], "surprises": surprises,
                "exceptions": dict(sorted(excs.items())), "functions": sorted(functions),
-               "methods": sorted(methods)}
+               "methods": sorted(methods), "solver_methods": sorted(solver_methods())}
     print("KERNEL-SAFETY-DONE " + json.dumps(summary), flush=True)
+
+
+def _random_mixes(call, rng, name, fn, baselines, pools, count, p_valid):
+    """``count`` calls of ``fn``, each argument its valid baseline with probability
+    ``p_valid``, else a value drawn from its garbage pool."""
+    for _ in range(count):
+        args, labels = [], []
+        for i, pool in enumerate(pools):
+            if rng.random() < p_valid:
+                args.append(baselines[i])
+                labels.append("valid")
+            else:
+                lbl, v, _ = pool[rng.integers(len(pool))]
+                args.append(v)
+                labels.append(lbl)
+        call(name, fn, args, labels)
+
+
+def _solver_campaign(call, rng, generic, random_hand):
+    """``ddz._solver.Searcher``'s methods with garbage: each call on a searcher reset to
+    a small valid problem first (so that any valid call returns at once), the arguments
+    valid but one, then seeded random mixes; and a searcher never reset, a helper
+    searcher, and a searcher helping itself or garbage."""
+    import ddz._solver as solver
+
+    rules = ddz.Rules()
+    small = [[int(x) for x in random_hand(4)], [int(x) for x in random_hand(4)]]
+    while any(a + b > (4 if r < 13 else 1) for r, (a, b) in enumerate(zip(*small))):
+        small = [[int(x) for x in random_hand(4)], [int(x) for x in random_hand(4)]]
+    three = [[1] + [0] * 14, [0, 1] + [0] * 13, [0, 0, 1] + [0] * 12]
+    s = solver.Searcher(1)
+    base_reset = (rules, 2, 0, False)
+    seats = [("seat 0", 0, True), ("seat 1", 1, True), ("seat 2", 2, False), ("seat -1", -1, False),
+             ("seat -10**6", -10 ** 6, False), ("seat 10**6", 10 ** 6, False), ("seat 2**31", 2 ** 31, False)]
+    hands_pool = [(lbl, v, None) for lbl, v in generic] + [
+        ("small", small, True), ("three", three, False), ("one hand", small[:1], False),
+        ("hand of 21", [[int(x) for x in random_hand(21)], small[1]], False),
+        ("deck twice", [[4] * 13 + [1, 1]] * 2, False), ("empty hand", [[0] * 15, small[1]], None),
+        ("counts 5", [[5] + [0] * 14, small[1]], False), ("(2,15) array", np.array(small, np.uint8), True),
+        ("hands _Weird", [_Weird(), small[1]], False)]
+    code_pool = [(lbl, v, None) for lbl, v in generic if not isinstance(v, np.ndarray)] + [
+        ("pass", 0, True), ("STRAIGHT of 1", STRAIGHT_OF_ONE, False), ("code -1", -1, False),
+        ("type 31", 31 << 57, False), ("straight len 15", (6 << 57) | (1 << 53) | (15 << 49) | (14 << 45), False),
+        ("random62", int(rng.integers(0, 2 ** 62)), False)]
+    limit_pool = [(lbl, v, None) for lbl, v in generic if not isinstance(v, np.ndarray)] + [
+        ("None", None, True), ("1000", 1000, True), ("2**63", 2 ** 63, None), ("-1", -1, False)]
+    pools = {
+        "hands": (small, hands_pool), "to_move": (0, seats), "seat": (0, seats),
+        "to_beat": (0, code_pool),
+        "last": (-1, [(lbl, v, ok) for lbl, v, ok in seats if v != -1] + [("last -1", -1, True)]),
+        "landlord_plays": (0, [(lbl, v, None) for lbl, v in generic] + [("2**70", 2 ** 70, True)]),
+        "farmers_played": (False, [(lbl, v, None) for lbl, v in generic]),
+        "all_moves": (False, [(lbl, v, None) for lbl, v in generic]),
+        "node_limit": (None, limit_pool), "time_limit": (0.0, limit_pool),
+        "alpha": (-1, [(lbl, v, None) for lbl, v in generic]), "beta": (1, [(lbl, v, None) for lbl, v in generic]),
+        "release": (False, [(lbl, v, None) for lbl, v in generic]),
+        "rules": (rules, [(lbl, v, None) for lbl, v in generic] + [("four-player rules", ddz.Rules(players=4), False)]),
+        "seats": (2, [(lbl, v, None) for lbl, v in generic] + [("seats 3", 3, True), ("seats 4", 4, False)]),
+        "landlord": (0, seats), "score": (False, [(lbl, v, None) for lbl, v in generic]),
+        "entries": (0, [(lbl, v, None) for lbl, v in generic]),
+        "features": (3, [(lbl, v, None) for lbl, v in generic]),
+        "fn": (None, [(lbl, v, None) for lbl, v in generic]),
+        "main": (solver.Searcher(1), [(lbl, v, None) for lbl, v in generic] + [("self", s, False)]),
+    }
+    for mname, unbound in sorted(solver_methods().items()):
+        params = [p for p in list(inspect.signature(unbound).parameters.values())[1:]
+                  if p.kind == p.POSITIONAL_OR_KEYWORD]
+        names = [p.name for p in params]
+        baselines = [pools[n][0] if n in pools else 0 for n in names]
+        garbage = [pools[n][1] if n in pools else [(lbl, v, None) for lbl, v in generic] for n in names]
+
+        def run(*args, _m=mname, **kwargs):
+            if _m != "reset":
+                s.reset(*base_reset)
+            return getattr(s, _m)(*args, **kwargs)
+
+        name = f"Searcher.{mname}"
+        call(name, run, baselines, ["valid"] * len(names), expect=None if mname == "help" else True)
+        call(name, run, baselines + [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], ["too many"], expect=False)
+        for i, pool in enumerate(garbage):
+            for lbl, v, ok in pool:
+                args = list(baselines)
+                args[i] = v
+                labels = ["valid"] * len(names)
+                labels[i] = lbl
+                call(name, run, args, labels, expect=ok if ok is False else None)
+        _random_mixes(call, rng, name, run, baselines, garbage, 40 * max(1, len(names)), 0.4)
+    # never reset; a helper (no table of its own); the crashes of issue 26
+    fresh, helper = solver.Searcher(1), solver.Searcher(0)
+    for obj, lbl in ((fresh, "fresh"), (helper, "helper")):
+        call(f"Searcher[{lbl}].solve", obj.solve, [small, 0, 0, -1, 0, False], ["small"], expect=False)
+        call(f"Searcher[{lbl}].ordered_moves", obj.ordered_moves, [small, 0, 0, -1], ["small"], expect=False)
+        call(f"Searcher[{lbl}].value", obj.value, [small, 0, 0, -1, 0, False], ["small"], expect=False)
+    call("Searcher.help(self)", s.help, [s], ["self"], expect=False)
+    call("Searcher[helper].reset", helper.reset, list(base_reset), ["valid"], expect=False)
+    call("Searcher(None, 1)", solver.Searcher, [None, 1], ["None", "1"], expect=False)
+    s.reset(*base_reset)
+    call("Searcher.ordered_moves(-10**6)", s.ordered_moves, [small, -10 ** 6, 0, -1], ["-10**6"], expect=False)
+    for v in (0, 0.5, -1, float("nan"), float("inf"), 2 ** 21, None, "1"):
+        call("Table", solver.Table, [v], [repr(v)], expect=False)
+        call("Searcher", solver.Searcher, [v], [repr(v)], expect=True if v == 0 else False)
 
 
 @pytest.fixture(scope="module")
@@ -697,6 +799,7 @@ def test_garbage_never_crashes(campaign):
     functions, methods = discover()
     assert campaign["functions"] == sorted(functions)
     assert campaign["methods"] == sorted(methods)
+    assert SOLVER_REQUIRED <= set(campaign["solver_methods"]), campaign["solver_methods"]
 
 
 def test_garbage_outcomes_match_validity(campaign):
@@ -855,6 +958,43 @@ def test_uninitialised_ruletable_does_not_crash(expr):
     """).format(expr=expr)
     proc = _run(script, timeout=60)
     assert proc.returncode == 0 and "SURVIVED" in proc.stdout, f"{expr}: " + _crash_message(proc)
+
+
+# -- the solver's entry points that crashed before issue 26 ---------------------------------
+
+@pytest.mark.parametrize("expr, error", [
+    ("ddz._solver.Searcher(None, 1)", "TypeError"),
+    ("ddz._solver.Searcher(None)", "TypeError"),
+    ("s.ordered_moves(hands, -10**6, 0, -1)", "ValueError"),
+    ("s.ordered_moves(hands, 5, 0, -1)", "ValueError"),
+    ("s.value(hands, 0, 0, 7, 0, False)", "ValueError"),
+    ("s.solve(hands, 2, 0, -1, 0, False)", "ValueError"),
+    ("s.solve(hands, 0, STRAIGHT_OF_ONE, 1, 0, False)", "ValueError"),
+    ("s.cheap_tests(hands, -3, 0)", "ValueError"),
+    ("s.help(None)", "TypeError"),
+    ("ddz._solver.Searcher(0).solve(hands, 0, 0, -1, 0, False)", "ValueError"),
+])
+def test_solver_entry_points_raise(expr, error):
+    """``ddz._solver``'s Searcher checks its seats, codes, hands and table: these crashed
+    the process (or read out of bounds) before."""
+    script = textwrap.dedent("""
+        import faulthandler
+        faulthandler.enable()
+        import ddz, ddz._solver
+        STRAIGHT_OF_ONE = {straight}
+        s = ddz._solver.Searcher(1)
+        s.reset(ddz.Rules(), 2, 0, False)
+        hands = [ddz.cards.to_counts("KK5543").tolist(), ddz.cards.to_counts("225543").tolist()]
+        try:
+            {expr}
+        except Exception as exc:
+            print("RAISED", type(exc).__name__, flush=True)
+        else:
+            print("RETURNED", flush=True)
+    """).format(straight=STRAIGHT_OF_ONE, expr=expr)
+    proc = _run(script, timeout=60)
+    assert proc.returncode == 0, f"{expr}: " + _crash_message(proc)
+    assert proc.stdout.split() == ["RAISED", error], proc.stdout + proc.stderr[-2000:]
 
 
 # -- the happy path ------------------------------------------------------------------------

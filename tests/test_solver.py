@@ -6,6 +6,7 @@ Runs in both legs: under ``DDZ_NO_EXTENSIONS=1`` ``ddz.solve`` is the reference
 minimax (with a memo), and refuses big positions without a limit."""
 
 import json
+import os
 import pathlib
 
 import numpy as np
@@ -52,6 +53,24 @@ def test_pinned_puzzle(puzzle, rules):
         assert sol.moves == []
         for move in pos.legal_moves():
             assert solve(pos.after(move)).landlord_wins is False
+
+
+# positions where a well-known C++ solver (YunyanDeng/doudizhu_endgame) errs and an
+# independent exhaustive search agrees with ddz (../shared/solver/README.md)
+@pytest.mark.parametrize("rules", [RULESETS[0], pytest.param(RULESETS[1], marks=pytest.mark.slow)], ids=RULE_IDS)
+@pytest.mark.parametrize("landlord, farmer, landlord_wins", [
+    ("3345689JJJKAA2", "45789TTQKKKAA2", True),
+    ("34555799TTJJAB", "334667889TJQQR", False),
+    ("346667789TTJQK", "4456779JJQKAA2", True),
+])
+def test_where_a_cpp_solver_errs(landlord, farmer, landlord_wins, rules):
+    pos = Position([landlord, farmer], rules=rules)
+    if _too_big(pos):
+        pytest.skip("28 cards: too many for the pure-Python fallback without a limit")
+    sol = solve(pos)
+    assert sol.exact and sol.landlord_wins is landlord_wins
+    end = _replay(pos, sol.pv)
+    assert end.over and end.landlord_wins is landlord_wins
 
 
 def _replay(pos, pv):
@@ -196,6 +215,35 @@ def test_thread_count_does_not_change_the_answer(score, all_moves):
             assert sol.exact
             answers.add((sol.win, sol.landlord_wins, sol.value, tuple(sol.moves), tuple(sol.pv)))
         assert len(answers) == 1, str(pos)
+
+
+@pytest.mark.skipif(NO_EXTENSIONS, reason="helper threads are the compiled search's")
+@pytest.mark.parametrize("score", [False, True])
+def test_helper_threads_give_the_same_answer(monkeypatch, score):
+    """With helpers joining at once (not after 32,768 positions) they really search
+    beside the caller on its table; the answer (value, moves, line) is the same as with
+    one thread and with a table of 1 MiB, and the helpers did search."""
+    import ddz.solver as S
+
+    monkeypatch.setattr(S, "_HELP_AFTER", 0)
+    searched = []
+    real_help = S._help
+    monkeypatch.setattr(S, "_help", lambda main: searched.append(real_help(main)) or searched[-1])
+    rng = np.random.default_rng(2026)
+    positions = [_wz(name) for name in ("WZ5", "WZ7", "WZ8")] if not score else []
+    while len(positions) < (3 if not score else 2) + 3:
+        pos = _random_position(rng, 3, STANDARD, 21)
+        if not pos.over and sum(pos.cards_left) >= 17:
+            positions.append(pos)
+    for pos in positions:
+        answers = set()
+        for kw in ({"threads": 1}, {"threads": 2}, {"threads": 2, "table_mb": 1}, {"table_mb": 1}):
+            sol = solve(pos, score=score, all_moves=True, **kw)
+            assert sol.exact
+            answers.add((sol.win, sol.value, tuple(sol.moves), tuple(sol.pv)))
+        assert len(answers) == 1, str(pos)
+    if os.cpu_count() > 1:
+        assert searched and sum(searched) > 0
 
 
 # -- score mode by hand (RULES.md §6) ------------------------------------------------------
@@ -350,6 +398,50 @@ def test_solve_argument_errors(kw, words):
         solve(Position(["3", "4"]), **kw)
     with pytest.raises(DdzError, match="Position"):
         solve("3/4")
+
+
+def test_huge_limits_are_no_limits():
+    """node_limit >= NO_NODE_LIMIT (2**62) and time_limit >= NO_TIME_LIMIT (1e9 s), inf
+    and 10**400 included, mean no limit (they overflowed before)."""
+    from ddz.solver import NO_NODE_LIMIT, NO_TIME_LIMIT
+    pos = Position(["KK5543", "225543"])
+    want = solve(pos)
+    for kw in ({"node_limit": 2 ** 63}, {"node_limit": NO_NODE_LIMIT}, {"node_limit": 10 ** 400},
+               {"time_limit": 10 ** 400}, {"time_limit": float("inf")}, {"time_limit": NO_TIME_LIMIT}):
+        sol = solve(pos, **kw)
+        assert sol.exact and (sol.win, sol.moves, sol.pv) == (want.win, want.moves, want.pv), kw
+    for kw in ({"time_limit": float("nan")}, {"node_limit": -(2 ** 70)}, {"time_limit": "1"}):
+        with pytest.raises(DdzError, match=next(iter(kw))):
+            solve(pos, **kw)
+
+
+@pytest.mark.parametrize("plays, ok", [(0, True), (20, True), (21, False), (2 ** 70, False), (-1, False)])
+def test_landlord_plays_is_bounded(plays, ok):
+    """A landlord makes at most 20 plays (a card each, from at most 20): more is a
+    DdzError, not an overflow in the search."""
+    if ok:
+        pos = Position(["3", "4"], landlord_plays=plays)
+        assert solve(pos, score=True).value == 2      # the landlord plays out: spring
+    else:
+        with pytest.raises(DdzError, match="landlord_plays must be an integer 0..20"):
+            Position(["3", "4"], landlord_plays=plays)
+
+
+def test_many_threads_are_capped_and_share_one_table():
+    """threads=256 uses no more threads than CPUs and one table: the same answer, and
+    memory bounded (64 MiB per thread would be 16 GiB)."""
+    import resource
+    import threading
+
+    pos = Position(["3456789TJQK2", "3456789TJQAA"] if not NO_EXTENSIONS else ["3579JK", "468TQA"])
+    want = solve(pos, all_moves=True)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    threads_before = threading.active_count()
+    sol = solve(pos, all_moves=True, threads=256)
+    grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert (sol.exact, sol.win, sol.moves, sol.pv) == (want.exact, want.win, want.moves, want.pv)
+    assert grown_mib < 1024, grown_mib
+    assert threading.active_count() - threads_before <= (os.cpu_count() or 1)
 
 
 def test_progress_callback_runs_the_search_aside():

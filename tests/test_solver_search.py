@@ -17,10 +17,9 @@ def test_search_cheap_tests_against_the_move_generator(rules):
     """The search's shortcuts against the full move list: a forced pass only when just the
     pass answers; going out at once exactly when the whole hand is one legal play; the
     packed play counts equal the core's."""
-    from ddz import _solver, tables
-    table = tables.table(rules)
-    s = _solver.Searcher(table, 1)
-    s.reset(2, 0, False)
+    from ddz import _solver
+    s = _solver.Searcher(1)
+    s.reset(rules, 2, 0, False)
     plays = ddz.all_plays(rules)
     for p in plays:
         a, b, _, _ = _solver._packed(p.code, [0] * 15)
@@ -36,7 +35,9 @@ def test_search_cheap_tests_against_the_move_generator(rules):
             h + c <= lim for h, c, lim in zip(hand, beat.counts, [4] * 13 + [1, 1])) else None
         if moves is None:
             continue
-        f, g = s.cheap_tests([hand, [1] + [0] * 14], 0, code)
+        other = [0] * 15
+        other[next(r for r in range(15) if hand[r] < (4 if r < 13 else 1))] = 1
+        f, g = s.cheap_tests([hand, other], 0, code)
         if f:
             forced += 1
             assert moves == [ddz.PASS], (hand, str(beat))

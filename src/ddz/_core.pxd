@@ -14,6 +14,8 @@ are given, and they refuse a to-beat code of no known shape (only the pass is le
 
 Stable API (other modules depend on these signatures):
 
+* ``opts_from(rules.move_options, &o)``: fill the kernel options of a rule set (no
+  table needed).
 * ``legal_codes(o, hand, to_beat_code, out, cap)``: writes the legal move codes in move
   order (at most ``cap``) and returns how many there are (possibly more than ``cap``:
   then only the first ``cap`` were written). ``to_beat_code == 0`` means leading (no
@@ -132,6 +134,7 @@ cdef inline int row_problem(const TableView* v, const uint8_t* h, Py_ssize_t tb_
     return ROW_OK
 
 
+cdef int opts_from(object options, Opts* o) except -1
 cdef Py_ssize_t legal_codes(const Opts* o, const uint8_t* hand, int64_t to_beat_code,
                             int64_t* out, Py_ssize_t cap) noexcept nogil
 cdef Py_ssize_t count_legal(const Opts* o, const uint8_t* hand, int64_t to_beat_code) noexcept nogil

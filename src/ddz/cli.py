@@ -567,7 +567,7 @@ def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str,
                    help=f"stop{each} after N positions searched")
     p.add_argument("--threads", type=_positive, default=1, metavar="T", help=threads_help)
     p.add_argument("--table-mb", type=float, default=64, metavar="MB",
-                   help="transposition table per thread, MiB (default 64)")
+                   help="transposition table, MiB (default 64; shared by the threads)")
     p.add_argument("--json", action="store_true", help=json_help)
 
 

@@ -90,8 +90,9 @@ class ActionIdError(InvalidPlayError):
 
 
 class TableMemoryError(DdzError, MemoryError):
-    """The transposition table of :func:`ddz.solve` (``table_mb`` MiB per thread) could not
-    be allocated: choose a smaller ``table_mb``. Also a :class:`MemoryError`."""
+    """The transposition table of :func:`ddz.solve` (``table_mb`` MiB, shared by its
+    threads) could not be allocated, or would not fit in the memory available: choose a
+    smaller ``table_mb``. Also a :class:`MemoryError`."""
 
 
 class VectorMemoryError(DdzError, MemoryError):

@@ -35,10 +35,15 @@ Counts = Tuple[int, ...]
 _DECK = (4,) * 13 + (1, 1)
 
 
-def _int_field(value, what: str, low: int) -> int:
-    if not is_integer(value) or isinstance(value, bool) or value < low:
-        raise DdzError(f"{what} must be an integer >= {low}, got {quote(value)}")
+def _int_field(value, what: str, low: int, high: Optional[int] = None) -> int:
+    if not is_integer(value) or isinstance(value, bool) or value < low or (high is not None and value > high):
+        bound = f">= {low}" if high is None else f"{low}..{high}"
+        raise DdzError(f"{what} must be an integer {bound}, got {quote(value)}")
     return int(value)
+
+
+MAX_LANDLORD_PLAYS = 20
+"""The most plays a landlord can have made: one card at least each, from at most 20."""
 
 
 def _seat_field(value, what: str, seats: int, allow_none: bool = False) -> Optional[int]:
@@ -65,7 +70,8 @@ class Position:
         ``move_rules``.
     :param base: the base score (the winning bid), an int >= 1.
     :param multiplier: the multiplier so far (RULES.md §6), an int >= 1.
-    :param landlord_plays: plays (not passes) the landlord has made so far.
+    :param landlord_plays: plays (not passes) the landlord has made so far, 0 to
+        :data:`MAX_LANDLORD_PLAYS` (20: each takes a card of at most 20).
     :param farmers_played: whether a farmer has made a play (not a pass).
     :raises HandError, NotationError, ImpossibleHandError: a bad hand, cards beyond the
         deck (all hands and the play to beat together), more than 20 cards in a hand.
@@ -75,10 +81,12 @@ class Position:
         hand, a bad base, multiplier or count.
 
     Immutable and hashable; ``==`` compares every field.
+
+    :ivar over: ``True`` when a seat has played out (RULES.md §5: the hand has ended).
     """
 
     __slots__ = ("hands", "landlord", "to_move", "to_beat", "last_player", "rules", "base",
-                 "multiplier", "landlord_plays", "farmers_played", "_key")
+                 "multiplier", "landlord_plays", "farmers_played", "_key", "over")
 
     def __init__(self, hands: Sequence, *, landlord: int = 0, to_move: Optional[int] = None,
                  to_beat=None, last_player: Optional[int] = None, rules: Rules = STANDARD,
@@ -121,7 +129,7 @@ class Position:
             raise DdzError(f"seats {empty} have no cards; the hand ends when one player plays out")
         base = _int_field(base, "base", 1)
         multiplier = _int_field(multiplier, "multiplier", 1)
-        landlord_plays = _int_field(landlord_plays, "landlord_plays", 0)
+        landlord_plays = _int_field(landlord_plays, "landlord_plays", 0, MAX_LANDLORD_PLAYS)
         if not isinstance(farmers_played, bool):
             raise DdzError(f"farmers_played must be True or False, got {quote(farmers_played)}")
         set_ = object.__setattr__
@@ -135,6 +143,7 @@ class Position:
         set_(self, "multiplier", multiplier)
         set_(self, "landlord_plays", landlord_plays)
         set_(self, "farmers_played", farmers_played)
+        set_(self, "over", bool(empty))
         set_(self, "_key", (hs, landlord, to_move, to_beat, last_player, rules, base, multiplier,
                             landlord_plays, farmers_played))
 
@@ -166,11 +175,6 @@ class Position:
         return tuple(sum(h) for h in self.hands)
 
     @property
-    def over(self) -> bool:
-        """``True`` when a seat has played out (RULES.md §5: the hand has ended)."""
-        return any(not any(h) for h in self.hands)
-
-    @property
     def winner(self) -> Optional[int]:
         """The seat that played out, or ``None`` while the hand goes on."""
         for i, h in enumerate(self.hands):
@@ -196,7 +200,8 @@ class Position:
         """The position after the seat to move plays ``play`` (RULES.md §5): a pass ends
         the trick when everyone else has passed (one pass with two seats, two with
         three); a play that empties the hand ends it (:attr:`over`). Plays of bombs and
-        rockets double :attr:`multiplier`; :attr:`landlord_plays` and
+        rockets double :attr:`multiplier`; :attr:`landlord_plays` (at most
+        :data:`MAX_LANDLORD_PLAYS`: only 0, 1 and more decide a score) and
         :attr:`farmers_played` follow.
 
         :param play: a :class:`ddz.Play` or notation, legal here.
@@ -226,7 +231,7 @@ class Position:
         hands = list(self.hands)
         hands[p] = tuple(h - c for h, c in zip(hand, counts))
         mult = self.multiplier * (2 if play.type in (PlayType.BOMB, PlayType.ROCKET) else 1)
-        lp = self.landlord_plays + (p == self.landlord)
+        lp = min(MAX_LANDLORD_PLAYS, self.landlord_plays + (p == self.landlord))
         fp = self.farmers_played or p != self.landlord
         return Position(hands, landlord=self.landlord, to_move=(p + 1) % self.seats, to_beat=play,
                         last_player=p, rules=self.rules, base=self.base, multiplier=mult,

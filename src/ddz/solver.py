@@ -1,4 +1,4 @@
-"""The endgame solver: :func:`solve` a perfect-information :class:`ddz.Position` (issue 12).
+"""The endgame solver: :func:`solve` a perfect-information :class:`ddz.Position` (issues 12, 26).
 
 Two seats (the classic 残局 puzzle: two open hands, a pass ends the trick) or three (the
 real game: the landlord against two farmers who play as one side; a trick ends after
@@ -6,10 +6,12 @@ two passes), RULES.md §5. Win mode answers who wins under best play by both sid
 mode (``score=True``) the signed score of RULES.md §6 from the landlord's side, each side
 maximising its own result (bombs, the rocket, spring and anti-spring still to come).
 
-The search is :mod:`ddz._solver` (Cython, ``nogil``: alpha-beta with a transposition
-table of ``table_mb`` MiB per thread, verified against the full state; see its
-docstring). Each thread keeps its table between calls (one table per thread and size:
-memory stays bounded by ``threads * table_mb`` MiB, plus the move lists). With
+The search is :mod:`ddz._solver` (Cython: alpha-beta with a transposition table of
+``table_mb`` MiB, verified against the full state; see its docstring), run in the
+calling thread. Each thread keeps its table between calls (one per thread: a call
+with another size frees the old one first), mapped lazily from the kernel (a small
+search touches a small part of it) and emptied in O(1) by a generation count; the
+helper threads of ``threads > 1`` search on the caller's table. With
 ``DDZ_NO_EXTENSIONS=1`` the pure-Python :mod:`ddz.reference_solver` answers instead
 (with a memo of solved positions): fine for a few cards, slow beyond; without a node or
 time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
@@ -19,33 +21,31 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 from __future__ import annotations
 
 import concurrent.futures
+import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable, List, Optional, Tuple
 
-from . import tables
 from ._compiled import compiled
 from .cards import is_integer
 from .errors import DdzError, TableMemoryError, quote
-from .play import Play, PlayType
+from .play import Play
 from .position import Position
 from .reference_solver import LimitReached, ref_solve
 
-__all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB"]
+__all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("_solver", "the compiled solver (ddz._solver)")
 
 DEFAULT_TABLE_MB = 64
-"""The default transposition table size per thread, MiB."""
+"""The default transposition table size, MiB (one table per calling thread)."""
 
 PURE_PYTHON_MAX_CARDS = 14
 """Under ``DDZ_NO_EXTENSIONS=1``, the most cards (all hands together) :func:`solve`
 takes without a node or time limit."""
 
-_INF = 1 << 30
 _PROGRESS_EVERY = 0.25     # seconds between progress calls
-_BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _PV_MAX = 120
 
 
@@ -94,18 +94,41 @@ class Solution:
         return tuple(self.value if s == self.landlord else -self.value for s in range(2))
 
 
+_FIELDS = tuple(f.name for f in fields(Solution))
+
+
+def _solution(*values) -> Solution:
+    """``Solution(*values)`` without the frozen dataclass's ten ``object.__setattr__``
+    calls (a third of a small solve's Python time)."""
+    sol = object.__new__(Solution)
+    sol.__dict__.update(zip(_FIELDS, values))
+    return sol
+
+
 def _unknown(pos: Position, nodes: int, t0: float) -> Solution:
     return Solution(False, None, None, [], [], None, nodes, time.perf_counter() - t0,
                     pos.seats, pos.landlord)
 
 
+NO_NODE_LIMIT = 1 << 62
+"""A ``node_limit`` this large or larger is no limit (the search never gets there)."""
+
+NO_TIME_LIMIT = 1e9
+"""A ``time_limit`` of this many seconds (about 32 years) or more, ``inf`` included, is
+no limit."""
+
+
 def _limit_arg(value, what: str, kind) -> Optional[float]:
+    """A node (``kind=int``) or time limit: ``None`` (none) or a positive number;
+    :data:`NO_NODE_LIMIT` / :data:`NO_TIME_LIMIT` and beyond mean none."""
     if value is None:
         return None
     if isinstance(value, bool) or not (is_integer(value) if kind is int else isinstance(value, (int, float))):
         raise DdzError(f"{what} must be {'an integer' if kind is int else 'a number'} or None, got {quote(value)}")
     if not value > 0 or value != value:
         raise DdzError(f"{what} must be positive, got {quote(value)}")
+    if value >= (NO_NODE_LIMIT if kind is int else NO_TIME_LIMIT):
+        return None
     return kind(value)
 
 
@@ -122,13 +145,21 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :param all_moves: report every winning (score mode: every best) move of the side
         to move, not only the first.
     :param node_limit: stop after about this many positions (int > 0, ``None``: no
-        limit); a stopped search answers ``exact=False``.
-    :param time_limit: stop after about this many seconds (> 0, ``None``: no limit).
-    :param threads: threads that split the root moves (>= 1); the answer (``win``,
-        ``value``, ``moves``, ``pv``) is the same for every thread count, only
-        ``nodes`` and ``seconds`` differ. Each thread has its own table.
-    :param table_mb: transposition table size per thread in MiB (>= 1; default
-        :data:`DEFAULT_TABLE_MB`); memory use is bounded by ``threads * table_mb``.
+        limit; :data:`NO_NODE_LIMIT` or more: none either); a stopped search answers
+        ``exact=False``.
+    :param time_limit: stop after about this many seconds (> 0, ``None``: no limit;
+        :data:`NO_TIME_LIMIT` or more, ``inf`` included: none either).
+    :param threads: threads that search (1..256): helpers join the calling thread once
+        a search has run 32,768 positions (a small search never pays for them), at most
+        one per usable CPU but the caller's, all on the caller's one table (lock-free,
+        checksummed entries; simplified ABDADA: a thread defers the moves, but a node's
+        first, that another is searching). The answer (``win``, ``value``, ``moves``, ``pv``) is the same for
+        every thread count (the reported move and line are decided by the move order
+        alone, after the search), only ``nodes`` and ``seconds`` differ.
+    :param table_mb: transposition table size in MiB (1 to 2**20; default
+        :data:`DEFAULT_TABLE_MB`), shared by the threads of a call; a table larger than
+        the memory the system has available (Linux ``MemAvailable``) is a
+        :class:`ddz.TableMemoryError`, as is one the kernel refuses.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
         long search runs, from the calling thread.
     :param cancel: ``None``, or a handle with an ``is_set()`` method (a
@@ -146,19 +177,26 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     :raises DdzError: ``position`` is not a Position; a bad limit, thread count, table
         size or ``cancel``; under ``DDZ_NO_EXTENSIONS=1`` a position of more than
         :data:`PURE_PYTHON_MAX_CARDS` cards with no limit.
+    :raises TableMemoryError: the table does not fit in memory (``table_mb``).
     """
     t0 = time.perf_counter()
-    if not isinstance(position, Position):
+    if type(position) is not Position and not isinstance(position, Position):
         raise DdzError(f"solve() takes a ddz.Position, not {type(position).__name__}: {quote(position)}")
-    for name, flag in (("score", score), ("all_moves", all_moves)):
-        if not isinstance(flag, bool):
-            raise DdzError(f"{name} must be True or False, got {quote(flag)}")
-    node_limit = _limit_arg(node_limit, "node_limit", int)
-    time_limit = _limit_arg(time_limit, "time_limit", float)
-    if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
-        raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
-        raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+    if type(score) is not bool or type(all_moves) is not bool:
+        for name, flag in (("score", score), ("all_moves", all_moves)):
+            if not isinstance(flag, bool):
+                raise DdzError(f"{name} must be True or False, got {quote(flag)}")
+    if node_limit is not None:
+        node_limit = _limit_arg(node_limit, "node_limit", int)
+    if time_limit is not None:
+        time_limit = _limit_arg(time_limit, "time_limit", float)
+    if type(threads) is not int or threads != 1:
+        if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
+            raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
+        threads = int(threads)
+    if table_mb is not DEFAULT_TABLE_MB:
+        if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
+            raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
     if progress is not None and not callable(progress):
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
@@ -173,13 +211,8 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         return _unknown(pos, 0, t0)
     if _solver is None:
         return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
-    job = _Job(pos, score, all_moves, node_limit, time_limit, int(threads), float(table_mb), t0,
-               progress, cancel)
-    try:
-        return job.run()
-    except KeyboardInterrupt as exc:
-        exc.nodes = job.nodes()
-        raise
+    return _solve_compiled(pos, score, all_moves, node_limit, time_limit, threads, table_mb,
+                           t0, progress, cancel)
 
 
 def _move_order(play: Play):
@@ -189,101 +222,103 @@ def _move_order(play: Play):
 
 # -- the compiled path ----------------------------------------------------------------
 
+_FEATURES = 3               # the search's optional prunings (ddz._solver FEAT_*; bench_solver.py toggles them)
 _local = threading.local()
+_PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 
 
-def _new_searcher(table, mb: float):
-    """A compiled searcher with a table of ``mb`` MiB; :class:`TableMemoryError` when the
-    table cannot be allocated."""
+def _play(code: int) -> Play:
+    p = _PLAYS.get(code)
+    if p is None:
+        p = _PLAYS[code] = Play._from_trusted_code(code)
+    return p
+
+
+def _available_mb() -> Optional[float]:
+    """MiB of memory the system can still give (Linux ``MemAvailable``), or ``None``."""
     try:
-        return _solver.Searcher(table, mb)
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _usable_cpus() -> int:
+    """The CPUs this process may run on (threads beyond them cannot help)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _searcher(mb: float):
+    """This thread's searcher with a table of ``mb`` MiB (one kept per thread: a new
+    size frees the old table first); :class:`TableMemoryError` when the table cannot be
+    allocated or would not fit in the memory the system has left."""
+    cur = getattr(_local, "searcher", None)
+    if cur is not None and cur[0] == mb:
+        return cur[1]
+    _local.searcher = None            # free the old table first
+    avail = _available_mb()
+    if avail is not None and mb > avail:
+        raise TableMemoryError(f"a {mb:,.10g} MiB transposition table (table_mb) does not fit in the "
+                               f"{avail:,.0f} MiB of memory available; choose a smaller table_mb")
+    try:
+        s = _solver.Searcher(mb)
     except MemoryError:
         raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
                                "choose a smaller table_mb") from None
+    _local.searcher = (mb, s)
+    return s
 
 
-def _searcher(table, mb: float):
-    """This thread's searcher for ``table`` and ``mb`` (one kept per thread)."""
-    key = (id(table), mb)
-    cur = getattr(_local, "searcher", None)
-    if cur is None or cur[0] != key:
-        _local.searcher = None            # free the old table first
-        _local.searcher = cur = (key, _new_searcher(table, mb), table)
-    return cur[1]
+_HELPERS = []
+_HELP_AFTER = 1 << 15       # helpers join a search once it has searched this many nodes (~10 ms)
+
+
+def _helpers() -> concurrent.futures.ThreadPoolExecutor:
+    """The pool of helper threads of parallel searches (one per usable CPU but the
+    caller's; each keeps its own helper searcher)."""
+    if not _HELPERS or _HELPERS[0] != os.getpid():         # none yet, or a forked child's copy
+        _HELPERS[:] = [os.getpid(), concurrent.futures.ThreadPoolExecutor(
+            max(1, _usable_cpus() - 1), thread_name_prefix="ddz-solve")]
+    return _HELPERS[1]
+
+
+def _help(main) -> int:
+    h = getattr(_local, "helper", None)
+    if h is None:
+        h = _local.helper = _solver.Searcher(0)
+    return h.help(main)
 
 
 class _Job:
-    """One :func:`solve` call on the compiled search."""
+    """One :func:`solve` call on the compiled search: the searcher's poll (cancel,
+    progress, and the helpers of ``threads > 1``, started once the search has run
+    :data:`_HELP_AFTER` nodes: a small search never pays for them)."""
 
-    def __init__(self, pos, score, all_moves, node_limit, time_limit, threads, mb, t0,
-                 progress=None, cancel=None):
-        self.pos = pos
-        self.progress = progress
-        self.cancel_handle = cancel
-        self.shown = t0
-        self.score = score
-        self.all_moves = all_moves
-        self.node_limit = node_limit
-        self.deadline = None if time_limit is None else t0 + time_limit
-        self.threads = threads
-        self.mb = mb
+    __slots__ = ("s", "t0", "progress", "cancel", "shown", "helpers", "futures", "done_nodes")
+
+    def __init__(self, s, t0, progress, cancel, helpers):
+        self.s = s
         self.t0 = t0
-        self.table = tables.table(pos.rules)
-        self.searchers = []
-        self.cancelled = False
-        self.lock = threading.Lock()
-        self.window = (-_INF, _INF) if score else (-1, 1)
-        self.caller = threading.current_thread()
-
-    # state tuples: (hands, to_move, to_beat code, last seat or -1, landlord plays, farmers played)
-    def root(self):
-        p = self.pos
-        return (p.hands, p.to_move, p.to_beat.code if p.to_beat else 0,
-                -1 if p.last_player is None else p.last_player, p.landlord_plays, p.farmers_played)
-
-    def child(self, state, code: int, play: Play):
-        """(terminal value or None, child state) after the seat to move plays ``code``."""
-        hands, p, tb, last, lp, fp = state
-        seats = len(hands)
-        if code == 0:
-            nxt = (p + 1) % seats
-            if nxt == last:
-                return None, (hands, nxt, 0, -1, lp, fp)
-            return None, (hands, nxt, tb, last, lp, fp)
-        lord = self.pos.landlord
-        hand = tuple(h - c for h, c in zip(hands[p], play.counts))
-        if p == lord:
-            lp += 1
-        else:
-            fp = True
-        if not any(hand):
-            if p == lord:
-                return (2 if self.score and not fp else 1), None
-            return (-2 if self.score and lp == 1 else -1), None
-        return None, (hands[:p] + (hand,) + hands[p + 1:], (p + 1) % seats, code, p, lp, fp)
-
-    def limits(self, s):
-        """(node limit, seconds) left for the next search, or None when spent."""
-        nl = None
-        if self.node_limit is not None:
-            nl = self.node_limit - self.nodes()
-            if nl <= 0:
-                return None
-        tl = 0.0
-        if self.deadline is not None:
-            tl = self.deadline - time.perf_counter()
-            if tl <= 0:
-                return None
-        if self.cancelled or (self.cancel_handle is not None and self.cancel_handle.is_set()):
-            return None
-        return nl, tl
+        self.progress = progress
+        self.cancel = cancel
+        self.shown = t0
+        self.helpers = helpers
+        self.futures = []
+        self.done_nodes = 0
 
     def poll(self):
-        """The searcher's poll (every ~8192 positions, in the calling thread; with
-        ``threads > 1`` five times per progress period, while the helpers search): cancel
-        and progress. True: stop."""
-        if self.cancel_handle is not None and self.cancel_handle.is_set():
-            self.cancel()
+        if self.helpers and self.s.nodes >= _HELP_AFTER:
+            self.s.share()
+            pool = _helpers()
+            self.futures = [pool.submit(_help, self.s) for _ in range(self.helpers)]
+            self.helpers = 0
+        if self.cancel is not None and self.cancel.is_set():
             return True
         if self.progress is not None:
             now = time.perf_counter()
@@ -292,213 +327,57 @@ class _Job:
                 self.progress(self.nodes(), now - self.t0)
         return False
 
-    def poll_cancel(self):
-        """The poll of a helper thread's searcher: cancel only."""
-        return self.cancel_handle is not None and self.cancel_handle.is_set()
-
-    def search(self, s, state, alpha, beta):
-        """(value, exact) of one state with searcher ``s``."""
-        lim = self.limits(s)
-        if lim is None:
-            return 0, False
-        return s.value(state[0], state[1], state[2], state[3], state[4], state[5], alpha, beta,
-                       lim[0], lim[1], threading.current_thread() is not self.caller)
-
-    def move_reaches(self, s, state, code, play, target):
-        """Does ``play`` reach the value ``target`` (exactly)? ``(bool, exact)``."""
-        v, child = self.child(state, code, play)
-        bomb = self.score and play.type in _BOMBS
-        if bomb:
-            if target % 2:
-                return False, True
-            target //= 2
-        if v is None:
-            if self.score:
-                v, ok = self.search(s, child, target - 1, target + 1)
-            else:
-                v, ok = self.search(s, child, -1, 1)
-            if not ok:
-                return False, False
-        return v == target, True
-
-    def plays_of(self, codes):
-        t = self.table
-        return [t.plays[t.index_of(c)] for c in codes]
-
-    def best_moves(self, s, state, value, first_only):
-        """The moves of ``state`` that reach ``value``: (list of (code, play), exact)."""
-        hands, p = state[0], state[1]
-        codes = s.ordered_moves(hands, p, state[2], state[3])
-        out = []
-        for code, play in zip(codes, self.plays_of(codes)):
-            hit, ok = self.move_reaches(s, state, code, play, value)
-            if not ok:
-                return out, False
-            if hit:
-                out.append((code, play))
-                if first_only:
-                    break
-        return out, True
-
-    def pv(self, s, state, value):
-        line = []
-        while len(line) < _PV_MAX:
-            found, ok = self.best_moves(s, state, value, True)
-            if not ok or not found:
-                return line, ok
-            code, play = found[0]
-            line.append(play)
-            v, state = self.child(state, code, play)
-            if v is not None:
-                return line, True
-            if self.score and play.type in _BOMBS:
-                value //= 2
-        return line, True
-
     def nodes(self) -> int:
-        return sum(s.nodes for s in self.searchers)
+        return self.s.nodes + self.done_nodes
 
-    def cancel(self):
-        with self.lock:
-            self.cancelled = True
-            for s in self.searchers:
-                s.stop()
+    def join(self):
+        """Wait for the helpers (stopped when the root search ended) and count their
+        nodes; a helper still queued (the pool busy with another caller's search) is
+        cancelled, not waited for."""
+        for f in self.futures:
+            if not f.cancel():
+                self.done_nodes += f.result()
+        self.futures = []
 
-    def new_searcher(self, mb):
-        s = _searcher(self.table, mb) if self.threads == 1 else _new_searcher(self.table, mb)
-        s.reset(self.pos.seats, self.pos.landlord, self.score)
-        if self.threads == 1:
-            s.set_poll(self.poll if self.progress is not None or self.cancel_handle is not None else None)
-        else:     # the calling thread watches for Ctrl-C and runs progress (run_split)
-            s.set_poll(self.poll_cancel if self.cancel_handle is not None else None)
-        with self.lock:
-            self.searchers.append(s)
-            if self.cancelled:
-                s.stop()
-        return s
 
-    def finish(self, s, value, moves_found=None):
-        """The exact Solution of root value ``value`` (``moves_found``: the reported
-        moves when already known)."""
-        pos = self.pos
-        state = self.root()
-        landlord_wins = value > 0
-        win = landlord_wins == (pos.to_move == pos.landlord)
-        if moves_found is None:
-            if self.score or win:
-                found, ok = self.best_moves(s, state, value, not self.all_moves)
-                if not ok:
-                    return _unknown(pos, self.nodes(), self.t0)
-                moves_found = [p for _, p in found]
-            else:
-                moves_found = []
-        line, ok = self.pv(s, state, value)
-        if not ok:
-            return _unknown(pos, self.nodes(), self.t0)
-        if self.all_moves:
-            moves_found = sorted(moves_found, key=_move_order)
-        return Solution(True, landlord_wins, win, moves_found, line,
-                        value * pos.base * pos.multiplier if self.score else None,
-                        self.nodes(), time.perf_counter() - self.t0, pos.seats, pos.landlord)
-
-    def run(self) -> Solution:
-        if self.threads == 1:
-            return self.run_single()
-        return self.run_split()
-
-    def run_single(self) -> Solution:
-        s = self.new_searcher(self.mb)
-        value, ok = self.search(s, self.root(), *self.window)
-        if not ok:
-            return _unknown(self.pos, self.nodes(), self.t0)
-        return self.finish(s, value)
-
-    def run_split(self) -> Solution:
-        """Split the root moves over threads: each root move is searched exactly (win
-        mode: once a move wins, the later ones stop; the earlier ones run to the end),
-        and the first best move in search order is the answer, as with one thread."""
-        from concurrent.futures import ThreadPoolExecutor
-        import queue
-
-        pos = self.pos
-        mb = max(1.0, self.mb)
-        state = self.root()
-        pool = queue.Queue()
-        for _ in range(self.threads):
-            pool.put(self.new_searcher(mb))
-        s0 = pool.queue[0]
-        codes = s0.ordered_moves(state[0], state[1], state[2], state[3])
-        plays = self.plays_of(codes)
-        maxing = pos.to_move == pos.landlord
-        results: List[Optional[Tuple[int, object]]] = [None] * len(codes)
-        running = {}
-        first_win = [len(codes)]
-        failed = [False]
-
-        def task(i):
-            with self.lock:
-                if (not self.score and not self.all_moves and i > first_win[0]) or self.cancelled:
-                    return
-                s = pool.get()
-                s.clear_stop()
-                running[i] = s
-            try:
-                v, child = self.child(state, codes[i], plays[i])
-                ok = True
-                if v is None:
-                    v, ok = self.search(s, child, *self.window)
-                if ok and self.score and plays[i].type in _BOMBS:
-                    v *= 2
-            finally:
-                with self.lock:
-                    del running[i]
-                    pool.put(s)
-            with self.lock:
-                if not ok:
-                    if not (i > first_win[0]):     # not a cancelled later move: a limit
-                        failed[0] = True
-                    return
-                results[i] = (v, s)
-                if not self.score and not self.all_moves and (v > 0) == maxing and i < first_win[0]:
-                    first_win[0] = i
-                    for j, other in running.items():
-                        if j > i:
-                            other.stop()
-
-        with ThreadPoolExecutor(self.threads) as ex:
-            futures = [ex.submit(task, i) for i in range(len(codes))]
-            try:
-                while concurrent.futures.wait(futures, _PROGRESS_EVERY / 5).not_done:
-                    if self.poll():
-                        break
-            except BaseException:      # Ctrl-C (or progress raised): stop the helpers first
-                self.cancel()
-                raise
-            for f in futures:
-                f.result()
-        if failed[0] or self.cancelled:
-            return _unknown(pos, self.nodes(), self.t0)
-        for x in self.searchers:          # the stops were for cancelled later moves
-            x.clear_stop()
-        if not self.score and not self.all_moves:
-            i = first_win[0]
-            if i < len(codes):
-                value, s = results[i]
-                return self.finish(s, value, [plays[i]])
-            if any(r is None for r in results):
-                return _unknown(pos, self.nodes(), self.t0)
-            value, s = results[0]
-            return self.finish(s, value, [])     # every move loses
-        if any(r is None for r in results):
-            return _unknown(pos, self.nodes(), self.t0)
-        vals = [r[0] for r in results]
-        value = max(vals) if maxing else min(vals)
-        best = [i for i, v in enumerate(vals) if v == value]
-        if not self.score and (value > 0) != maxing:
-            chosen = []
-        else:
-            chosen = [plays[i] for i in (best if self.all_moves else best[:1])]
-        return self.finish(results[best[0]][1], value, chosen)
+def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, threads, mb, t0,
+                    progress, cancel) -> Solution:
+    cur = getattr(_local, "searcher", None)
+    s = cur[1] if cur is not None and cur[0] == mb else _searcher(mb)
+    s.reset(pos.rules, len(pos.hands), pos.landlord, score, 0, _FEATURES)
+    job = None
+    if progress is not None or cancel is not None or threads > 1:
+        job = _Job(s, t0, progress, cancel, min(threads, _usable_cpus()) - 1)
+        s.set_poll(job.poll)
+    tb = pos.to_beat
+    try:
+        value, exact, codes, line = s.solve(
+            pos.hands, pos.to_move, 0 if tb is None else tb.code,
+            -1 if pos.last_player is None else pos.last_player, pos.landlord_plays,
+            pos.farmers_played, all_moves, node_limit, time_limit or 0.0)
+    except KeyboardInterrupt as exc:
+        if job is not None:
+            job.join()
+        exc.nodes = s.nodes + (job.done_nodes if job is not None else 0)
+        raise
+    finally:
+        if job is not None:
+            job.join()
+            s.set_poll(None)
+    nodes = s.nodes if job is None else s.nodes + job.done_nodes
+    if not exact:
+        return _unknown(pos, nodes, t0)
+    plays = _PLAYS
+    for c in line:
+        if c not in plays:
+            _play(c)
+    moves = [plays[c] if c in plays else _play(c) for c in codes]
+    if all_moves:
+        moves.sort(key=_move_order)
+    lw = value > 0
+    return _solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [plays[c] for c in line],
+                     value * pos.base * pos.multiplier if score else None, nodes,
+                     time.perf_counter() - t0, len(pos.hands), pos.landlord)
 
 
 # -- the pure-Python path ----------------------------------------------------------------
