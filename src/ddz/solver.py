@@ -37,6 +37,7 @@ from .reference_solver import LimitReached, ref_solve
 __all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("_solver", "the compiled solver (ddz._solver)")
+_core = compiled("_core", "the compiled move kernels (ddz._core)")
 
 DEFAULT_TABLE_MB = 64
 """The default transposition table size, MiB (one table per calling thread)."""
@@ -230,7 +231,7 @@ _PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 def _play(code: int) -> Play:
     p = _PLAYS.get(code)
     if p is None:
-        p = _PLAYS[code] = Play._from_trusted_code(code)
+        p = _PLAYS[code] = _core._trusted_play(code)     # a code the search generated
     return p
 
 
