@@ -28,7 +28,7 @@ def openmp_flags():
 
     Only GCC/Clang on Linux are tried (macOS's Apple Clang ships no OpenMP runtime and
     MSVC's is optional), and only if a test program compiles and links with
-    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz._actions``,
+    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz.game._actions``,
     whose batch kernels run serially without it.
     """
     if os.environ.get("DDZ_NO_OPENMP") == "1" or not sys.platform.startswith("linux"):
@@ -54,11 +54,12 @@ OMP_COMPILE, OMP_LINK = openmp_flags()
 
 
 def extension(name: str, openmp: bool = False) -> Extension:
-    """The extension ``ddz.<name>`` from ``src/ddz/<name>.pyx``: numpy's headers, -O3
-    (except with MSVC), and OpenMP when asked for and available."""
+    """The extension ``ddz.<package>.<name>`` from ``src/ddz/<package>/<name>.pyx``
+    (``name`` is dotted, e.g. ``"core._core"``): numpy's headers, -O3 (except with MSVC),
+    and OpenMP when asked for and available."""
     return Extension(
         f"ddz.{name}",
-        [f"src/ddz/{name}.pyx"],
+        [f"src/ddz/{name.replace('.', '/')}.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=([] if os.name == "nt" else ["-O3"]) + (OMP_COMPILE if openmp else []),
@@ -66,7 +67,7 @@ def extension(name: str, openmp: bool = False) -> Extension:
     )
 
 
-extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver"),
-              extension("_vector")]
+extensions = [extension("core._core"), extension("game._actions", openmp=True), extension("game._game"),
+              extension("search._solver"), extension("envs._vector")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

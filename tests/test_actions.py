@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import actions
-from ddz.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
+from ddz.game import actions
+from ddz.game.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 
 RULES = {"distinct": ddz.STANDARD, "repeat": ddz.REPEAT_KICKERS}
 from conftest import random_positions
@@ -325,7 +325,7 @@ def test_encode_actions(kickers):
 def test_exports_and_env_switch():
     assert ddz.ActionSpace is ActionSpace
     assert ddz.encode_cards is encode_cards and ddz.encode_actions is encode_actions
-    if ddz._compiled.NO_EXTENSIONS:
+    if ddz.core.implementation.NO_EXTENSIONS:
         assert actions.IMPLEMENTATION == "reference"
         with pytest.raises(ddz.DdzError, match="kernels"):
             ActionSpace(implementation="kernel")

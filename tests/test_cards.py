@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.cards import (BIG_JOKER, Card, RANK_CHARS, SMALL_JOKER, Suit, cards_to_counts,
+from ddz.core.cards import (BIG_JOKER, Card, RANK_CHARS, SMALL_JOKER, Suit, cards_to_counts,
                        format_cards, full_deck, parse_cards, parse_suited, to_counts)
 from ddz.errors import HandError, ImpossibleHandError, NotationError
 

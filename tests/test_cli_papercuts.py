@@ -11,8 +11,8 @@ import pytest
 
 import ddz
 from ddz import Rules, cli
-from ddz.bots import BOTS
-from ddz.render import seat_list
+from ddz.search.bots import BOTS
+from ddz.game.render import seat_list
 
 RULE_COMMANDS = {                     # every command that takes rules, with its other arguments
     "moves": ["33344455"],
@@ -115,14 +115,14 @@ def test_out_and_save_share_one_check(run_cli, tmp_path, monkeypatch):
 
 def _slow_solve(monkeypatch):
     """``ddz.solve`` that reports progress (as a long search does) before answering."""
-    import ddz.solver
-    real = ddz.solver.solve
+    import ddz.search.solver
+    real = ddz.search.solver.solve
 
     def solve(pos, progress=None, **kw):
         progress(1234, 5.0)
         return real(pos, **kw)
 
-    monkeypatch.setattr(ddz.solver, "solve", solve)
+    monkeypatch.setattr(ddz.search.solver, "solve", solve)
 
 
 def test_solve_progress_only_on_a_terminal(run_cli, monkeypatch):
@@ -216,7 +216,7 @@ def test_four_player_farmers_win_in_one_list():
     from ddz.terminal import PlaySession
     rules = Rules.four_player()
     for seed in range(60):
-        game = ddz.bots.play_hand(ddz.Game(rules, seed=seed), [ddz.RandomBot(seed)] * 4)
+        game = ddz.search.bots.play_hand(ddz.Game(rules, seed=seed), [ddz.RandomBot(seed)] * 4)
         if game.result.winner == "farmers":
             break
     else:                                            # pragma: no cover

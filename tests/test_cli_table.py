@@ -267,15 +267,15 @@ def test_selfplay_counts_void_hands(tmp_path):
 def test_the_engine_is_announced(monkeypatch, tmp_path):
     path = _records(tmp_path, 3)
     code, out, _ = _run_main(["replay", str(path)])
-    assert re.search(r"^engine\s+compiled core$", out, re.M) or ddz._compiled.NO_EXTENSIONS
-    monkeypatch.setattr(ddz._compiled, "NO_EXTENSIONS", True)
+    assert re.search(r"^engine\s+compiled core$", out, re.M) or ddz.core.implementation.NO_EXTENSIONS
+    monkeypatch.setattr(ddz.core.implementation, "NO_EXTENSIONS", True)
     for argv in (["replay", str(path)], ["selfplay", "--games", "2", "--quiet", "--seed", "1"]):
         code, out, _ = _run_main(argv)
         assert code == 0 and re.search(r"^engine\s+pure-Python reference \(DDZ_NO_EXTENSIONS is on", out, re.M)
 
 
 def test_selfplay_ctrl_c_keeps_and_summarises_the_finished_hands(monkeypatch, tmp_path):
-    from ddz import bots
+    from ddz.search import bots
     real, calls = bots.play_hand, []
 
     def play_hand(game, players):

@@ -1,4 +1,4 @@
-"""The Cython core (``ddz.fast`` over ``ddz._core``) against the reference oracle and RLCard.
+"""The Cython core (``ddz.core.compiled`` over ``ddz.core._core``) against the reference oracle and RLCard.
 
 * every play of the universe classifies and compares identically;
 * legal moves agree as sequences (same moves, same order) on random deals, leading and
@@ -31,8 +31,9 @@ from hypothesis import given, settings, strategies as st
 import ddz
 from ddz import (PASS, REPEAT_KICKERS, DdzError, ImpossibleHandError, Play, Rules,
                  PlayType, format_cards)
-from ddz import fast, reference
-from ddz.tables import table
+from ddz.core import compiled as fast
+from ddz.core import reference
+from ddz.core.tables import table
 from conftest import (CARDS, DECK, RULE_IDS, RULESETS, deal, play_from, profile_positions, small_hands,
                       universe_arrays as universe)
 
@@ -250,7 +251,7 @@ def outcome(fn, *args):
 @pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
 @pytest.mark.parametrize("name", ["legal_moves", "count_legal_moves", "legal_moves_array"])
 def test_bad_input_same_exception(name, rules):
-    ref_fn = ddz.moves._reference_legal_moves_array if name == "legal_moves_array" \
+    ref_fn = ddz.core._reference_legal_moves_array if name == "legal_moves_array" \
         else getattr(reference, name)
     fast_fn = getattr(fast, name)
     for hand in BAD_HANDS:
@@ -290,13 +291,13 @@ def test_same_names_and_signatures():
         assert inspect.signature(getattr(fast, name)) == inspect.signature(getattr(reference, name)), name
     assert set(API) <= set(fast.__all__) and set(API) <= set(reference.__all__)
     assert inspect.signature(fast.legal_moves_array) == \
-        inspect.signature(ddz.moves._reference_legal_moves_array)
+        inspect.signature(ddz.core._reference_legal_moves_array)
     assert inspect.signature(fast.legal_moves_array).parameters.keys() == \
         inspect.signature(fast.legal_moves).parameters.keys()
 
 
 def test_chooser_uses_core():
-    assert ddz.IMPLEMENTATION == "core" or ddz._compiled.NO_EXTENSIONS
+    assert ddz.IMPLEMENTATION == "core" or ddz.core.implementation.NO_EXTENSIONS
     if ddz.IMPLEMENTATION == "core":
         assert ddz.legal_moves is fast.legal_moves
         assert ddz.legal_moves_array is fast.legal_moves_array
@@ -304,7 +305,7 @@ def test_chooser_uses_core():
 
 def test_env_switch_subprocess():
     src = os.path.dirname(os.path.dirname(ddz.__file__))
-    code = ("import ddz; print(ddz.IMPLEMENTATION, ddz.legal_moves is ddz.reference.legal_moves, "
+    code = ("import ddz; print(ddz.IMPLEMENTATION, ddz.legal_moves is ddz.core.reference.legal_moves, "
             "ddz.legal_moves_array('33', '4').tolist(), ddz.legal_moves_array('BR', '2222').tolist())")
     outs = {}
     for flag in ("1", None):
@@ -462,8 +463,8 @@ def test_core_equals_reference_on_positions_the_profile_options_decide(name):
     hand; card sets of several readings, wings of a trio, a bomb or the rocket as plays to
     beat): legal moves, and legality of each play in a play state of the core and of the
     reference (``beat_reading``, ``chain_from_four``, ``bomb_on_rocket``: RULES.md §2.5)."""
-    from ddz.playstate import PyPlayState
-    from ddz._game import PlayState
+    from ddz.game.playstate import PyPlayState
+    from ddz.game._game import PlayState
 
     rules = Rules.profile(name)
     t = table(rules)

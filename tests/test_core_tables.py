@@ -9,23 +9,23 @@ import pytest
 
 import ddz
 from ddz import Play, PlayType, Rules
-from ddz.play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN
-from ddz.tables import table
+from ddz.core.play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN
+from ddz.core.tables import table
 
 T = PlayType
 SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"   # the checkout's sources
 
 
 def _core():
-    if ddz._compiled.NO_EXTENSIONS:
+    if ddz.core.implementation.NO_EXTENSIONS:
         pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled core is not built")
-    from ddz import _core
+    from ddz.core import _core
     return _core
 
 
 def test_type_properties_equal_the_reference_tables():
     core = _core().type_properties()
-    from ddz import reference
+    from ddz.core import reference
     assert core["width"] == {int(t): w for t, w in BODY_WIDTH.items()}
     assert core["min_chain"] == {int(t): n for t, n in MIN_CHAIN.items()}
     assert core["kicker_units"] == {int(t): u for t, u in KICKER_UNITS.items()}
@@ -48,7 +48,7 @@ def test_one_table_per_move_rule_set_shared_by_every_user():
     assert space._t is t
     game = ddz.Game(Rules(kickers="repeat", doubling=True), seed=1)
     assert game.action_space._t is t
-    assert ddz.fast._tables(Rules(kickers="repeat")) is t
+    assert ddz.core.compiled._tables(Rules(kickers="repeat")) is t
     # interned plays: the moves are the table's objects, not new ones
     moves = ddz.legal_moves("33344455", rules=Rules(kickers="repeat"))
     assert all(m is t.plays[t.index_of_play[m]] for m in moves)
@@ -56,7 +56,7 @@ def test_one_table_per_move_rule_set_shared_by_every_user():
 
 def test_kernels_read_options_only_from_the_struct():
     """No kernel signature carries a loose rule option any more."""
-    for name in ("_core.pyx", "_core.pxd", "_actions.pyx"):
+    for name in ("core/_core.pyx", "core/_core.pxd", "game/_actions.pyx"):
         text = (SRC / name).read_text(encoding="utf-8")
         assert len(re.findall(r"int repeat", text)) == 0, name
         assert "DECKS" not in text
@@ -80,7 +80,7 @@ def test_code_layout_holds_every_planned_structure():
 def test_kernels_compare_bombs_by_size_then_rank():
     """The comparison kernel already knows RULES.md §7: a bomb of more cards beats one of
     fewer (the two-deck game that plays them is another issue)."""
-    from ddz.reference import _beats
+    from ddz.core.reference import _beats
     small, big = Play(T.BOMB, 12, 1), Play(T.BOMB, 0, 1, (), 5)
     assert _beats(big, small) is True and _beats(small, big) is False
     _core()
@@ -176,7 +176,7 @@ def test_a_new_table_makes_only_the_plays_asked_for(monkeypatch):
 
 def test_the_lazy_views_hold_the_whole_universe():
     _core()
-    from ddz import reference
+    from ddz.core import reference
     for rules in (Rules(), Rules(kickers="repeat"), Rules.four_player(), Rules(banned={"BOMB"})):
         t = table(rules)
         want = [ddz.PASS] + reference.all_plays(rules.universe_rules)

@@ -21,7 +21,7 @@ import pytest
 
 import ddz
 from ddz import PlayType, Rules, interop
-from ddz._compiled import NO_EXTENSIONS
+from ddz.core.implementation import NO_EXTENSIONS
 from conftest import DECK_RANKS, rank_counts, RLCardPlayer, ProfilePlays, draw_beat, plant, profile_positions, take_cards
 
 #: positions per profile; the pure-Python leg checks fewer (the reference is compared

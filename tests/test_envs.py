@@ -13,7 +13,7 @@ import pytest
 
 import ddz
 from ddz import DdzError, IllegalActionError, Rules
-from ddz.actions import ActionIdError
+from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions, observation_layout, observation_size
 from ddz.envs import core
 from ddz.envs.vector import PyVectorGame
@@ -338,8 +338,8 @@ def test_pettingzoo_render(capsys):
     e = pz.raw_env(render_mode="ansi")
     e.reset(seed=4)
     text = e.render()
-    assert text == str(e.game)          # the game's own table (ddz.render), every hand shown
-    from ddz.render import grouped
+    assert text == str(e.game)          # the game's own table (ddz.game.render), every hand shown
+    from ddz.game.render import grouped
     for seat in range(3):
         assert grouped(e.game.hand(seat)) in text
     h = pz.raw_env(render_mode="human")

@@ -8,8 +8,8 @@ import pytest
 import ddz
 import ddz.arena
 from ddz import ExpertBot, Game, Rules
-from ddz.cards import parse_cards
-from ddz.expert import split
+from ddz.core.cards import parse_cards
+from ddz.search.expert import split
 
 DOUZERO = Rules.profile("douzero")
 
@@ -115,10 +115,10 @@ def test_expert_bids_doubles_and_plays_full_games():
     rules = Rules(doubling=True)
     for seed in range(6):
         game = Game(rules, seed=seed)
-        ddz.bots.play_hand(game, [bot, ExpertBot(seed=2), ddz.GreedyBot()])
+        ddz.search.bots.play_hand(game, [bot, ExpertBot(seed=2), ddz.GreedyBot()])
         assert game.result is not None
     four = Game(Rules.four_player(), seed=1)
-    ddz.bots.play_hand(four, [ExpertBot(seed=s) for s in range(4)])
+    ddz.search.bots.play_hand(four, [ExpertBot(seed=s) for s in range(4)])
     assert four.result is not None
     for bad in ({"samples": 0}, {"threshold": -1}, {"node_limit": "many"}):
         with pytest.raises(ddz.DdzError):

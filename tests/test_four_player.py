@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import DdzError, InvalidPlayError, PlayType, Rules, reference
-from ddz.actions import encode_cards, encoding_size
-from ddz.cards import deck_counts
-from ddz.tables import table
+from ddz import DdzError, InvalidPlayError, PlayType, Rules
+from ddz.core import reference
+from ddz.game.actions import encode_cards, encoding_size
+from ddz.core.cards import deck_counts
+from ddz.core.tables import table
 
 from conftest import NO_EXTENSIONS
 
@@ -140,7 +141,7 @@ def _play_from(rng, cards, plays, counts, types):
 @pytest.mark.crosscheck
 @pytest.mark.parametrize("rules", [FOUR, NO_STRAIGHTS], ids=["straights", "no-straights"])
 def test_legal_moves_random_positions(rules):
-    from ddz import fast
+    from ddz.core import compiled as fast
     plays = reference.all_plays(FOUR)
     counts = np.array([p.counts for p in plays], np.uint8)
     types = np.array([int(p.type) for p in plays])
@@ -165,7 +166,7 @@ def test_legal_moves_random_positions(rules):
 @needs_core
 @pytest.mark.crosscheck
 def test_classification_of_random_multisets_and_every_play():
-    from ddz import fast
+    from ddz.core import compiled as fast
     for p in reference.all_plays(FOUR):
         assert fast.readings(p.counts, FOUR) == [p]
     rng = np.random.default_rng(9)
@@ -192,7 +193,7 @@ def test_beats_every_pair_of_a_sample():
 def test_small_hands_exhaustively():
     """Every two-deck hand of up to 4 cards, leading, against the universe filtered by
     containment; and responding to a sample."""
-    from ddz import fast
+    from ddz.core import compiled as fast
     import itertools
     plays = reference.all_plays(FOUR)
     counts = np.array([p.counts for p in plays], np.uint8)

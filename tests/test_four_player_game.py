@@ -10,10 +10,10 @@ import pytest
 
 import ddz
 from ddz import DdzError, Game, IllegalActionError, Phase, Rules
-from ddz.bots import GreedyBot, RandomBot, play_hand
-from ddz.cards import deck_counts, full_deck
-from ddz.playstate import PyPlayState, play_state
-from ddz.tables import table
+from ddz.search.bots import GreedyBot, RandomBot, play_hand
+from ddz.core.cards import deck_counts, full_deck
+from ddz.game.playstate import PyPlayState, play_state
+from ddz.core.tables import table
 
 FOUR = Rules.four_player()
 
@@ -136,7 +136,7 @@ def test_spring_and_anti_spring_with_four():
     g.step(3)
     g.step(False)
     lowest = next(r for r in range(15) if g.hand(0)[r])
-    g.step(ddz.cards.RANK_CHARS[lowest])
+    g.step(ddz.core.cards.RANK_CHARS[lowest])
     while g.result is None:
         acts = g.legal_actions()
         if g.current_player == 0:

@@ -8,7 +8,7 @@ import pytest
 import ddz
 from ddz import (DdzError, DealError, Game, IllegalActionError, InvalidPlayError,
                  NotationError, NotInHandError, Phase, Play, Rules)
-from ddz.cards import full_deck, parse_cards
+from ddz.core.cards import full_deck, parse_cards
 from ddz.game import Deal, bottom_bonus_factor
 
 from conftest import fill_deal
@@ -230,7 +230,7 @@ def test_rob_rejects_other_values():
 def test_rob_counts_in_the_score():
     g = rob_game(["call", "rob", "rob", "rob"])
     assert g.landlord == 0 and g.multiplier == 8
-    ddz.bots.play_hand(g, [ddz.RandomBot(1), ddz.RandomBot(2), ddz.RandomBot(3)])
+    ddz.search.bots.play_hand(g, [ddz.RandomBot(1), ddz.RandomBot(2), ddz.RandomBot(3)])
     r = g.result
     assert r.robs == 3 and r.base == 1 and r.breakdown["robs"] == 8
     assert r.score == r.multiplier and r.multiplier % 8 == 0
@@ -277,7 +277,7 @@ def test_doubles_count_in_the_result():
     g = Game(DOUBLING, seed=2, first_bidder=0)
     for a in (3, True, True, True):
         g.step(a)
-    ddz.bots.play_hand(g, [ddz.RandomBot(1), ddz.RandomBot(2), ddz.RandomBot(3)])
+    ddz.search.bots.play_hand(g, [ddz.RandomBot(1), ddz.RandomBot(2), ddz.RandomBot(3)])
     assert g.result.doubles == 3 and g.result.breakdown["doubles"] == 8
     assert g.result.score % 24 == 0
 
@@ -393,7 +393,7 @@ def test_timeout_actions():
 
 def finish(game, seed=0):
     bots = [ddz.RandomBot(seed), ddz.RandomBot(seed + 1), ddz.RandomBot(seed + 2)]
-    return ddz.bots.play_hand(game, bots).result
+    return ddz.search.bots.play_hand(game, bots).result
 
 
 @pytest.mark.parametrize("rules", [ddz.STANDARD, ROB, DOUBLING,
@@ -501,14 +501,14 @@ def test_rocket_doubles():
     ("R 3S 3H", 2),
 ])
 def test_bottom_bonus_factor(bottom, factor):
-    cards = [c for c in ddz.cards.parse_suited(bottom)]
+    cards = [c for c in ddz.core.cards.parse_suited(bottom)]
     rest = [c for c in full_deck() if c not in cards]
     deal = Deal.parse(([c for c in rest[:17]], rest[17:34], rest[34:51], cards))
     assert bottom_bonus_factor(deal) == factor
 
 
 def test_bottom_bonus_in_the_score():
-    cards = ddz.cards.parse_suited("5S 5H 5D")
+    cards = ddz.core.cards.parse_suited("5S 5H 5D")
     rest = [c for c in full_deck() if c not in cards]
     deal = (rest[:17], rest[17:34], rest[34:51], cards)
     g = Game(Rules(bottom_bonus=True), deal=deal, first_bidder=0)

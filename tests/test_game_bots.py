@@ -1,11 +1,11 @@
-"""Bots (ddz.bots): the protocol, RandomBot, GreedyBot's documented heuristic."""
+"""Bots (ddz.search.bots): the protocol, RandomBot, GreedyBot's documented heuristic."""
 
 import pytest
 
 import ddz
 from ddz import DdzError, Game, Phase, Play, Rules
-from ddz.bots import Bot, GreedyBot, RandomBot, hand_strength, make_bot, play_hand
-from ddz.cards import parse_cards
+from ddz.search.bots import Bot, GreedyBot, RandomBot, hand_strength, make_bot, play_hand
+from ddz.core.cards import parse_cards
 
 from conftest import fill_deal
 

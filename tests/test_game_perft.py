@@ -1,6 +1,6 @@
 """Perft (DESIGN.md): node counts of the play-phase legal-move tree, pinned in
 tests/perft/*.txt (computed with the reference; see tests/perft/generate.py) and checked
-here with whichever implementation ddz.moves chose. Deeper counts run in bench/."""
+here with whichever implementation ddz.core chose. Deeper counts run in bench/."""
 
 import glob
 import os
@@ -129,8 +129,8 @@ def test_perft_is_the_function_and_movetree_the_module():
     """``ddz.perft`` used to be both a module and the function that shadowed it."""
     import importlib
 
-    import ddz.movetree
-    assert callable(ddz.perft) and ddz.perft is ddz.movetree.perft
-    assert ddz.divide is ddz.movetree.divide
+    import ddz.game.perft
+    assert callable(ddz.perft) and ddz.perft is ddz.game.perft.perft
+    assert ddz.divide is ddz.game.perft.divide
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module("ddz.perft")

@@ -8,7 +8,7 @@ import pytest
 
 import ddz.game
 from ddz import DdzError, Game, IllegalActionError, Phase, RecordError, Result, Rules
-from ddz.bots import RandomBot, play_hand
+from ddz.search.bots import RandomBot, play_hand
 
 
 class AlwaysPass:
@@ -135,7 +135,7 @@ def test_played_hand_results_say_void_null():
 def _as_version_2(rec):
     rec = json.loads(json.dumps(rec))
     rec["version"] = 2
-    for name in ddz.game._RULES_ADDED[2]:
+    for name in ddz.game.state._RULES_ADDED[2]:
         del rec["rules"][name]
     if rec["result"] is not None:
         del rec["result"]["void"], rec["result"]["open_play"]
@@ -199,7 +199,7 @@ def test_record_with_a_negative_seed_is_rejected():
 def test_max_redeals_is_bounded():
     """A game of players who always pass ends in bounded time: ``max_redeals`` is at most
     ``MAX_REDEALS``."""
-    from ddz.rules import MAX_REDEALS
+    from ddz.core.rules import MAX_REDEALS
     assert Rules(max_redeals=MAX_REDEALS).max_redeals == MAX_REDEALS
     for bad in [MAX_REDEALS + 1, 10 ** 30, -1]:
         with pytest.raises(DdzError, match="max_redeals must be an int from 0 to"):

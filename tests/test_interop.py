@@ -8,7 +8,7 @@ import pytest
 
 import ddz
 from ddz import interop
-from ddz.actions import ActionSpace, encode_cards
+from ddz.game.actions import ActionSpace, encode_cards
 from conftest import RLCardPlayer, deals
 
 REPEAT = ddz.REPEAT_KICKERS
@@ -187,7 +187,7 @@ def _rlcard_action_space():
 def test_repeat_universe_is_rlcard_action_space(engine):
     actions = _rlcard_action_space()
     assert len(actions) == 27472 and "pass" in actions
-    plays = (ddz.reference if engine == "reference" else ddz).all_plays(REPEAT)
+    plays = (ddz.core.reference if engine == "reference" else ddz).all_plays(REPEAT)
     ours = [ddz.format_cards(p.counts) for p in plays]
     assert len(set(ours)) == len(ours) == 27471
     assert set(ours) == set(actions) - {"pass"}

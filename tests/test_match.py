@@ -10,8 +10,8 @@ import pytest
 
 import ddz
 from ddz import DdzError, Game, IllegalActionError, Match, Phase, RecordError, Rules
-from ddz.auction import PointsOnce, PointsUntilPasses, Rob, auction
-from ddz.bots import GreedyBot, RandomBot, play_hand
+from ddz.game.auction import PointsOnce, PointsUntilPasses, Rob, auction
+from ddz.search.bots import GreedyBot, RandomBot, play_hand
 
 FACE_UP = Rules(first_bidder="face_up")
 ROUNDS = Rules(bid_rounds="until_passes")
@@ -44,7 +44,7 @@ def test_face_up_is_drawn_uniformly_over_the_dealt_cards():
     for seed in (3, 11):
         g = Game(FACE_UP, seed=seed)
         rng = random.Random(seed)
-        deck = ddz.cards.full_deck()
+        deck = ddz.core.cards.full_deck()
         rng.shuffle(deck)
         k = rng.randrange(3 * 17)         # RULES.md §3 as documented in ddz.game
         assert g.first_bidder == k // 17

@@ -120,14 +120,14 @@ def test_structures_of_other_rule_sets_are_plays_only_where_the_rules_say(args):
     assert Play.from_code(p.code) == p and eval(repr(p), vars(ddz)) == p
     one_deck = max(p.counts) <= 4 and max(p.counts[13:]) <= 1
     for rules in (Rules(), REPEAT):
-        legal = p in ddz.reference.all_plays(rules)
+        legal = p in ddz.core.reference.all_plays(rules)
         if one_deck:
             assert (ddz.readings(p.counts, rules) == [p]) == legal
         if not legal:
-            for engine in (ddz, ddz.reference):   # not a play to beat under these rules
+            for engine in (ddz, ddz.core.reference):   # not a play to beat under these rules
                 with pytest.raises(InvalidPlayError, match="not a play"):
                     engine.legal_moves(np.zeros(15, np.uint8), p, rules)
-    assert (p in ddz.reference.all_plays(REPEAT)) == (args == (T.AIRPLANE_SINGLES, 1, 2, (5, 5)))
+    assert (p in ddz.core.reference.all_plays(REPEAT)) == (args == (T.AIRPLANE_SINGLES, 1, 2, (5, 5)))
 
 
 def test_constructor_accepts_numpy_integers():
@@ -147,7 +147,7 @@ def test_bad_structures(args):
 
 @pytest.mark.parametrize("rules", [Rules(), REPEAT], ids=["distinct", "repeat"])
 def test_every_play_round_trips(rules):
-    plays = ddz.reference.all_plays(rules)
+    plays = ddz.core.reference.all_plays(rules)
     strings = [str(p) for p in plays]
     assert len(set(strings)) == len(plays)
     codes = [p.code for p in plays]

@@ -1,6 +1,6 @@
-"""The play phase in C (``ddz._game.PlayState``) against its pure-Python twin
-(``ddz.playstate.PyPlayState``, legality from ``ddz.reference``), the deal's generator
-(``ddz._game.Twister``) against ``random.Random``, and ``Game``'s live ``legal_moves``
+"""The play phase in C (``ddz.game._game.PlayState``) against its pure-Python twin
+(``ddz.game.playstate.PyPlayState``, legality from ``ddz.core.reference``), the deal's generator
+(``ddz.game._game.Twister``) against ``random.Random``, and ``Game``'s live ``legal_moves``
 view and property convention (issue "Every speed fast")."""
 
 import copy
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.playstate import PyPlayState, copy_rng, new_rng, play_state, shuffle_deal
-from ddz.tables import table
+from ddz.game.playstate import PyPlayState, copy_rng, new_rng, play_state, shuffle_deal
+from ddz.core.tables import table
 
 from conftest import CARDS, NO_EXTENSIONS, RULESETS, RULE_IDS
 
@@ -44,7 +44,7 @@ def test_core_and_twin_step_the_same_games(rules, seats):
     """Random games to the end, both implementations stepped with the same ids: the same
     legal ids, counts and state at every step, refusals of the same illegal ids, and pops
     that return both to the same earlier states."""
-    from ddz._game import PlayState
+    from ddz.game._game import PlayState
     t = table(rules)
     rng = np.random.default_rng(seats * 7 + len(str(rules)))
     n_ids = len(t.plays)
@@ -86,7 +86,7 @@ def test_core_and_twin_step_the_same_games(rules, seats):
 def test_trick_rules_by_hand():
     """RULES.md §5 for three seats: the pass only when responding, the trick ends after
     two passes and the last player leads, the counters follow bombs and rockets."""
-    from ddz._game import PlayState
+    from ddz.game._game import PlayState
     rules = ddz.Rules()
     t = table(rules)
     idx = t.index_of_play
@@ -188,7 +188,7 @@ def test_generator_draws_what_random_random_draws(seed):
 
 @needs_core
 def test_generator_refuses_bad_states_and_ranges():
-    from ddz._game import Twister
+    from ddz.game._game import Twister
     t = Twister(1)
     good = t.getstate()
     for bad in (None, (3,), (2, good[1], None), (3, good[1][:-1], None), (3, (2 ** 32,) * 625, None),
@@ -211,7 +211,7 @@ def test_generator_refuses_bad_states_and_ranges():
 def test_games_deal_the_documented_shuffle():
     """The module docstring of ddz.game: random.Random(seed).shuffle of full_deck()."""
     for seed in (0, 7, 2 ** 40):
-        deck = ddz.cards.full_deck()
+        deck = ddz.core.cards.full_deck()
         random.Random(seed).shuffle(deck)
         g = ddz.Game(seed=seed)
         want = [tuple(sorted(deck[i * 17:(i + 1) * 17])) for i in range(3)] + [tuple(sorted(deck[51:]))]
@@ -287,8 +287,8 @@ def test_unbuilt_and_rebuilt_states_are_refused_not_crashed():
     import sys
     code = """
 import ddz
-from ddz._game import PlayState
-from ddz.tables import table
+from ddz.game._game import PlayState
+from ddz.core.tables import table
 t = table(ddz.Rules())
 bad = PlayState.__new__(PlayState)
 calls = [lambda: bad.legal_ids(), lambda: bad.legal_plays(), lambda: bad.count(), lambda: bad.legal(1),

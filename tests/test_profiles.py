@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from ddz import AmbiguousPlayError, DdzError, InvalidPlayError, Play, PlayType, Rules, reference
+from ddz import AmbiguousPlayError, DdzError, InvalidPlayError, Play, PlayType, Rules
+from ddz.core import reference
 
 T = PlayType
 PROFILES = ["rlcard", "douzero", "openspiel"]

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ddz
 from ddz import PASS
-from ddz.reference import _readings, _beats
+from ddz.core.reference import _readings, _beats
 from conftest import CARDS, RULESETS
 
 DECK = CARDS.tolist()   # the 54 cards as ranks
@@ -36,7 +36,7 @@ def positions(draw, max_hand=20):
     rest = counts_of(DECK[i] for i in order[size:])
     to_beat = None
     if draw(st.booleans()):
-        candidates = ddz.reference._legal_moves(rest, None, rules)
+        candidates = ddz.core.reference._legal_moves(rest, None, rules)
         # favour long and rare types: pick the type first, then a play of it
         types = sorted({p.type for p in candidates})
         t = draw(st.sampled_from(types))

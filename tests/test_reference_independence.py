@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import REPEAT_KICKERS as REPEAT, STANDARD, reference
+from ddz import REPEAT_KICKERS as REPEAT, STANDARD
+from ddz.core import reference
 from conftest import deal, play_from
 
 #: RULES.md §8, the three-player rows: (function name, args)
@@ -65,20 +66,20 @@ def _raiser(name):
 def _poison(monkeypatch):
     """Replace every function and class of the core, the tables and the chooser (and the
     classifier the chooser registered for Play.parse) by one that raises."""
-    names = ["ddz.moves", "ddz.tables", "ddz.fast", "ddz._core", "ddz._actions", "ddz.actions"]
+    names = ["ddz.core", "ddz.core.tables", "ddz.core.compiled", "ddz.core._core", "ddz.game._actions", "ddz.game.actions"]
     poisoned = 0
     for modname in names:
-        if modname in ("ddz.fast", "ddz._core", "ddz._actions") and modname not in sys.modules:
+        if modname in ("ddz.core.compiled", "ddz.core._core", "ddz.game._actions") and modname not in sys.modules:
             continue   # the pure-Python leg: they cannot even be imported
         module = importlib.import_module(modname)
         for attr, value in list(vars(module).items()):
             if callable(value) and not attr.startswith("__") and getattr(value, "__module__", modname) == modname:
                 monkeypatch.setattr(module, attr, _raiser(f"{modname}.{attr}"))
                 poisoned += 1
-    monkeypatch.setattr(ddz.play, "_ENGINE_READINGS", _raiser("the chooser's classifier"))
-    monkeypatch.setattr(ddz.play, "_ENGINE_PARSE", _raiser("the chooser's notation reader"))
-    monkeypatch.setattr(ddz.play, "_ENGINE_MEMO", _raiser("the chooser's texts read"))
-    monkeypatch.setattr(ddz.play, "_BY_NOTATION", {})
+    monkeypatch.setattr(ddz.core.play, "_ENGINE_READINGS", _raiser("the chooser's classifier"))
+    monkeypatch.setattr(ddz.core.play, "_ENGINE_PARSE", _raiser("the chooser's notation reader"))
+    monkeypatch.setattr(ddz.core.play, "_ENGINE_MEMO", _raiser("the chooser's texts read"))
+    monkeypatch.setattr(ddz.core.play, "_BY_NOTATION", {})
     for cached in (reference._universe, reference._by_cards, reference._index):
         cached.cache_clear()     # rebuilt under the poison, not remembered from before
     for attr in ("classify", "readings", "beats", "legal_moves", "count_legal_moves", "all_plays",

@@ -1,4 +1,4 @@
-"""The game as text (``str(game)``, ``game.render(seat=...)``, ``ddz.render``): every
+"""The game as text (``str(game)``, ``game.render(seat=...)``, ``ddz.game.render``): every
 phase of the three- and four-player game, the referee's view and each seat's, and what a
 seat may not see never shown to it (RULES.md §3–§7)."""
 
@@ -8,7 +8,7 @@ import pytest
 
 import ddz
 from ddz import DdzError, Game, Rules
-from ddz.render import grouped
+from ddz.game.render import grouped
 
 FOUR = Rules.four_player()
 

@@ -8,8 +8,8 @@ import pytest
 
 import ddz
 from ddz import DdzError, IllegalActionError, InvalidPlayError, PlayType, Rules
-from ddz.actions import ActionSpace
-from ddz.tables import table
+from ddz.game.actions import ActionSpace
+from ddz.core.tables import table
 
 from conftest import CARDS, DECK
 
@@ -98,7 +98,7 @@ def test_action_space_keeps_ids_and_never_allows_banned(rules):
     rng = np.random.default_rng(3)
     hands = np.stack([np.bincount(rng.permutation(CARDS)[:20], minlength=15) for _ in range(64)]).astype(np.uint8)
     tbs = np.zeros(64, np.int32)
-    for impl_name in ["reference"] + ([] if ddz.actions.IMPLEMENTATION == "reference" else ["kernel"]):
+    for impl_name in ["reference"] + ([] if ddz.game.actions.IMPLEMENTATION == "reference" else ["kernel"]):
         s = ActionSpace(rules, implementation=impl_name)
         masks = s.legal_masks(hands, tbs)
         assert masks.any(axis=1).all() and not masks[:, banned_ids].any()
@@ -134,7 +134,7 @@ def test_game_never_offers_or_accepts_a_banned_play(rules):
                 ids = game.legal_action_ids()
                 assert all(game.action_space.play(int(i)).type not in rules.banned for i in ids)
                 hand = game.hand(game.current_player)
-                for p in ddz.reference.legal_moves(hand, game.to_beat, rules.universe_rules):
+                for p in ddz.core.reference.legal_moves(hand, game.to_beat, rules.universe_rules):
                     if p.type in rules.banned:
                         before = game.to_record()
                         with pytest.raises((IllegalActionError, InvalidPlayError)):

@@ -48,7 +48,7 @@ def test_rules_hash_is_recomputed_in_another_process():
     r = Rules(kickers="repeat", banned={"BOMB", "TRIO_PAIR"}, doubling=True)
     code = ("import pickle, sys, ddz; r = pickle.loads(sys.stdin.buffer.read()); "
             "s = ddz.Rules(kickers='repeat', banned={'BOMB', 'TRIO_PAIR'}, doubling=True); "
-            "print(r == s, hash(r) == hash(s), r in {s}, ddz.tables.table(r) is ddz.tables.table(s))")
+            "print(r == s, hash(r) == hash(s), r in {s}, ddz.core.tables.table(r) is ddz.core.tables.table(s))")
     res = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(r), capture_output=True,
                          env={**os.environ, "PYTHONHASHSEED": "12345"}, check=True)
     assert res.stdout.split() == [b"True"] * 4
@@ -58,6 +58,6 @@ def test_rules_hash_is_recomputed_in_another_process():
 def test_canonical_notation_parses_by_lookup_and_agrees_with_parsing(impl):
     for rules in (Rules(kickers="repeat"), Rules(banned={"TRIO_PAIR"})):
         for p in impl.all_plays(rules)[::97]:
-            assert ddz.Play.parse(str(p), rules) == p == ddz.play.parse_with(str(p), rules, impl._readings)
+            assert ddz.Play.parse(str(p), rules) == p == ddz.core.play.parse_with(str(p), rules, impl._readings)
     with pytest.raises(ddz.InvalidPlayError):
         ddz.Play.parse("333+55", Rules(banned={"TRIO_PAIR"}))

@@ -15,8 +15,8 @@ import pytest
 import ddz
 from ddz import REPEAT_KICKERS as REPEAT, STANDARD, Position, PlayType, solve
 from ddz.errors import DdzError, HandError, ImpossibleHandError, IllegalActionError, InvalidPlayError
-from ddz.reference_solver import ref_solve
-from ddz.solver import PURE_PYTHON_MAX_CARDS
+from ddz.search.reference_solver import ref_solve
+from ddz.search.solver import PURE_PYTHON_MAX_CARDS
 from conftest import CARDS, NO_EXTENSIONS, RULE_IDS, RULESETS
 
 PUZZLES = json.loads((pathlib.Path(__file__).parent / "data" / "endgame_puzzles.json")
@@ -223,7 +223,7 @@ def test_helper_threads_give_the_same_answer(monkeypatch, score):
     """With helpers joining at once (not after 32,768 positions) they really search
     beside the caller on its table; the answer (value, moves, line) is the same as with
     one thread and with a table of 1 MiB, and the helpers did search."""
-    import ddz.solver as S
+    import ddz.search.solver as S
 
     monkeypatch.setattr(S, "_HELP_AFTER", 0)
     searched = []
@@ -403,7 +403,7 @@ def test_solve_argument_errors(kw, words):
 def test_huge_limits_are_no_limits():
     """node_limit >= NO_NODE_LIMIT (2**62) and time_limit >= NO_TIME_LIMIT (1e9 s), inf
     and 10**400 included, mean no limit (they overflowed before)."""
-    from ddz.solver import NO_NODE_LIMIT, NO_TIME_LIMIT
+    from ddz.search.solver import NO_NODE_LIMIT, NO_TIME_LIMIT
     pos = Position(["KK5543", "225543"])
     want = solve(pos)
     for kw in ({"node_limit": 2 ** 63}, {"node_limit": NO_NODE_LIMIT}, {"node_limit": 10 ** 400},
@@ -507,7 +507,7 @@ def test_cancel_argument_is_checked():
 
 
 def test_reference_tick_reports_and_cancels():
-    from ddz.reference_solver import TICK_EVERY, LimitReached
+    from ddz.search.reference_solver import TICK_EVERY, LimitReached
     seen = []
 
     def tick(nodes):
@@ -646,7 +646,7 @@ def test_cli_solve(run_cli):
 
 
 def test_solver_bot_plays_legal_hands():
-    from ddz.bots import GreedyBot, SolverBot, play_hand
+    from ddz.search.bots import GreedyBot, SolverBot, play_hand
     # pure Python: solve only the last few cards (the reference minimax is slow)
     threshold = 9 if NO_EXTENSIONS else 20
     for seed in range(3):

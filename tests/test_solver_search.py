@@ -17,7 +17,7 @@ def test_search_cheap_tests_against_the_move_generator(rules):
     """The search's shortcuts against the full move list: a forced pass only when just the
     pass answers; going out at once exactly when the whole hand is one legal play; the
     packed play counts equal the core's."""
-    from ddz import _solver
+    from ddz.search import _solver
     s = _solver.Searcher(1)
     s.reset(rules, 2, 0, False)
     plays = ddz.all_plays(rules)

@@ -1,4 +1,4 @@
-"""The vectorised game in C (``ddz._vector`` behind ``ddz.envs.CVectorGame``) against its
+"""The vectorised game in C (``ddz.envs._vector`` behind ``ddz.envs.CVectorGame``) against its
 pure-Python reference ``PyVectorGame`` (its lockstep with independent ``ddz.Game`` objects
 is ``tests/test_envs.py``): identical hands, legal ids, observations, rewards and ends,
 for every rule option the C games support; the built-in policies in C against their Python twin; bad input; seeds."""
@@ -13,8 +13,8 @@ import pytest
 
 import ddz
 from ddz import DdzError, IllegalActionError, Rules
-from ddz._compiled import NO_EXTENSIONS
-from ddz.actions import ActionIdError
+from ddz.core.implementation import NO_EXTENSIONS
+from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions
 from ddz.envs.core import _c_encoder, encode_observation_py
 from ddz.envs.vector import CVectorGame, PyVectorGame, c_unsupported

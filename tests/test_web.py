@@ -266,7 +266,7 @@ def test_bad_input_is_a_422_with_the_ddz_error(server, path, body, raise_it):
 
 def test_a_bad_record_is_refused_with_its_own_message(server):
     g = ddz.Game(seed=3)
-    ddz.bots.play_hand(g, [ddz.GreedyBot(), ddz.GreedyBot(), ddz.GreedyBot()])
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot(), ddz.GreedyBot(), ddz.GreedyBot()])
     rec = g.to_record()
     rec["actions"][5]["action"] = "BR" if rec["actions"][5]["action"] != "BR" else "3"
     own = _ddz_error(lambda: ddz.Game.from_record(rec))
@@ -400,7 +400,7 @@ def test_load_100_concurrent_requests_twice(server, capsys):
 
 def _played(rules=ddz.STANDARD, seed=0):
     g = ddz.Game(rules, seed=seed)
-    ddz.bots.play_hand(g, [ddz.GreedyBot() for _ in range(rules.seats)])
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot() for _ in range(rules.seats)])
     return g
 
 
@@ -421,7 +421,7 @@ def test_replay_frames_follow_the_game():
     redealt = ddz.Game(seed=7)
     for _ in range(6):                     # everybody passes twice: two redeals
         redealt.step(0)
-    ddz.bots.play_hand(redealt, [ddz.GreedyBot()] * 3)
+    ddz.search.bots.play_hand(redealt, [ddz.GreedyBot()] * 3)
     games.append(redealt)
     out = api.replay({"text": "\n".join(json.dumps(g.to_record()) for g in games)})
     assert [h["label"] for h in out["hands"]] == [f"record {i}" for i in range(1, 7)]
@@ -440,7 +440,7 @@ def test_replay_frames_follow_the_game():
 def test_replay_of_a_match_and_a_void_hand(server):
     m = ddz.Match(hands=2, seed=9)
     while not m.finished:
-        ddz.bots.play_hand(m.game, [ddz.GreedyBot()] * 3)
+        ddz.search.bots.play_hand(m.game, [ddz.GreedyBot()] * 3)
         if not m.finished:
             m.next_hand()
     void = ddz.Game(ddz.Rules(all_pass="void"), seed=1)
@@ -502,7 +502,7 @@ def test_game_repr_html_draws_the_hands_without_the_web_stack():
     g.step(3)
     html = g._repr_html_()
     assert "landlord seat 0" in html and html.count('data-rank="back"') == 0
-    ddz.bots.play_hand(g, [ddz.GreedyBot()] * 3)
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)
     html = g._repr_html_()
     assert f"{g.result.winner} win" in html and f"score {g.result.score}" in html
 

@@ -189,7 +189,7 @@ def _records(tmp_path):
     games = []
     for seed in (11, 12):
         g = ddz.Game(seed=seed)
-        ddz.bots.play_hand(g, [ddz.GreedyBot()] * 3)
+        ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)
         games.append(g)
     path = tmp_path / "hands.jsonl"
     path.write_text("".join(json.dumps(g.to_record()) + "\n" for g in games), encoding="utf-8")
@@ -229,7 +229,7 @@ def test_replay_viewer_steps_a_record_file(browser, server, tmp_path):
 
 def test_replay_viewer_shows_a_records_own_error(browser, server):
     g = ddz.Game(seed=5)
-    ddz.bots.play_hand(g, [ddz.GreedyBot()] * 3)
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)
     rec = g.to_record()
     rec["seed"] += 1                                  # the deal is no longer the seed's
     with pytest.raises(ddz.RecordError) as exc:

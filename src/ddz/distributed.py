@@ -30,12 +30,12 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 import numpy as np
 
 from .errors import DdzError, quote
-from .rules import STANDARD, Rules
+from .core.rules import STANDARD, Rules
 
 __all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "BOT_NAMES", "DEFAULT_CHUNK"]
 
 BOT_NAMES = ("random", "greedy", "solver")
-"""The bot names :func:`selfplay` takes (:func:`ddz.bots.make_bot`)."""
+"""The bot names :func:`selfplay` takes (:func:`ddz.search.bots.make_bot`)."""
 
 DEFAULT_CHUNK = 256
 """Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
@@ -186,9 +186,9 @@ def hand_seeds(seed: int, games: int) -> List[int]:
 
 def _play_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optional[int]) -> dict:
     """The record of hand (match) ``index``: bots made afresh from its seed words."""
-    from . import bots as _bots   # play_hand looked up per call (tests replace it)
-    from .game import Game
-    from .match import Match
+    from .search import bots as _bots   # play_hand looked up per call (tests replace it)
+    from .game.state import Game
+    from .game.match import Match
     words = _unit_words(seed, index)
     players = [_bots.make_bot(name, words[1 + s]) for s, name in enumerate(names)]
     if match is None:
@@ -299,7 +299,7 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
         worker (``workers=None``: ``os.cpu_count()``); ``False``: never (``workers`` must
         then be ``None`` or ``1``).
     :param bots: one bot name per seat (``Rules.players`` of them): ``"random"``,
-        ``"greedy"`` or ``"solver"`` (:func:`ddz.bots.make_bot`).
+        ``"greedy"`` or ``"solver"`` (:func:`ddz.search.bots.make_bot`).
     :param rules: the :class:`ddz.Rules` of every hand.
     :param chunk: hands (matches) per Ray task (default: about four tasks per worker, at
         most :data:`DEFAULT_CHUNK` hands); the records do not depend on it.
@@ -318,7 +318,7 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 # -- solving ---------------------------------------------------------------------------
 
 def _solve_chunk(positions: list, kwargs: dict) -> list:
-    from .solver import solve
+    from .search.solver import solve
     return [solve(p, **kwargs) for p in positions]
 
 
@@ -342,8 +342,8 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
         workers, ray or chunk, ``workers >= 2`` without Ray; under ``DDZ_NO_EXTENSIONS=1`` a
         position too large for the pure solver without a limit.
     """
-    from .position import Position
-    from . import solver as _solver_mod
+    from .game.position import Position
+    from .search import solver as _solver_mod
     solve = _solver_mod.solve
     unknown = sorted(set(solve_kwargs) - set(_SOLVE_KEYS))
     if unknown:

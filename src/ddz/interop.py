@@ -35,12 +35,13 @@ from typing import Dict, Iterable, List, Tuple, Union
 
 import numpy as np
 
-from . import _args, moves
-from .cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, deck_counts, format_cards_unchecked, is_integer
+from .core import arguments as _args
+from . import core as moves
+from .core.cards import CHAIN_RANKS, NUM_RANKS, RANK_CHARS, CardsLike, deck_counts, format_cards_unchecked, is_integer
 from .errors import DdzError, HandError, InvalidPlayError, NotationError, quote
-from .play import PASS, Play, PlayType
-from .rules import STANDARD, Rules
-from .tables import table
+from .core.play import PASS, Play, PlayType
+from .core.rules import STANDARD, Rules
+from .core.tables import table
 
 __all__ = [
     "NotExpressibleError", "DOUZERO", "RLCARD", "OPENSPIEL",
@@ -300,7 +301,7 @@ def _rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
 def _build_rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     from rlcard.games.doudizhu.utils import ID_2_ACTION  # type: ignore[import-not-found]
 
-    from .actions import ActionSpace
+    from .game.actions import ActionSpace
 
     space = ActionSpace(rules, implementation="reference")
     ours = {("pass" if not p else format_cards_unchecked(p.counts)): i for i, p in enumerate(space)}
@@ -341,7 +342,7 @@ def rlcard_id_map(rules: object = RLCARD) -> Tuple[np.ndarray, np.ndarray]:
     DdzError
         ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
-    from .actions import ActionSpace
+    from .game.actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules
@@ -493,7 +494,7 @@ def _openspiel_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     derived = table(rules).derived
     maps = derived.get("openspiel_map")
     if maps is None:
-        from .actions import ActionSpace
+        from .game.actions import ActionSpace
 
         space = ActionSpace(rules)
         plays, index = _openspiel_tables()
@@ -534,7 +535,7 @@ def openspiel_id_map(rules: object = OPENSPIEL) -> Tuple[np.ndarray, np.ndarray]
     DdzError
         ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
-    from .actions import ActionSpace
+    from .game.actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules
@@ -611,7 +612,7 @@ def douzero_game(card_play_data, landlord: int = 0, rules: Rules = DOUZERO):
         A bad seat, or rules not of three players bidding points.
     """
     from .errors import DdzError, DealError
-    from .game import Game
+    from .game.state import Game
     rules = _args.rules_arg(rules)
     if rules.players != 3 or rules.bidding != "points":
         raise DdzError(f"a DouZero deal is played by three players whose landlord bids 3; not under {rules!r}")

@@ -1,6 +1,6 @@
 """Bots from anywhere, by one name each (the arena's ``BOT`` arguments).
 
-* a built-in by name: ``random``, ``greedy``, ``solver`` (:class:`ddz.bots.SolverBot`),
+* a built-in by name: ``random``, ``greedy``, ``solver`` (:class:`ddz.search.bots.SolverBot`),
   ``expert`` (:class:`ddz.ExpertBot`);
 * a Python class or factory by ``module:Name`` (``mypkg.bots:MyBot``): called with
   ``seed=`` when it takes one, else with no argument;
@@ -52,7 +52,7 @@ class BotSpec:
 
 def _builtin(name: str) -> Callable[[int], Any]:
     if name == "expert":
-        from ..expert import ExpertBot
+        from ..search.expert import ExpertBot
         return lambda seed: ExpertBot(seed=seed)
     if name in ("douzero-rlcard", "douzero-random"):
         try:
@@ -64,7 +64,7 @@ def _builtin(name: str) -> Callable[[int], Any]:
             raise DdzError(f"bot {name!r} needs DouZero's package: pip install --no-deps douzero "
                            f"(and rlcard for douzero-rlcard): {exc}") from None
         return lambda seed: DouZeroAgentBot(name)
-    from ..bots import make_bot
+    from ..search.bots import make_bot
     return lambda seed: make_bot(name, seed)
 
 
@@ -144,7 +144,7 @@ class DouZeroAgentBot:
     """
 
     def __init__(self, name: str) -> None:
-        from ..bots import GreedyBot
+        from ..search.bots import GreedyBot
         self.name = name
         self._agent = None
         self._greedy = GreedyBot()

@@ -86,7 +86,7 @@ def _rules(args):
     the mode's default; in douzero mode, DouZero's profile with any option changed."""
     import dataclasses
 
-    from ..rules import STANDARD, Rules
+    from ..core.rules import STANDARD, Rules
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
     if args.mode == "douzero":
         base = Rules.profile("douzero")

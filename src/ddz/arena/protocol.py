@@ -28,9 +28,9 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..errors import DdzError
-from ..game import Observation, Phase
-from ..play import PASS, Play
-from ..rules import Rules
+from ..game.state import Observation, Phase
+from ..core.play import PASS, Play
+from ..core.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "serve", "request", "parse_action", "notation_of"]
 
@@ -76,7 +76,7 @@ def notation_of(space) -> Tuple[List[str], Dict[str, int]]:
     return found
 
 
-from ..cards import RANK_CHARS as _RANKS
+from ..core.cards import RANK_CHARS as _RANKS
 
 _RANK_OF = {ch: r for r, ch in enumerate(_RANKS)}
 
@@ -351,7 +351,7 @@ class ProtocolBot:
         self._hand_left = self.hand_seconds
         if self._rules != rules or not self.alive():
             self._rules = rules
-            from ..actions import ActionSpace
+            from ..game.actions import ActionSpace
             self._texts = notation_of(ActionSpace(rules.move_rules))
             self._start(rules)
         self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed})
@@ -469,7 +469,7 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
     """
     if not callable(getattr(bot, "act", None)):
         raise DdzError(f"serve() needs a bot with act(observation, legal), got {bot!r}")
-    from ..actions import ActionSpace
+    from ..game.actions import ActionSpace
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     name = name or type(bot).__name__

@@ -43,9 +43,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import DdzError, quote
-from ..game import Game
-from ..play import PlayType
-from ..rules import STANDARD, Rules
+from ..game.state import Game
+from ..core.play import PlayType
+from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
 from .protocol import Forfeit, ProtocolBot
 from .stats import Sprt, elo_of, mean_ci

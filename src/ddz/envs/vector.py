@@ -4,10 +4,10 @@
 interface, chosen at construction:
 
 * :class:`CVectorGame`, when the core is compiled and the rule set is one it supports:
-  the games live in C (``ddz._vector``) and are stepped without the GIL; the play phase
+  the games live in C (``ddz.envs._vector``) and are stepped without the GIL; the play phase
   is the core's ``PlayCore`` state machine, the very one :class:`ddz.Game` steps through
-  ``ddz._game.PlayState``, and the deal, the auction, doubling, scoring and the
-  observation encoding are C twins of :mod:`ddz.deal`, :mod:`ddz.auction`,
+  ``ddz.game._game.PlayState``, and the deal, the auction, doubling, scoring and the
+  observation encoding are C twins of :mod:`ddz.game.deal`, :mod:`ddz.game.auction`,
   :class:`ddz.Game` and :func:`ddz.envs.core.encode_observation`. It supports three
   players with every move option, ``bidding`` (``"points"`` with either ``bid_rounds``,
   or ``"rob"``), ``doubling``, ``all_pass``, ``max_redeals`` and ``doubling_bombs``; it
@@ -45,17 +45,17 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from .. import _args
-from .._compiled import compiled
+from ..core import arguments as _args
+from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
-from ..game import Game
-from ..rules import STANDARD, Rules
+from ..game.state import Game
+from ..core.rules import STANDARD, Rules
 from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
                    reward_scale_arg)
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported", "VectorMemoryError"]
 
-_vector = compiled("_vector", "the compiled vectorised game (ddz._vector)")
+_vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
 
 SEED_BOUND = 2 ** 62
 _MASK64 = (1 << 64) - 1
@@ -232,7 +232,7 @@ class VectorGame(abc.ABC):
 
 class CVectorGame:
     """:class:`VectorGame` in C (module docstring): the games are C structs stepped
-    without the GIL by ``ddz._vector``. Same arguments and interface as
+    without the GIL by ``ddz.envs._vector``. Same arguments and interface as
     :class:`VectorGame`.
 
     :raises VectorMemoryError: the games need more memory than is available.
@@ -253,8 +253,8 @@ class CVectorGame:
         if problem is not None:
             raise DdzError(f"CVectorGame does not support {problem}: use PyVectorGame, or VectorGame, "
                            "which falls back to it")
-        from ..deal import _DECKS
-        from ..tables import table
+        from ..game.deal import _DECKS
+        from ..core.tables import table
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
         self.actions = env_actions(rules)
         self.num_actions = self.actions.size
