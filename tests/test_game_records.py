@@ -310,7 +310,7 @@ def test_version_2_records_hold_banned(rules, match):
 def test_version_1_records_still_replay_and_banned_round_trips():
     rec = play_out(Rules(), 3).to_record()
     old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items()
-                                      if k not in ddz.game.state._RULES_ADDED[1]},
+                                      if k not in ddz.game.records._RULES_ADDED[1]},
                result={k: v for k, v in rec["result"].items() if k not in ("void", "open_play")})
     assert Game.from_record(old).result == Game.from_record(rec).result
     banned = Rules(banned={"TRIO_PAIR", "FOUR_TWO_SINGLES"})
@@ -323,7 +323,7 @@ def test_version_1_records_still_replay_and_banned_round_trips():
 def test_version_1_record_with_banned_and_a_null_seed_are_refused():
     rec = play_out(Rules(), 2).to_record()
     old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items()
-                                      if k not in ddz.game.state._RULES_ADDED[2]})  # still holds "banned": []
+                                      if k not in ddz.game.records._RULES_ADDED[2]})  # still holds "banned": []
     with pytest.raises(RecordError, match=r"version 1 record has no field\(s\) \['banned'\]"):
         Game.from_record(old)
     with pytest.raises(RecordError, match="seed must be an integer"):
@@ -335,8 +335,8 @@ def test_version_3_records_still_replay_without_the_version_4_fields():
     (RULES.md §2.5): a version 3 record lacks them and replays with their defaults; a
     version 3 record that holds one is refused."""
     rec = play_out(Rules(kickers="repeat", wings="trios"), 6).to_record()
-    assert set(ddz.game.state._RULES_ADDED[3]) == {"beat_reading", "chain_from_four", "bomb_on_rocket"}
-    old = dict(rec, version=3, rules={k: v for k, v in rec["rules"].items() if k not in ddz.game.state._RULES_ADDED[3]})
+    assert set(ddz.game.records._RULES_ADDED[3]) == {"beat_reading", "chain_from_four", "bomb_on_rocket"}
+    old = dict(rec, version=3, rules={k: v for k, v in rec["rules"].items() if k not in ddz.game.records._RULES_ADDED[3]})
     again = Game.from_record(json.loads(json.dumps(old)))
     assert again.rules == Rules(kickers="repeat", wings="trios") and again.result == Game.from_record(rec).result
     old["rules"]["bomb_on_rocket"] = False
@@ -396,7 +396,7 @@ def test_version_3_results_without_open_play_still_replay():
     rec = play_out(Rules(), 6).to_record()
     del rec["result"]["open_play"]       # version 3 records written before the four-player game
     rec["version"] = 3
-    rec["rules"] = {k: v for k, v in rec["rules"].items() if k not in ddz.game.state._RULES_ADDED[3]}
+    rec["rules"] = {k: v for k, v in rec["rules"].items() if k not in ddz.game.records._RULES_ADDED[3]}
     assert Game.from_record(rec).result is not None
     rec["version"] = 4
     rec["rules"] = play_out(Rules(), 6).to_record()["rules"]

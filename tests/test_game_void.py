@@ -135,7 +135,7 @@ def test_played_hand_results_say_void_null():
 def _as_version_2(rec):
     rec = json.loads(json.dumps(rec))
     rec["version"] = 2
-    for name in ddz.game.state._RULES_ADDED[2]:
+    for name in ddz.game.records._RULES_ADDED[2]:
         del rec["rules"][name]
     if rec["result"] is not None:
         del rec["result"]["void"], rec["result"]["open_play"]

@@ -6,6 +6,36 @@ seed deals the same cards on every platform, with or without the compiled core: 
 re-implements that generator bit for bit), then cuts it in seat order: 17 cards each to
 seats 0, 1, 2 and 3 to the bottom (three players, one deck), or 25 each to seats 0..3 and
 8 to the bottom (four players, two decks).
+
+How :class:`ddz.Game` deals
+---------------------------
+``Game(seed=S)`` deals with ``random.Random(S).shuffle`` of
+``full_deck(rules.decks)`` (Python's Mersenne Twister and shuffle algorithm, re-implemented
+bit for bit in the core, so the same seed gives the same deal on every platform and Python
+version 3.9+), cut in seat order (17 cards each and 3 to the bottom; 25 each and 8 with
+four players). Then the same generator chooses the first bidder (if ``first_bidder`` is
+not given; drawn even when given, so that redeals do not depend on it): with
+``Rules.first_bidder="random"`` ``randrange(seats)``; with ``"face_up"``
+``k = randrange(seats * hand_size)`` turns the ``k % hand_size``-th card (in card order)
+of seat ``k // hand_size`` face up, and that seat bids first (:attr:`Game.face_up`).
+Without a seed a fresh one is drawn from the operating system and kept in
+:attr:`Game.seed`, so every game can be replayed. A seed is an int >= 0: ``random.Random``
+seeds with the absolute value, so a negative seed would deal the same cards as its
+opposite while records keep them apart; :class:`ddz.DdzError` refuses it.
+
+When all players pass the auction (RULES.md §3) the deal is void. With
+``Rules.all_pass="redeal"`` (the default) the same generator shuffles the deck again, the
+first bidder stays the same, and the new deal is recorded; after ``Rules.max_redeals``
+redeals in a row, one more round of passes ends the hand void. With
+``Rules.all_pass="void"`` the first round of passes ends it. A void hand is over with a
+:class:`Result` whose ``void`` states the reason and whose scores are all 0, so a table
+of players who always pass (or time out) still finishes.
+
+A given ``deal`` is a hand per seat and the bottom cards, either all in suited notation
+(``"3S 3H TD B"``, see :func:`ddz.core.cards.parse_suited`) or all in rank notation
+(``"333T"``), or a :class:`Deal`. Rank notation has no suits, so the bottom-card bonus
+cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
+:class:`ddz.DealError`.
 """
 
 from __future__ import annotations

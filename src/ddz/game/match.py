@@ -22,7 +22,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..core.arguments import rules_arg
 from ..core.cards import is_integer
 from ..errors import DdzError, IllegalActionError, RecordError, quote
-from .state import _ADDED_IN_4, Game, _known_fields
+from .records import _ADDED_IN_4, _known_fields
+from .state import Game
 from ..core.rules import STANDARD, Rules
 
 __all__ = ["Match", "MATCH_FORMAT", "MATCH_VERSION"]
