@@ -19,6 +19,9 @@ Why not RLCard's order? RLCard's 27,472 ids (pass last, id 27,471) exist only fo
 order. The same 27,471 plays are in both spaces; :func:`ddz.interop.rlcard_id_map` gives the
 permutation between them (and :mod:`ddz.interop` converts to DouZero and OpenSpiel).
 
+The card encoding of each play (:meth:`ActionSpace.encode_actions`) is
+:func:`ddz.game.encoding.encode_cards`'s.
+
 Implementations
 ---------------
 The legal-id kernels live in the compiled ``ddz.game._actions`` (built on the core's
@@ -26,17 +29,6 @@ The legal-id kernels live in the compiled ``ddz.game._actions`` (built on the co
 the plays of :mod:`ddz.core.reference` and is the oracle the tests compare against.
 :data:`IMPLEMENTATION` says which one answers by default.
 
-Card encoding (``encode_cards``)
---------------------------------
-One deck: 54 ``uint8`` features, exactly DouZero's ``_cards2array``: for each rank 3..2
-(index ``r`` = 0..12), four "at least k copies" bits at ``4*r + k - 1`` (k = 1..4), then
-the small joker at 52 and the big joker at 53.
-
-Two decks (the four-player game, RULES.md §7): the same layout with ``d = 2`` copies of
-every plane, 108 features: for rank ``r`` in 0..12, "at least k copies" at
-``8*r + k - 1`` (k = 1..8), then the small joker's "at least 1, 2" at 104, 105 and the big
-joker's at 106, 107. In general ``54 * d`` features (:func:`encoding_size`); a model made
-for DouZero's 54 planes needs its input layer widened for two decks.
 """
 
 from __future__ import annotations
@@ -50,11 +42,14 @@ import numpy.typing as npt
 from ..core import arguments as _args
 from .. import core as moves
 from ..core.implementation import compiled
-from ..core.cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, is_integer, CardsLike
-from ..errors import ActionIdError, DdzError, HandError, ImpossibleHandError, InvalidPlayError
-from ..core.play import CODE_TYPE_SHIFT, Play
+from ..core.cards import NUM_RANKS, is_integer, CardsLike
+from ..errors import ActionIdError, DdzError, InvalidPlayError
+from ..core.play import Play
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table as _table
+from . import action_arguments as _arguments
+from .action_arguments import _check_out, _threads_arg
+from .encoding import ENCODING_SIZE, _encoded, encode_cards, encoding_size
 
 __all__ = ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions",
            "IMPLEMENTATION", "ENCODING_SIZE", "encoding_size"]
@@ -64,27 +59,8 @@ _kernel = compiled("game._actions", "the compiled action kernels (ddz.game._acti
 IMPLEMENTATION = "reference" if _kernel is None else "kernel"
 """Which legal-id path :class:`ActionSpace` uses by default: ``"kernel"`` or ``"reference"``."""
 
-ENCODING_SIZE = 54
-"""Length of one card encoding (:func:`encode_cards`) with one deck."""
-
-
-def encoding_size(rules: Rules = STANDARD) -> int:
-    """Length of one card encoding under ``rules``: ``54 * rules.decks`` (54, or 108 for
-    the four-player game)."""
-    return 54 * _args.rules_arg(rules).decks
-
 IdLike = Union[int, np.integer]
 ToBeat = Union[None, int, np.integer, Play, str]
-
-
-def _encoded(t) -> np.ndarray:
-    """``uint8[len(t), 54 * decks]``: the card encoding of every id of table ``t`` (built once)."""
-    enc = t.derived.get("encoded")
-    if enc is None:
-        enc = encode_cards(t.counts, rules=t.rules)
-        enc.setflags(write=False)
-        t.derived["encoded"] = enc
-    return enc
 
 
 def _rebuild_space(rules: Rules, implementation: str) -> "ActionSpace":
@@ -522,114 +498,11 @@ class ActionSpace:
         _check_out(out, arr.shape + (table.shape[1],), np.uint8)
         return np.take(table, arr, axis=0, out=out)
 
-    # -- helpers ------------------------------------------------------------------
-    def _id_array(self, ids: object, what: str) -> np.ndarray:
-        try:
-            arr = np.asarray(ids)
-        except Exception as exc:
-            raise ActionIdError(f"{what} is not an array of ids: {ids!r}") from exc
-        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-            if arr.size == 0:
-                arr = arr.astype(np.int64)
-            else:
-                raise ActionIdError(f"{what} must be integers, got dtype {arr.dtype}")
-        if arr.size:
-            bad = np.flatnonzero((arr < 0) | (arr >= len(self)))
-            if bad.size:
-                j = int(bad[0])
-                raise ActionIdError(
-                    f"{what}[{np.unravel_index(j, arr.shape) if arr.ndim != 1 else j}] = "
-                    f"{int(arr.flat[j])} is out of range 0..{len(self) - 1} of {self!r}")
-        return arr.astype(np.intp, copy=False)
-
-    def _out_mask(self, out: Optional[np.ndarray], shape: Tuple[int, ...]) -> np.ndarray:
-        if out is None:
-            return np.zeros(shape, dtype=np.bool_)
-        return _check_out(out, shape, np.bool_)
-
-    def _batch_args(self, hands: object, to_beat_ids: object) -> Tuple[np.ndarray, np.ndarray]:
-        """Validate a batch; returns C-contiguous ``uint8[B,15]`` and ``int32[B]``."""
-        try:
-            h = np.asarray(hands)
-        except Exception as exc:
-            raise HandError(f"hands is not a uint8[B, 15] array: {hands!r}") from exc
-        if h.ndim != 2 or h.shape[1] != NUM_RANKS:
-            raise HandError(f"hands must have shape (B, 15), got {h.shape}")
-        if h.dtype == np.bool_ or not np.issubdtype(h.dtype, np.integer):
-            raise HandError(f"hands must be an integer array (uint8), got dtype {h.dtype}")
-        b = h.shape[0]
-        try:
-            tb = np.asarray(to_beat_ids)
-        except Exception as exc:
-            raise HandError(f"to_beat_ids is not an int32[B] array: {to_beat_ids!r}") from exc
-        if tb.shape != (b,):
-            raise HandError(f"to_beat_ids must have shape ({b},) to match hands, got {tb.shape}")
-        if b and (tb.dtype == np.bool_ or not np.issubdtype(tb.dtype, np.integer)):
-            raise HandError(f"to_beat_ids must be an integer array (int32), got dtype {tb.dtype}")
-        if (self._kern is not None and h.dtype == np.uint8 and tb.dtype == np.int32
-                and h.flags.c_contiguous and tb.flags.c_contiguous):
-            return h, tb  # the kernels check every row in C; _check_rows names a bad one
-        return self._check_rows(h, tb)
-
-    def _check_rows(self, h: np.ndarray, tb: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        """Every row of a batch checked with numpy (the reference path, and the naming of
-        an error the kernels found); returns C-contiguous ``uint8[B,15]`` and ``int32[B]``.
-
-        :raises ActionIdError, InvalidPlayError, HandError, ImpossibleHandError: naming the row.
-        """
-        t = self._t
-        limit = deck_counts(self.rules.decks)
-        wide_limit = limit.astype(np.int64)
-        if h.shape[0] == 0:
-            return np.zeros((0, NUM_RANKS), np.uint8), np.zeros(0, np.int32)
-        # ids
-        bad = np.flatnonzero((tb < 0) | (tb >= len(self)))
-        if bad.size:
-            i = int(bad[0])
-            raise ActionIdError(
-                f"to_beat_ids[{i}] = {int(tb[i])} is out of range 0..{len(self) - 1} of {self!r}")
-        tb = np.ascontiguousarray(tb, dtype=np.int32)
-        if self.rules.forbidden:
-            types = (t.codes[tb] >> CODE_TYPE_SHIFT) & 31
-            banned = np.flatnonzero(np.isin(types, [int(x) for x in self.rules.forbidden]))
-            if banned.size:
-                i = int(banned[0])
-                raise InvalidPlayError(
-                    f"to_beat_ids[{i}] = {int(tb[i])} is {t.notation[int(tb[i])]!r}, a banned "
-                    f"{t.plays[int(tb[i])].type.name}: it cannot be the play to beat under {self.rules!r}")
-        # hands: counts within the deck (compared in the input dtype, before any cast, so
-        # that a huge unsigned count cannot wrap), at most max_hand cards, and with the
-        # play to beat
-        if h.dtype != np.uint8:
-            neg = np.flatnonzero((h < 0).any(axis=1)) if np.issubdtype(h.dtype, np.signedinteger) else ()
-            if len(neg):
-                i = int(neg[0])
-                raise HandError(f"hands[{i}] has a negative count: {h[i].tolist()!r}")
-        over = np.flatnonzero((h > limit).any(axis=1))
-        if over.size:
-            i = int(over[0])
-            r = int(np.flatnonzero(h[i] > limit)[0])
-            raise ImpossibleHandError(
-                f"hands[{i}] holds {int(h[i, r])} copies of {RANK_NAMES[r]!r}; "
-                f"the deck holds {int(limit[r])}")
-        wide = h.astype(np.int64, copy=False)
-        sizes = wide.sum(axis=1)
-        big = np.flatnonzero(sizes > self.rules.max_hand)
-        if big.size:
-            i = int(big[0])
-            raise ImpossibleHandError(
-                f"hands[{i}] {format_cards_unchecked(wide[i])!r} has {int(sizes[i])} cards; "
-                f"a player holds at most {self.rules.max_hand}")
-        together = wide + t.counts[tb]
-        clash = np.flatnonzero((together > wide_limit).any(axis=1))
-        if clash.size:
-            i = int(clash[0])
-            r = int(np.flatnonzero(together[i] > wide_limit)[0])
-            raise ImpossibleHandError(
-                f"hands[{i}] {format_cards_unchecked(wide[i])!r} and its play to beat "
-                f"{t.notation[int(tb[i])]!r} (id {int(tb[i])}) together hold {int(together[i, r])} "
-                f"copies of {RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")
-        return np.ascontiguousarray(h, dtype=np.uint8), tb
+    # -- helpers (ddz.game.action_arguments) ---------------------------------------
+    _id_array = _arguments._id_array
+    _out_mask = _arguments._out_mask
+    _batch_args = _arguments._batch_args
+    _check_rows = _arguments._check_rows
 
     def _ids_reference(self, hands: np.ndarray, tbs: np.ndarray) -> List[np.ndarray]:
         """The pure-Python path: :mod:`ddz.core.reference`'s legal moves, mapped to ids.
@@ -643,117 +516,6 @@ class ActionSpace:
             moves = _legal_moves(tuple(row), beat, self.rules)
             out.append(np.fromiter((t.index_of_play[p] for p in moves), dtype=np.int32, count=len(moves)))
         return out
-
-
-def _threads_arg(threads: object) -> int:
-    """``threads`` of the batch APIs, checked the same way on every path."""
-    if not is_integer(threads):
-        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), "
-                       f"not {type(threads).__name__}: {threads!r}")
-    n = int(threads)
-    if n < 0:
-        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), got {n}")
-    return min(n, 1 << 16)
-
-
-def _check_out(out: object, shape: Tuple[int, ...], dtype) -> np.ndarray:
-    """``out`` if it is a writeable C-contiguous array of ``shape`` and ``dtype``."""
-    want = f"a writeable C-contiguous {np.dtype(dtype).name} array of shape {tuple(shape)}"
-    if not isinstance(out, np.ndarray):
-        raise HandError(f"out must be {want}, got {type(out).__name__}")
-    problems = []
-    if out.dtype != dtype:
-        problems.append(f"dtype {out.dtype}")
-    if out.shape != tuple(shape):
-        problems.append(f"shape {out.shape}")
-    if not out.flags.c_contiguous:
-        problems.append("not C-contiguous")
-    if not out.flags.writeable:
-        problems.append("read-only")
-    if problems:
-        raise HandError(f"out must be {want}, got {', '.join(problems)}")
-    return out
-
-
-# -- encodings (DouZero's layout) ------------------------------------------------
-
-def encode_cards(counts: Union[CardsLike, np.ndarray], out: Optional[np.ndarray] = None,
-                 rules: Rules = STANDARD) -> npt.NDArray[np.uint8]:
-    """Encode card counts as 54 bits per deck, DouZero's ``_cards2array`` layout.
-
-    With ``d = rules.decks``: for rank index ``r`` in 0..12 (3..2),
-    ``enc[4*d*r + k - 1] = counts[r] >= k`` for k = 1..4d; then for the small joker
-    ``enc[52*d + k - 1]`` and the big joker ``enc[53*d + k - 1]``, k = 1..d. One deck:
-    ``enc[52]`` is the small joker, ``enc[53]`` the big joker (module docstring).
-
-    Parameters
-    ----------
-    counts : str, int[15] or int[B, 15]
-        Notation, one count vector, or a batch of them (any integer dtype).
-    out : uint8[E] or uint8[B, E], optional
-        Buffer to fill and return; ``E = 54 * d``.
-    rules : Rules, default ``ddz.STANDARD``
-        Only ``rules.decks`` matters (1, or 2 for the four-player game).
-
-    Returns
-    -------
-    numpy.ndarray
-        ``uint8[E]`` or ``uint8[B, E]`` of 0/1.
-
-    Raises
-    ------
-    NotationError
-        Bad notation.
-    HandError
-        Wrong shape (last axis not 15, or more than 2 axes), non-integer dtype, negative
-        counts, or ``out`` of the wrong shape or dtype.
-    ImpossibleHandError
-        More copies of a rank than the decks hold (4 per deck, 1 per deck of each joker,
-        RULES.md §1): the encoding cannot hold them. The message names the row.
-    DdzError
-        ``rules`` is not a :class:`ddz.Rules`.
-    """
-    rules = _args.rules_arg(rules)
-    d = rules.decks
-    if isinstance(counts, str):
-        arr = _args.cards_arg(counts, rules)
-        arr = np.asarray(arr, dtype=np.int64)
-    else:
-        try:
-            arr = np.asarray(counts)
-        except Exception as exc:
-            raise HandError(f"counts is not an int[15] or int[B, 15] array: {counts!r}") from exc
-        if arr.ndim not in (1, 2) or arr.shape[-1] != NUM_RANKS:
-            raise HandError(f"counts must have shape (15,) or (B, 15), got {arr.shape}")
-        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-            raise HandError(f"counts must be integers, got dtype {arr.dtype}")
-        limit = deck_counts(d)
-        rows = arr.reshape(-1, NUM_RANKS)
-        # checked in the input dtype, before any cast: a huge uint64 must not wrap negative
-        neg = (np.flatnonzero((rows < 0).any(axis=1)) if np.issubdtype(arr.dtype, np.signedinteger)
-               else np.zeros(0, np.intp))
-        if neg.size:
-            i = int(neg[0])
-            raise HandError(f"counts{'' if arr.ndim == 1 else f'[{i}]'} has a negative count: {rows[i].tolist()!r}")
-        over = np.flatnonzero((rows > limit).any(axis=1))
-        if over.size:
-            i = int(over[0])
-            r = int(np.flatnonzero(rows[i] > limit)[0])
-            raise ImpossibleHandError(
-                f"counts{'' if arr.ndim == 1 else f'[{i}]'} holds {int(rows[i, r])} copies of "
-                f"{RANK_NAMES[r]!r}, more than {'one deck' if d == 1 else f'{d} decks'}'s {int(limit[r])} "
-                f"(the encoding has {4 * d} bits per rank, {d} per joker)")
-        arr = arr.astype(np.int64, copy=False)
-    shape = arr.shape[:-1] + (54 * d,)
-    if out is None:
-        out = np.empty(shape, dtype=np.uint8)
-    else:
-        _check_out(out, shape, np.uint8)
-    planes = arr[..., :13, None] >= np.arange(1, 4 * d + 1)
-    out[..., :52 * d] = planes.reshape(arr.shape[:-1] + (52 * d,))
-    jokers = arr[..., 13:, None] >= np.arange(1, d + 1)
-    out[..., 52 * d:] = jokers.reshape(arr.shape[:-1] + (2 * d,))
-    return out
 
 
 def encode_actions(ids: Union[np.ndarray, Sequence[int]], rules: Union[Rules, ActionSpace] = STANDARD,
