@@ -39,8 +39,7 @@ double) and in the play phase the play of the most cards (the lowest such id).
 from __future__ import annotations
 
 import abc
-import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +49,7 @@ from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
+from .memory import _available_bytes, _memory_error
 from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
                    reward_scale_arg)
 
@@ -81,58 +81,6 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
 #: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
 #: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
 PY_GAME_BYTES = 6 * 1024
-
-
-def _available_bytes() -> Optional[int]:
-    """The memory this process may still take, in bytes: the smallest of the system's
-    available memory (``MemAvailable`` on Linux, else the physical memory), the room left
-    under a cgroup v2 limit and the address-space limit (``RLIMIT_AS``); ``None`` when
-    none of them can be read."""
-    found: List[int] = []
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    if not found:
-        try:
-            found.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-        except (AttributeError, ValueError, OSError):
-            pass
-    try:
-        with open("/sys/fs/cgroup/memory.max") as f:
-            limit = f.read().strip()
-        if limit != "max":
-            with open("/sys/fs/cgroup/memory.current") as f:
-                found.append(int(limit) - int(f.read().strip()))
-    except (OSError, ValueError):
-        pass
-    try:
-        import resource
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if soft != resource.RLIM_INFINITY:
-            found.append(soft)
-    except (ImportError, AttributeError, ValueError, OSError):
-        pass
-    return min(found) if found else None
-
-
-def _memory_error(n: int, per_game: int, available: Optional[int], kind: str) -> VectorMemoryError:
-    have = "" if available is None else f", and {_size(available)} is available"
-    return VectorMemoryError(f"{kind}({n:,}) needs at least {_size(n * per_game)} ({per_game:,} bytes per game, "
-                             f"more once the hands are played){have}: choose a smaller num_envs")
-
-
-def _size(nbytes: int) -> str:
-    value, unit = float(nbytes), "bytes"
-    for bigger in ("KiB", "MiB", "GiB", "TiB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, bigger
-    return f"{nbytes:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
 
 
 def _check_memory(n: int, per_game: int, kind: str) -> None:
