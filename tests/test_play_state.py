@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.game.playstate import PyPlayState, copy_rng, new_rng, play_state, shuffle_deal
+from ddz.game.deal import copy_rng, new_rng, shuffle_deal
+from ddz.game.playstate import PyPlayState, play_state
 from ddz.core.tables import table
 
 from conftest import CARDS, NO_EXTENSIONS, RULESETS, RULE_IDS

@@ -28,6 +28,7 @@ from .search.bots import make_bot
 from .core.cards import format_cards
 from .errors import DdzError
 from .game.state import Game, Phase
+from .game.match import Match
 from .core.play import Play, PlayType
 from .game.render import bid_words, grouped, said, score_factors, seat_list
 from .core.rules import Rules
@@ -209,7 +210,6 @@ class PlaySession:
                  f"'?' for every legal move, 'quit' to stop.")
         match = None
         if self.match_hands:
-            from .game.match import Match
             match = Match(self.rules, self.match_hands, seed=self.seed)
             self.say(f"a match of {self.match_hands} hands: the highest total wins (void hands do not count)")
         while True:

@@ -28,7 +28,8 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..errors import DdzError
-from ..game.state import Observation, Phase
+from ..game.observations import Observation
+from ..game.phase import Phase
 from ..core.play import PASS, Play
 from ..core.rules import Rules
 
@@ -351,6 +352,7 @@ class ProtocolBot:
         self._hand_left = self.hand_seconds
         if self._rules != rules or not self.alive():
             self._rules = rules
+            # start-up time: only DouZero-mode observations need the action space
             from ..game.actions import ActionSpace
             self._texts = notation_of(ActionSpace(rules.move_rules))
             self._start(rules)
@@ -469,7 +471,7 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
     """
     if not callable(getattr(bot, "act", None)):
         raise DdzError(f"serve() needs a bot with act(observation, legal), got {bot!r}")
-    from ..game.actions import ActionSpace
+    from ..game.actions import ActionSpace   # start-up time: only DouZero-mode observations need the action space
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     name = name or type(bot).__name__

@@ -104,6 +104,7 @@ class _Worker:
         rules = self.rules
         base = Game(rules, seed=deal_seed)
         if self.mode == "douzero":
+            # start-up time: only mode='douzero' needs the conversions
             from ..interop import douzero_card_play_data, douzero_game
             lord = base.first_bidder      # DouZero's landlord: it bids 3 and takes the bottom
             base.step(3)
@@ -251,7 +252,7 @@ _STATE: Dict[str, Any] = {}
 
 def _init_worker(args: tuple) -> None:
     """A worker process's initializer: build its bots and warm the tables up."""
-    from multiprocessing.util import Finalize
+    from multiprocessing.util import Finalize   # start-up time: only a worker process needs it
     worker = _STATE["worker"] = _Worker(*args)
     Finalize(worker, worker.close, exitpriority=10)
     Game(args[4], seed=0)
@@ -402,7 +403,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     for spec in specs:
         if mode == "game" and spec.name.startswith("douzero-") and rules.players != 3:
             raise DdzError(f"{spec.name} plays three-player games only")
-    from ..distributed import hand_seeds
+    from ..distributed import hand_seeds   # start-up time: imported when a match runs
     seeds = hand_seeds(seed, deals)
     pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     texts = [s.text for s in specs]
@@ -424,7 +425,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         else:
             raise DdzError(f"out must be a file name or a writable file, got {quote(out)}")
 
-    from ..terminal import progress_bar
+    from ..terminal import progress_bar   # start-up time: the progress bar (rich) only when one is shown
     bar = progress_bar(deals, "arena", sys.stderr, bool(progress))
     tally = _Tally(len(specs), len(pairs))
     samples: List[float] = []
@@ -435,7 +436,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     start = time.perf_counter()
     try:
         if ray:
-            from ..distributed import fan_out
+            from ..distributed import fan_out   # start-up time: only a match over Ray needs it
             list(fan_out(_ready, [(i,) for i in range(workers)], workers))     # warm the workers up
             start = time.perf_counter()
             ray_results = fan_out(_ray_chunk, [(wargs, j) for j in jobs], workers)

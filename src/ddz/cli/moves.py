@@ -10,6 +10,7 @@ from .options import EXAMPLE_HAND, _rules
 
 def cmd_moves(args) -> int:
     """`ddz moves`: list (or count) the legal moves of a hand (RULES.md §2.3). Returns the exit status."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from .. import core as moves
     rules = _rules(args)
     hand = args.hand if args.hand is not None else EXAMPLE_HAND
@@ -34,6 +35,7 @@ def cmd_moves(args) -> int:
 
 def cmd_classify(args) -> int:
     """`ddz classify`: name the play some cards form (RULES.md §2). Returns the exit status."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from .. import core as moves
     play = moves.classify(args.cards, _rules(args))
     if args.json:
@@ -46,6 +48,7 @@ def cmd_classify(args) -> int:
 
 def cmd_beats(args) -> int:
     """`ddz beats`: does one play beat another (RULES.md §2.2)? Returns the exit status."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from .. import core as moves
     from ..core.play import Play
     rules = _rules(args)

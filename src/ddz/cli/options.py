@@ -7,9 +7,8 @@ import argparse
 import dataclasses
 from typing import List, Optional, TextIO
 
-from ..core.rules import _PROFILES, Rules
+from ..core.rules import PROFILES, Rules
 from ..errors import DdzError
-from ..version import version_text
 
 
 EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains, a pair of 2s
@@ -20,6 +19,7 @@ class _Version(argparse.Action):
     version action would wrap it) and exit 0."""
 
     def __call__(self, parser, namespace, values, option_string=None):
+        from ..version import version_text   # start-up time: the version and the engine it names, for --version only
         print(version_text())
         parser.exit()
 
@@ -39,7 +39,7 @@ def _rules(args) -> Rules:
     name = getattr(args, "profile", None)
     if name is None:
         return Rules(**given)
-    fixed = {k: given.pop(k) for k in list(given) if k in _PROFILES[name]}
+    fixed = {k: given.pop(k) for k in list(given) if k in PROFILES[name]}
     return dataclasses.replace(Rules.profile(name, **given), **fixed)
 
 
@@ -173,6 +173,7 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
 
 
 def _bot_names(text: str) -> List[str]:
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from ..search.bots import BOTS
     names = [t.strip().lower() for t in text.split(",")]
     if len(names) not in (3, 4) or any(n not in BOTS for n in names):

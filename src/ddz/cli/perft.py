@@ -10,6 +10,7 @@ from .options import _rules, _seat_option
 
 def cmd_perft(args) -> int:
     """`ddz perft`: leaves of the play-phase legal-move tree of a deal. Returns the exit status."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from ..game.state import Game
     from ..game.perft import divide, perft
     rules = _rules(args)

@@ -21,7 +21,7 @@ def cmd_selfplay(args) -> int:
     and ``i``, so ``--ray --workers N`` writes the same records as one process."""
     from .. import cli   # looked up per call on the package (tests replace its helpers); at the top: a cycle
     from ..core.implementation import engine_note
-    from ..distributed import _iter_units
+    from ..distributed import iter_units
     from ..terminal import progress_bar
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -30,7 +30,7 @@ def cmd_selfplay(args) -> int:
         raise DdzError(f"--bots names {len(names)} bots, but {rules.seats} players play (--players {rules.seats})")
     args.bots = names
     workers = _ray_workers(args)
-    records = _iter_units(args.games, seed, workers, names, rules, None, args.match, args.ray,
+    records = iter_units(args.games, seed, workers, names, rules, None, args.match, args.ray,
                           "summary" if args.out is None else "line")
     out = None
     to_stdout = args.out == "-"        # records on stdout, so the summary goes to stderr

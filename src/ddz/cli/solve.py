@@ -27,6 +27,7 @@ def _solution_json(pos, sol, interrupted_after: Optional[int] = None) -> dict:
 def cmd_solve_many(args) -> int:
     """`ddz solve-many FILE`: solve a file of positions (issue 13), one output line each,
     in the order of the file. Returns the exit status."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from ..distributed import solve_many
     from ..game.position import Position
     workers = _ray_workers(args)

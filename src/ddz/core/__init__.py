@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import reference as _reference
-from .arguments import PlayLike
+from .play import PlayLike
 from .implementation import NO_EXTENSIONS, compiled
 from .cards import CardsLike
 from .play import register_engine
@@ -51,6 +51,7 @@ else:
 
 readings = _impl.readings
 _readings = _impl._readings        # readings of a validated 15-tuple: the classifier for _args
+trusted_readings = _readings      # the same, for the other packages (trusted arguments)
 register_engine(_readings, getattr(_impl, "_lookup", None), getattr(_impl, "_texts_read", None))   # Play.parse
 classify = _impl.classify
 beats = _impl.beats

@@ -8,11 +8,14 @@ index 0..11 are ``3 4 5 6 7 8 9 T J Q K A``, 12 is ``2``, 13 the small joker
 from __future__ import annotations
 
 import enum
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from ..errors import HandError, ImpossibleHandError, NotationError, quote
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = [
     "Rank", "NUM_RANKS", "RANK_CHARS", "RANK_NAMES", "CHAIN_RANKS",
@@ -344,3 +347,21 @@ def cards_to_counts(cards: Iterable[Card]) -> np.ndarray:
             raise HandError(f"cards must be ddz.Card objects, not {type(c).__name__}: {quote(c)}")
         counts[c.rank] += 1
     return _checked(counts, 8, lambda: format_cards_unchecked(counts))
+
+
+def together(a: Tuple[int, ...], b: Tuple[int, ...], rules: Rules, a_name: str, b_name: str) -> None:
+    """Check that two card multisets fit in the deck side by side (a hand and the play
+    to beat, or two plays compared).
+
+    ``a_name`` and ``b_name`` may be callables: they are called only to build the error.
+
+    :raises ImpossibleHandError: naming both and the rank that overflows.
+    """
+    limit = _LIMITS.get(rules.decks) or deck_counts(rules.decks)
+    for r in range(len(a)):
+        if a[r] + b[r] > limit[r]:
+            if callable(a_name):
+                a_name, b_name = a_name(), b_name()
+            raise ImpossibleHandError(
+                f"{a_name} and {b_name} together hold {a[r] + b[r]} copies of "
+                f"{RANK_NAMES[r]!r}; the deck holds {int(limit[r])}")

@@ -24,10 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import arguments as _args
-from .arguments import PlayLike
 from .cards import CardsLike, parse_cards, to_counts
 from ..errors import DdzError, ImpossibleHandError, InvalidPlayError
-from .play import Play, needs_play_grammar, parse_with
+from .play import Play, PlayLike, needs_play_grammar, parse_with, play_arg, the_reading, to_beat_arg
 from .rules import STANDARD, Rules
 from .tables import table as _table
 
@@ -138,7 +137,7 @@ def _beat_code(to_beat, rules: Rules, hand, u) -> int:
             return to_beat.code
     if isinstance(hand, np.ndarray):
         hand = tuple(int(c) for c in hand)
-    return _args.to_beat_arg(to_beat, rules, hand, _readings, _lookup).code
+    return to_beat_arg(to_beat, rules, hand, _readings, _lookup).code
 
 
 def readings(cards: CardsLike, rules: Rules = STANDARD) -> List[Play]:
@@ -179,7 +178,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
         if found[0] or not isinstance(cards, str):
             return found[0]
         return parse_with(cards, rules, _readings)   # notation with no card: Play.parse's error
-    return _args.the_reading(found, tuple(counts.tolist()), rules, _readings)
+    return the_reading(found, tuple(counts.tolist()), rules, _readings)
 
 
 def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
@@ -196,8 +195,8 @@ def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
     if a is not None and b is not None and u.fits(a.counts, b.code):
         return u.beats(a.code, b.code)
     # anything else, or a refusal, through the Python checks (they word the error)
-    play = _args.play_arg(play, rules, _readings, "play", _lookup)
-    other = _args.play_arg(other, rules, _readings, "the play to beat", _lookup)
+    play = play_arg(play, rules, _readings, "play", _lookup)
+    other = play_arg(other, rules, _readings, "the play to beat", _lookup)
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
     _args.together(play.counts, other.counts, rules, lambda: f"{str(play)!r}",

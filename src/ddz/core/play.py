@@ -30,9 +30,10 @@ The pass has code 0. Codes are an internal format: they may change between versi
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Tuple
+from typing import Callable, Iterable, List, Optional, Tuple, Union
 
-from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, is_integer
+from .cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RANK_CHARS, SMALL_JOKER, Rank, format_cards, is_integer,
+                    parse_cards, to_counts, together)
 from ..errors import AmbiguousPlayError, DdzError, InvalidPlayError, NotationError, quote
 from .rules import STANDARD, PlayType, Rules
 
@@ -328,6 +329,16 @@ def register_engine(readings: Callable, parse: Optional[Callable] = None,
     _BY_NOTATION.clear()
 
 
+def engine_readings(cards, rules: Rules) -> List[Play]:
+    """:func:`ddz.readings` of the registered engine (the chooser's: :mod:`ddz.core`), for
+    the modules that sit below the chooser (:mod:`ddz.game.action_words`): the same
+    readings and the same errors.
+
+    :raises NotationError, HandError, ImpossibleHandError: bad ``cards``.
+    """
+    return _ENGINE_READINGS(tuple(to_counts(cards, decks=rules.decks, what="cards").tolist()), rules)
+
+
 def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callable] = None) -> Play:
     """The one reading in ``found`` (what ``classify`` returns).
 
@@ -338,7 +349,6 @@ def the_reading(found, counts: Tuple[int, ...], rules, readings: Optional[Callab
     """
     if len(found) == 1:
         return found[0]
-    from .cards import format_cards
 
     if not found:
         if readings is not None and rules.forbidden:
@@ -373,7 +383,6 @@ def parse_with(text: str, rules, readings: Callable) -> Play:
         15-tuple of counts.
     :raises NotationError, ImpossibleHandError, InvalidPlayError: as :meth:`Play.parse`.
     """
-    from .cards import parse_cards
 
     if not isinstance(text, str):
         raise NotationError(f"play notation must be a str, not {type(text).__name__}: {quote(text)}")
@@ -494,3 +503,58 @@ def _structure(t: PlayType, rank: int, length: int, kick: Tuple[int, ...], w: in
 
 PASS = Play(PlayType.PASS, 0, 0)
 """The pass (falsy)."""
+
+
+# -- a play given at a public boundary, checked (every engine, with its own classifier) --
+
+PlayLike = Union[Play, str]
+Readings = Callable[[Tuple[int, ...], Rules], List[Play]]
+
+
+def play_arg(play: PlayLike, rules: Rules, readings: Readings, what: str = "play",
+             lookup: Optional[Callable] = None) -> Play:
+    """A :class:`Play` that is a play under ``rules`` (the pass included).
+
+    :param readings: the asking engine's classifier, ``readings(counts, rules)`` (each
+        engine validates with its own: the reference never reaches the core).
+    :param lookup: optionally the engine's ``lookup(text, rules)`` of canonical notation
+        (a dict hit; ``None`` when ``text`` is not canonical).
+    :raises InvalidPlayError: a ``Play`` that is not a play under ``rules`` (its kickers,
+        a banned type...), or notation that forms no play.
+    :raises NotationError: bad notation.
+    """
+    if isinstance(play, Play):
+        if play.type is not PlayType.PASS and play not in readings(play.counts, rules):
+            if play.type in rules.excluded:
+                raise InvalidPlayError(f"{what} {str(play)!r} is a play of the banned type {play.type.name} under {rules!r}")
+            raise InvalidPlayError(f"{what} {str(play)!r} is not a play under {rules!r}")
+        return play
+    if isinstance(play, str):
+        if lookup is not None:
+            hit = lookup(play, rules)
+            if hit is not None:
+                return hit
+        try:
+            return parse_with(play, rules, readings)
+        except InvalidPlayError as exc:
+            raise InvalidPlayError(f"{what} {quote(play)} is not a play: {exc}") from None
+    raise InvalidPlayError(f"{what} must be a ddz.Play or play notation, not {type(play).__name__}: {quote(play)}")
+
+
+def to_beat_arg(to_beat: Optional[PlayLike], rules: Rules, hand: Tuple[int, ...],
+                readings: Readings, lookup: Optional[Callable] = None) -> Optional[Play]:
+    """The play to beat, or ``None`` when leading (``readings`` as in :func:`play_arg`).
+
+    :raises InvalidPlayError: not a play, or the pass (pass ``None`` to lead).
+    :raises ImpossibleHandError: the hand and the play to beat together hold more copies
+        of a rank than the deck.
+    """
+    if to_beat is None:
+        return None
+    play = play_arg(to_beat, rules, readings, "the play to beat", lookup)
+    if not play:
+        raise InvalidPlayError(
+            "the play to beat is the pass; give the last non-pass play of the trick, or no play to beat (None) to lead")
+    together(hand, play.counts, rules, lambda: f"hand {format_cards(hand)!r}",
+             lambda: f"the play to beat {str(play)!r}")
+    return play

@@ -32,10 +32,9 @@ import itertools
 from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from . import arguments as _args
-from .arguments import PlayLike
 from .cards import BIG_JOKER, CHAIN_RANKS, NUM_RANKS, R2, RA, SMALL_JOKER, CardsLike
 from ..errors import InvalidPlayError
-from .play import PASS, Play, PlayType, needs_play_grammar, parse_with
+from .play import PASS, Play, PlayLike, PlayType, needs_play_grammar, parse_with, play_arg, the_reading, to_beat_arg
 from .rules import STANDARD, Rules
 
 __all__ = ["readings", "classify", "beats", "legal_moves", "count_legal_moves", "all_plays",
@@ -203,7 +202,7 @@ def classify(cards: CardsLike, rules: Rules = STANDARD) -> Play:
     counts = _args.cards_arg(cards, rules)
     if isinstance(cards, str) and not any(counts):
         return parse_with(cards, rules, _readings)   # notation with no card: Play.parse's error
-    return _args.the_reading(_readings(counts, rules), counts, rules, _readings)
+    return the_reading(_readings(counts, rules), counts, rules, _readings)
 
 
 def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
@@ -216,8 +215,8 @@ def beats(play: PlayLike, other: PlayLike, rules: Rules = STANDARD) -> bool:
     :raises ImpossibleHandError: the two plays together hold more of a rank than the deck.
     """
     rules = _args.rules_arg(rules)
-    play = _args.play_arg(play, rules, _readings)
-    other = _args.play_arg(other, rules, _readings, "the play to beat")
+    play = play_arg(play, rules, _readings)
+    other = play_arg(other, rules, _readings, "the play to beat")
     if not other:
         raise InvalidPlayError("nothing beats the pass: give the last non-pass play of the trick")
     _args.together(play.counts, other.counts, rules, lambda: f"{str(play)!r}",
@@ -340,7 +339,7 @@ def legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
     """
     rules = _args.rules_arg(rules)
     counts = _args.hand_arg(hand, rules)
-    beat = _args.to_beat_arg(to_beat, rules, counts, _readings)
+    beat = to_beat_arg(to_beat, rules, counts, _readings)
     return _legal_moves(counts, beat, rules)
 
 
@@ -362,3 +361,10 @@ def count_legal_moves(hand: CardsLike, to_beat: Optional[PlayLike] = None,
                       rules: Rules = STANDARD) -> int:
     """``len(legal_moves(hand, to_beat, rules))``; same arguments and errors."""
     return len(legal_moves(hand, to_beat, rules))
+
+
+# the entry points on trusted (validated) arguments, for the other packages' hot paths and
+# pure twins (ddz.game.playstate, ddz.game.actions, ddz.search.reference_solver)
+trusted_readings = _readings
+trusted_legal_moves = _legal_moves
+trusted_beats = _beats

@@ -65,7 +65,7 @@ _AIRPLANE_RANK = ("chain", "trios")
 _BEAT_READING = ("play", "cards")
 #: the engine compatibility profiles (RULES.md §2.5): name -> the move options that differ
 #: (fixed: the profile's legal moves are the engine's)
-_PROFILES: Dict[str, Dict[str, Any]] = {
+PROFILES: Dict[str, Dict[str, Any]] = {
     "rlcard": {"kickers": "repeat"},
     "douzero": {"kickers": "repeat", "wings": "any", "airplane_rank": "trios", "beat_reading": "cards"},
     "openspiel": {"kickers": "repeat", "wings": "trios", "four_with_two": False,
@@ -317,9 +317,9 @@ class Rules:
             the profile given again, or a bad value.
         """
         key = name.lower() if isinstance(name, str) else None
-        if key not in _PROFILES:
-            raise DdzError(f"unknown engine profile {quote(name)}; the profiles are {', '.join(sorted(_PROFILES))}")
-        fixed = _PROFILES[key]
+        if key not in PROFILES:
+            raise DdzError(f"unknown engine profile {quote(name)}; the profiles are {', '.join(sorted(PROFILES))}")
+        fixed = PROFILES[key]
         clash = sorted(k for k in options if k in fixed)
         if clash:
             raise DdzError(f"Rules.profile({key!r}) fixes {', '.join(clash)}; do not pass them")
@@ -334,7 +334,7 @@ class Rules:
     @classmethod
     def profiles(cls) -> Tuple[str, ...]:
         """The names :meth:`profile` accepts, sorted."""
-        return tuple(sorted(_PROFILES))
+        return tuple(sorted(PROFILES))
 
     @classmethod
     def four_player(cls, **options: Any) -> "Rules":

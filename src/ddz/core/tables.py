@@ -17,18 +17,24 @@ the reference's universe (the kernels' methods are then absent).
 from __future__ import annotations
 
 import threading
-from typing import Dict, Tuple
+from typing import TYPE_CHECKING, Dict, Tuple
 
 import numpy as np
 
 from .implementation import compiled
 from ..errors import DdzError, quote
-from .play import PASS, Play
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .play import Play
 
 __all__ = ["table", "PyTable"]
 
 _core = compiled("core._core", "the compiled core (ddz.core._core)")
+
+trusted_play = None if _core is None else _core._trusted_play
+"""The :class:`~ddz.Play` of a code the core generated, decoded without the checks of
+``Play.from_code`` (how a table makes its plays; the solver's too); ``None`` without the core."""
 
 _lock = threading.RLock()
 _TABLES: Dict[Rules, object] = {}
@@ -41,7 +47,10 @@ class PyTable:
     :func:`ddz.core.reference.all_plays`."""
 
     def __init__(self, rules: Rules, base: "PyTable" = None) -> None:
+        # the pure path's plays: the reference and the Play type are imported here, where they
+        # are used, so that this module (which the compiled path imports) sits below them
         from . import reference
+        from .play import PASS
 
         self.rules = rules
         self.base = self if base is None else base

@@ -79,6 +79,7 @@ from ..core.implementation import compiled
 from ..game.actions import ActionSpace, encode_actions
 from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, DdzError, IllegalActionError, quote
+from ..game.observations import raw_observation, seat_arg
 from ..game.state import Game, Phase
 from ..core.rules import Rules
 from ..core.tables import table
@@ -413,17 +414,14 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
                                                 and out.shape == (enc.obs_size,) and out.flags.c_contiguous
                                                 and out.flags.writeable)):
         return encode_observation_py(game, seat, out)
-    seat = game._seat_arg(seat)
-    if out is None:
-        out = np.empty(enc.obs_size, np.float32)
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation)
-    a = game._auction
-    lord = game.landlord
-    current = game._current
-    enc.encode(seat, _PHASE_CODE[game._phase], -1 if current is None else current, game._ps, game._hands,
-               game._left, None if lord is None else game._deals[-1].bottom, -1 if lord is None else lord,
-               a.bid, a.robs, a.bids, game._doubles, game._ndoubles, out)
+    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles = \
+        raw_observation(game, seat)
+    if out is None:
+        out = np.empty(enc.obs_size, np.float32)
+    enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
+               -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, out)
     return out
 
 
@@ -437,7 +435,7 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _encoder(_game_arg(game).rules)
-    seat = game._seat_arg(seat)
+    seat = seat_arg(game, seat)
     obs = game.observation(seat)
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:

@@ -39,7 +39,7 @@ def _available_bytes() -> Optional[int]:
     except (OSError, ValueError):
         pass
     try:
-        import resource
+        import resource   # optional dependency: no such module on Windows
         soft = resource.getrlimit(resource.RLIMIT_AS)[0]
         if soft != resource.RLIM_INFINITY:
             found.append(soft)

@@ -49,6 +49,8 @@ from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
+from ..core.tables import table
+from ..game.deal import DECKS
 from .memory import _available_bytes, _memory_error
 from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
                    reward_scale_arg)
@@ -201,8 +203,6 @@ class CVectorGame:
         if problem is not None:
             raise DdzError(f"CVectorGame does not support {problem}: use PyVectorGame, or VectorGame, "
                            "which falls back to it")
-        from ..game.deal import _DECKS
-        from ..core.tables import table
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
         self.actions = env_actions(rules)
         self.num_actions = self.actions.size
@@ -218,7 +218,7 @@ class CVectorGame:
         _check_memory(n, per_game, "CVectorGame")
         try:
             self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                            _DECKS[rules.decks][1], seed, scale)
+                                            DECKS[rules.decks][1], seed, scale)
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)

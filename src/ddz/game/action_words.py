@@ -26,9 +26,8 @@ from typing import Any, Mapping, Tuple
 
 import numpy as np
 
-from .. import core as moves
 from ..core.cards import RANK_CHARS, format_cards, is_integer
-from ..core.play import Play, PlayType
+from ..core.play import Play, PlayType, engine_readings
 from ..core.rules import Rules
 from ..errors import DdzError, IllegalActionError, InvalidPlayError, NotInHandError
 from .auction import _BID_WORDS, _ROB_WORDS, Rob
@@ -125,7 +124,7 @@ def play_arg(game, action: Any) -> int:
         raise IllegalActionError(f"seat {seat} leads and cannot pass")
     if play.type in game.rules.excluded:
         raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {game.rules!r}")
-    if pid is None or play not in moves.readings(play.counts, game._move_rules):
+    if pid is None or play not in engine_readings(play.counts, game._move_rules):
         raise InvalidPlayError(f"{str(play)!r} is not a play under {game.rules!r}")
     if any(c > h for c, h in zip(play.counts, hand)):
         raise NotInHandError(f"seat {seat} does not hold {str(play)!r}; its hand is {format_cards(hand)!r}")

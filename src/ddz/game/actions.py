@@ -44,7 +44,7 @@ from .. import core as moves
 from ..core.implementation import compiled
 from ..core.cards import NUM_RANKS, is_integer, CardsLike
 from ..errors import ActionIdError, DdzError, InvalidPlayError
-from ..core.play import Play
+from ..core.play import Play, play_arg, to_beat_arg
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table as _table
 from . import action_arguments as _arguments
@@ -184,7 +184,7 @@ class ActionSpace:
         NotationError, ImpossibleHandError
             Bad notation.
         """
-        p = _args.play_arg(play, self.rules.universe_rules, moves._readings)  # banned plays keep their ids
+        p = play_arg(play, self.rules.universe_rules, moves.trusted_readings)  # banned plays keep their ids
         try:
             return self._t.index_of_play[p]
         except KeyError:  # pragma: no cover - play_arg admits only plays of the rules
@@ -286,13 +286,13 @@ class ActionSpace:
             i = self._check_id(to_beat, "the play to beat (id)")
             if i == 0:
                 return counts, 0
-            _args.to_beat_arg(self._t.plays[i], self.rules, counts, moves._readings)  # deck check
+            to_beat_arg(self._t.plays[i], self.rules, counts, moves.trusted_readings)  # deck check
             return counts, i
         if not isinstance(to_beat, (Play, str)):
             raise InvalidPlayError(
                 f"the play to beat must be an action id, a ddz.Play, play notation or None, "
                 f"not {type(to_beat).__name__}: {to_beat!r}")
-        play = _args.to_beat_arg(to_beat, self.rules, counts, moves._readings)
+        play = to_beat_arg(to_beat, self.rules, counts, moves.trusted_readings)
         return counts, self._t.index_of_play[play]
 
     def legal_ids(self, hand: CardsLike, to_beat: ToBeat = None) -> npt.NDArray[np.int32]:
@@ -507,7 +507,8 @@ class ActionSpace:
     def _ids_reference(self, hands: np.ndarray, tbs: np.ndarray) -> List[np.ndarray]:
         """The pure-Python path: :mod:`ddz.core.reference`'s legal moves, mapped to ids.
         Trusts validated input."""
-        from ..core.reference import _legal_moves
+        # the pure path only: the compiled path never loads the reference here
+        from ..core.reference import trusted_legal_moves as _legal_moves
 
         t = self._t
         out = []

@@ -7,6 +7,10 @@ re-implements that generator bit for bit), then cuts it in seat order: 17 cards 
 seats 0, 1, 2 and 3 to the bottom (three players, one deck), or 25 each to seats 0..3 and
 8 to the bottom (four players, two decks).
 
+The deal's generator has twins: :func:`new_rng` returns the core's ``Twister``
+(``random.Random``'s Mersenne Twister in C, bit for bit, in ``ddz.game._game``) or
+``random.Random`` itself, and :func:`shuffle_deal` draws a deal from either, identically.
+
 How :class:`ddz.Game` deals
 ---------------------------
 ``Game(seed=S)`` deals with ``random.Random(S).shuffle`` of
@@ -40,17 +44,20 @@ cannot tell a flush: ``Rules(bottom_bonus=True)`` with an unsuited deal raises
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, cards_to_counts,
                     deck_counts, format_cards, full_deck, parse_cards, parse_suited)
 from ..core.arguments import rules_arg
+from ..core.implementation import compiled
 from ..errors import DdzError, DealError, quote
-from .playstate import shuffle_deal
 from ..core.rules import STANDARD, Rules
 
-__all__ = ["Deal", "bottom_bonus_factor", "shuffled_deal"]
+__all__ = ["Deal", "bottom_bonus_factor", "shuffled_deal", "new_rng", "copy_rng", "shuffle_deal"]
+
+_game = compiled("game._game", "the compiled play phase and the deal's generator (ddz.game._game)")
 
 Counts = Tuple[int, ...]
 
@@ -110,7 +117,7 @@ class Deal:
         """
         rules = rules_arg(rules)
         if not isinstance(deck, Sequence) or isinstance(deck, (str, bytes)) \
-                or not all(isinstance(c, Card) for c in deck) or tuple(sorted(deck)) != _DECKS[rules.decks][0]:
+                or not all(isinstance(c, Card) for c in deck) or tuple(sorted(deck)) != DECKS[rules.decks][0]:
             raise DealError(f"a deck to cut is a sequence of ddz.Card holding every card of "
                             f"{rules.decks} deck(s) once per deck (full_deck({rules.decks}) shuffled), "
                             f"not {quote(deck)}")
@@ -196,16 +203,57 @@ class Deal:
         return {"hands": parts[:-1], "bottom": parts[-1]}
 
 
-_DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
+#: per number of decks, the full deck in card order and the rank of each card (the shuffle's input)
+DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
     d: (tuple(full_deck(d)), bytes(c.rank for c in full_deck(d))) for d in (1, 2)}
 
 
+def new_rng(seed: int) -> Any:
+    """The deal's generator seeded with the int ``seed``: the core's ``Twister`` or, without
+    the core, ``random.Random(seed)``; both have ``randrange(n)``, ``getstate()`` and
+    ``setstate()`` in ``random.Random``'s format, and draw the same numbers."""
+    return random.Random(seed) if _game is None else _game.Twister(seed)
+
+
+def copy_rng(rng: Any) -> Any:
+    """An independent generator in the same state as ``rng`` (of :func:`new_rng`)."""
+    new = new_rng(0)
+    new.setstate(rng.getstate())
+    return new
+
+
+def shuffle_deal(rng: Any, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
+    """Shuffle the deck positions with ``rng`` exactly as ``random.Random.shuffle`` does
+    and cut them into parts.
+
+    :param rng: a generator of :func:`new_rng`.
+    :param ranks: the rank (0..14) of each deck position, as bytes.
+    :param sizes: the part sizes (they add up to ``len(ranks)``).
+    :returns: ``(positions, counts)``: per part, its positions ascending and its 15
+        rank counts (tuples of ints).
+    """
+    if _game is not None and isinstance(rng, _game.Twister):
+        return rng.deal(ranks, sizes)
+    order = list(range(len(ranks)))
+    rng.shuffle(order)
+    positions, counts, lo = [], [], 0
+    for size in sizes:
+        part = tuple(sorted(order[lo:lo + size]))
+        c = [0] * 15
+        for i in part:
+            c[ranks[i]] += 1
+        positions.append(part)
+        counts.append(tuple(c))
+        lo += size
+    return positions, counts
+
+
 def shuffled_deal(rng: Any, rules: Rules) -> Deal:
-    """The next deal of the generator ``rng`` (``ddz.game.playstate.new_rng``): the positions of
+    """The next deal of the generator ``rng`` (:func:`new_rng`): the positions of
     ``full_deck(rules.decks)`` shuffled as ``random.Random.shuffle`` would shuffle the
     deck itself (shuffling depends only on the length), then cut in seat order; the
     sorted positions give each part in card order."""
-    deck, ranks = _DECKS[rules.decks]
+    deck, ranks = DECKS[rules.decks]
     n = rules.seats
     positions, counts = shuffle_deal(rng, ranks, (rules.hand_size,) * n + (rules.bottom_size,))
     cards = tuple([tuple(map(deck.__getitem__, pos)) for pos in positions])

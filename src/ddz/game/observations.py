@@ -11,7 +11,7 @@ from ..core.rules import Rules
 from ..errors import DdzError
 from .phase import _DOUBLING, Phase
 
-__all__ = ["Observation", "observation", "trusted_observation"]
+__all__ = ["Observation", "observation", "trusted_observation", "seat_arg", "raw_observation"]
 
 Counts = Tuple[int, ...]
 
@@ -139,3 +139,26 @@ def trusted_observation(game, seat: int) -> Observation:
         lord, game._auction.bid, tuple(game._auction.bids), game._auction.robs, tuple(doubles),
         bottom, plays, left, to_beat, beat_seat,
         game._factor() << (game._auction.robs + ndoubles + played), open_hand, game.face_up))
+
+
+def seat_arg(game, seat: object) -> int:
+    """``seat`` as a seat of ``game`` (an int 0 .. seats - 1).
+
+    :raises DdzError: not a seat."""
+    return game._seat_arg(seat)
+
+
+def raw_observation(game, seat: object) -> tuple:
+    """The fields of ``game`` that :func:`trusted_observation` reads for ``seat``, raw (for
+    the compiled observation encoder of :mod:`ddz.envs`, which reads them as
+    :meth:`ddz.Game.observation` does, without building the :class:`Observation`):
+    ``(seat, phase, current, play_state, hands, cards_left, bottom, landlord, bid, robs,
+    bids, doubles, ndoubles)``; ``bottom`` is ``None`` until there is a landlord.
+
+    :raises DdzError: ``seat`` is not a seat."""
+    seat = game._seat_arg(seat)
+    a = game._auction
+    lord = game.landlord
+    return (seat, game._phase, game._current, game._ps, game._hands, game._left,
+            None if lord is None else game._deals[-1].bottom, lord, a.bid, a.robs, a.bids, game._doubles,
+            game._ndoubles)

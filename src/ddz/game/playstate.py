@@ -6,14 +6,11 @@ with :mod:`ddz.core.reference` alone, so a test can step both through the same g
 compare every position. :class:`ddz.Game` uses it when the core is not built
 (``DDZ_NO_EXTENSIONS=1``); :func:`play_state` returns whichever is active.
 
-The deal's generator has twins too: :func:`new_rng` returns the core's ``Twister``
-(``random.Random``'s Mersenne Twister in C, bit for bit) or ``random.Random`` itself, and
-:func:`shuffle_deal` draws a deal from either, identically.
+The deal's generator and its twin are :mod:`ddz.game.deal`'s.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any, List, Sequence, Tuple
 
 import numpy as np
@@ -22,8 +19,9 @@ from ..core import reference
 from ..core.implementation import compiled
 from ..core.cards import deck_counts
 from ..core.play import PlayType
+from ..core.tables import table
 
-__all__ = ["PyPlayState", "play_state", "new_rng", "shuffle_deal"]
+__all__ = ["PyPlayState", "play_state"]
 
 _game = compiled("game._game", "the compiled play phase (ddz.game._game)")
 
@@ -135,7 +133,7 @@ class PyPlayState:
                 beat = self._plays[self._beat] if self._beat else None
                 index = self.table.index_of_play
                 self._legal = [index[p] for p in
-                               reference._legal_moves(self._hands[self._cur], beat, self._rules)]
+                               reference.trusted_legal_moves(self._hands[self._cur], beat, self._rules)]
         return self._legal
 
     def legal_ids(self) -> np.ndarray:
@@ -164,7 +162,7 @@ class PyPlayState:
             return False
         if not reference.fits(play, self._hands[self._cur], self._rules):
             return False
-        return self._beat == 0 or reference._beats(play, self._plays[self._beat], self._rules)
+        return self._beat == 0 or reference.trusted_beats(play, self._plays[self._beat], self._rules)
 
     # -- stepping --
     def step(self, pid: int) -> bool:
@@ -262,7 +260,6 @@ class PyPlayState:
         return d
 
     def __setstate__(self, d: dict) -> None:
-        from ..core.tables import table
         self.__dict__.update(d)
         self.table = table(self._rules)
         self._plays = self.table.plays
@@ -279,43 +276,3 @@ def play_state(table: Any, hands: Sequence[Sequence[int]], to_move: int, to_beat
     and errors as :class:`PyPlayState`."""
     make = PyPlayState if _game is None else _game.PlayState
     return make(table, hands, to_move, to_beat, beat_seat, passes, doubling_bombs)
-
-
-def new_rng(seed: int) -> Any:
-    """The deal's generator seeded with the int ``seed``: the core's ``Twister`` or, without
-    the core, ``random.Random(seed)``; both have ``randrange(n)``, ``getstate()`` and
-    ``setstate()`` in ``random.Random``'s format, and draw the same numbers."""
-    return random.Random(seed) if _game is None else _game.Twister(seed)
-
-
-def copy_rng(rng: Any) -> Any:
-    """An independent generator in the same state as ``rng`` (of :func:`new_rng`)."""
-    new = new_rng(0)
-    new.setstate(rng.getstate())
-    return new
-
-
-def shuffle_deal(rng: Any, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
-    """Shuffle the deck positions with ``rng`` exactly as ``random.Random.shuffle`` does
-    and cut them into parts.
-
-    :param rng: a generator of :func:`new_rng`.
-    :param ranks: the rank (0..14) of each deck position, as bytes.
-    :param sizes: the part sizes (they add up to ``len(ranks)``).
-    :returns: ``(positions, counts)``: per part, its positions ascending and its 15
-        rank counts (tuples of ints).
-    """
-    if _game is not None and isinstance(rng, _game.Twister):
-        return rng.deal(ranks, sizes)
-    order = list(range(len(ranks)))
-    rng.shuffle(order)
-    positions, counts, lo = [], [], 0
-    for size in sizes:
-        part = tuple(sorted(order[lo:lo + size]))
-        c = [0] * 15
-        for i in part:
-            c[ranks[i]] += 1
-        positions.append(part)
-        counts.append(tuple(c))
-        lo += size
-    return positions, counts

@@ -23,10 +23,10 @@ from __future__ import annotations
 from typing import Iterable, Optional, Sequence, Tuple
 
 from .. import core as moves
-from ..core.arguments import hand_arg, play_arg
+from ..core.arguments import hand_arg
 from ..core.cards import NUM_RANKS, RANK_NAMES, format_cards, is_integer
-from ..errors import DdzError, ImpossibleHandError, InvalidPlayError, quote
-from ..core.play import Play, PlayType
+from ..errors import DdzError, IllegalActionError, ImpossibleHandError, InvalidPlayError, quote
+from ..core.play import Play, PlayType, play_arg
 from ..core.rules import STANDARD, Rules
 
 __all__ = ["Position"]
@@ -107,7 +107,7 @@ class Position:
         to_move = landlord if to_move is None else _seat_field(to_move, "to_move", seats)
         last_player = _seat_field(last_player, "last_player", seats, allow_none=True)
         if to_beat is not None:
-            to_beat = play_arg(to_beat, rules, moves._readings, "the play to beat")
+            to_beat = play_arg(to_beat, rules, moves.trusted_readings, "the play to beat")
             if not to_beat:
                 raise InvalidPlayError("the play to beat is the pass; give the last non-pass play "
                                        "of the trick, or to_beat=None when leading")
@@ -210,12 +210,11 @@ class Position:
         :raises IllegalActionError: ``play`` is not legal here (not in the hand, does not
             beat the play to beat, or the pass when leading).
         """
-        from ..errors import IllegalActionError
         if self.over:
             raise DdzError("the position is over: nobody moves")
         p = self.to_move
         if not isinstance(play, Play):
-            play = play_arg(play, self.rules, moves._readings, "the move")
+            play = play_arg(play, self.rules, moves.trusted_readings, "the move")
         hand = self.hands[p]
         if not play:
             if self.to_beat is None:

@@ -23,11 +23,11 @@ import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
-from .auction import auction, must_bid  # noqa: F401 (must_bid: re-exported)
-from .deal import Deal, bottom_bonus_factor, check_bonus_deal, shuffled_deal
+from .auction import auction
+from .deal import Deal, bottom_bonus_factor, check_bonus_deal, copy_rng, new_rng, shuffled_deal
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..core.play import Play
-from .playstate import copy_rng, new_rng, play_state
+from .playstate import play_state
 from .render import render as _render
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
@@ -321,7 +321,7 @@ class Game:
         """The table in a notebook (Jupyter): every hand drawn with the SVG cards of
         ``ddz serve``, the bottom, the bid, the multiplier and the result
         (:func:`ddz.web.cards.game_html`; imported here, so ``import ddz`` stays light)."""
-        from ..web.cards import game_html
+        from ..web.cards import game_html   # the one upward import (DESIGN.md): a notebook's view, from ddz.web
         return game_html(self)
 
     # -- legal actions (ddz.game.legal_moves) --
@@ -395,7 +395,7 @@ class Game:
     def position(self) -> Any:
         """The play-phase position as a :class:`ddz.Position` (perfect information: every
         hand), for :func:`ddz.solve`. :raises DdzError: not in the play phase."""
-        from .position import Position
+        from .position import Position   # import floors (DESIGN.md): the game module stays below the position
         return Position.from_game(self)
 
     # -- acting --

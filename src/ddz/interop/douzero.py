@@ -10,9 +10,10 @@ import numpy as np
 from ..core import arguments as _args
 from .. import core as moves
 from ..core.cards import NUM_RANKS, format_cards_unchecked, is_integer
-from ..errors import HandError, InvalidPlayError, NotationError, quote
+from ..errors import DdzError, DealError, HandError, InvalidPlayError, NotationError, quote
 from ..core.play import PASS, Play, PlayType
 from ..core.rules import STANDARD, Rules
+from ..game.state import Game
 from .engines import DOUZERO, PlayOrCards, _engine_play, _three_player
 
 # -- DouZero ------------------------------------------------------------------------
@@ -160,7 +161,6 @@ def douzero_seat(position: str, landlord: int) -> int:
     :returns: an int 0..2.
     :raises DdzError: an unknown position or a bad seat.
     """
-    from ..errors import DdzError
     if position not in DOUZERO_POSITIONS:
         raise DdzError(f"a DouZero position is one of {', '.join(DOUZERO_POSITIONS)}, got {position!r}")
     if isinstance(landlord, bool) or not is_integer(landlord) or not 0 <= landlord < 3:
@@ -169,7 +169,6 @@ def douzero_seat(position: str, landlord: int) -> int:
 
 
 def _dz_list(cards, what: str) -> Tuple[int, ...]:
-    from ..errors import DealError
     try:
         return tuple(int(c) for c in douzero_counts(cards))
     except (HandError, NotationError) as exc:
@@ -213,8 +212,6 @@ def douzero_game(card_play_data, landlord: int = 0, rules: Rules = DOUZERO):
     DdzError
         A bad seat, or rules not of three players bidding points.
     """
-    from ..errors import DdzError, DealError
-    from ..game.state import Game
     rules = _args.rules_arg(rules)
     if rules.players != 3 or rules.bidding != "points":
         raise DdzError(f"a DouZero deal is played by three players whose landlord bids 3; not under {rules!r}")
@@ -247,7 +244,6 @@ def douzero_card_play_data(game) -> Dict[str, List[int]]:
         "three_landlord_cards": [3]}``, each list sorted ascending (new lists).
     :raises DdzError: not a three-player game, or no landlord yet.
     """
-    from ..errors import DdzError
     lord = getattr(game, "landlord", None)
     if lord is None or getattr(game, "seats", None) != 3:
         raise DdzError(f"douzero_card_play_data needs a three-player ddz.Game whose landlord is known, got {game!r}")
@@ -290,7 +286,6 @@ def douzero_infoset(game, legal: bool = True) -> DouZeroInfoSet:
     :returns: a :class:`DouZeroInfoSet`.
     :raises DdzError: not a three-player game in its play phase.
     """
-    from ..errors import DdzError
     if getattr(game, "seats", None) != 3 or getattr(game, "current_player", None) is None or \
             game.phase != "playing":
         raise DdzError(f"douzero_infoset needs a three-player ddz.Game in its play phase, got {game!r}")

@@ -8,12 +8,12 @@ from typing import Dict, List, Tuple, Union
 
 import numpy as np
 
-from ..core import arguments as _args
 from .. import core as moves
 from ..core.cards import CHAIN_RANKS, is_integer
-from ..core.play import PASS, Play, PlayType
+from ..core.play import PASS, Play, PlayType, play_arg
 from ..core.rules import Rules
 from ..core.tables import table
+from ..game.actions import ActionSpace
 from .engines import OPENSPIEL, NotExpressibleError, _three_player
 
 
@@ -96,7 +96,7 @@ def to_openspiel(play: Union[Play, str], rules: Rules = OPENSPIEL) -> int:
     DdzError
         ``rules`` is not a three-player :class:`Rules`.
     """
-    p = _args.play_arg(play, _three_player(rules, "OpenSpiel"), moves._readings)
+    p = play_arg(play, _three_player(rules, "OpenSpiel"), moves.trusted_readings)
     if not p:
         return OPENSPIEL_PASS
     _, index = _openspiel_tables()
@@ -160,7 +160,6 @@ def _openspiel_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     derived = table(rules).derived
     maps = derived.get("openspiel_map")
     if maps is None:
-        from ..game.actions import ActionSpace
 
         space = ActionSpace(rules)
         plays, index = _openspiel_tables()
@@ -201,7 +200,6 @@ def openspiel_id_map(rules: object = OPENSPIEL) -> Tuple[np.ndarray, np.ndarray]
     DdzError
         ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
-    from ..game.actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules

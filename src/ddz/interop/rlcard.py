@@ -10,9 +10,10 @@ from ..core import arguments as _args
 from .. import core as moves
 from ..core.cards import NUM_RANKS, RANK_CHARS, format_cards_unchecked
 from ..errors import NotationError, quote
-from ..core.play import PASS, Play
+from ..core.play import PASS, Play, play_arg
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
+from ..game.actions import ActionSpace
 from .engines import RLCARD, _engine_play, _three_player
 
 
@@ -36,7 +37,7 @@ def to_rlcard(play: Union[Play, str], rules: Rules = RLCARD) -> str:
         ``rules`` is not a three-player :class:`Rules`.
     """
     rules = _three_player(rules, "RLCard")
-    p = play if isinstance(play, Play) else _args.play_arg(play, rules, moves._readings)
+    p = play if isinstance(play, Play) else play_arg(play, rules, moves.trusted_readings)
     return "pass" if not p else format_cards_unchecked(_engine_play(p, RLCARD, "RLCard").counts)
 
 
@@ -94,7 +95,6 @@ def _rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
 def _build_rlcard_map(rules: Rules) -> Tuple[np.ndarray, np.ndarray]:
     from rlcard.games.doudizhu.utils import ID_2_ACTION  # type: ignore[import-not-found]
 
-    from ..game.actions import ActionSpace
 
     space = ActionSpace(rules, implementation="reference")
     ours = {("pass" if not p else format_cards_unchecked(p.counts)): i for i, p in enumerate(space)}
@@ -135,7 +135,6 @@ def rlcard_id_map(rules: object = RLCARD) -> Tuple[np.ndarray, np.ndarray]:
     DdzError
         ``rules`` is not a three-player :class:`Rules` or its ActionSpace.
     """
-    from ..game.actions import ActionSpace
 
     if isinstance(rules, ActionSpace):
         rules = rules.rules

@@ -38,9 +38,11 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .bots import sample_deals, solve_sampled
+from ..core import IMPLEMENTATION
+from ..errors import DdzError
+from .sampling import sample_deals, solve_sampled
 from ..core.cards import deck_counts
-from ..game.state import Observation
+from ..game.observations import Observation
 from ..core.play import Play, PlayType
 
 __all__ = ["ExpertBot", "split", "Split", "DEFAULT_THRESHOLD"]
@@ -245,8 +247,6 @@ class ExpertBot:
 
     def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 12,
                  node_limit: int = 6_000) -> None:
-        from ..errors import DdzError
-        from ..core import IMPLEMENTATION
         if threshold is None:        # the pure-Python solver is some 100x slower: a smaller endgame
             threshold = DEFAULT_THRESHOLD if IMPLEMENTATION != "reference" else 12
         for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):

@@ -57,7 +57,7 @@ def _moves(hand: Counts, to_beat: Optional[Play], rules: Rules) -> Tuple[Play, .
     """The reference engine's legal moves, remembered: a search meets the same hand and
     play to beat many times, and the reference generator scans the whole universe of
     plays when leading."""
-    return tuple(reference._legal_moves(hand, to_beat, rules))
+    return tuple(reference.trusted_legal_moves(hand, to_beat, rules))
 
 
 class _Search:

@@ -31,13 +31,13 @@ from ..core.implementation import compiled
 from ..core.cards import is_integer
 from ..errors import DdzError, TableMemoryError, quote
 from ..core.play import Play
+from ..core.tables import trusted_play as _trusted_play
 from ..game.position import Position
 from .reference_solver import LimitReached, ref_solve
 
 __all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("search._solver", "the compiled solver (ddz.search._solver)")
-_core = compiled("core._core", "the compiled move kernels (ddz.core._core)")
 
 DEFAULT_TABLE_MB = 64
 """The default transposition table size, MiB (one table per calling thread)."""
@@ -97,6 +97,12 @@ class Solution:
 
 _FIELDS = tuple(f.name for f in fields(Solution))
 
+
+
+def pure_python() -> bool:
+    """``True`` when the pure-Python solver answers (the compiled one is not loaded:
+    ``DDZ_NO_EXTENSIONS=1``), read at each call."""
+    return _solver is None
 
 def _solution(*values) -> Solution:
     """``Solution(*values)`` without the frozen dataclass's ten ``object.__setattr__``
@@ -231,7 +237,7 @@ _PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 def _play(code: int) -> Play:
     p = _PLAYS.get(code)
     if p is None:
-        p = _PLAYS[code] = _core._trusted_play(code)     # a code the search generated
+        p = _PLAYS[code] = _trusted_play(code)     # a code the search generated
     return p
 
 
