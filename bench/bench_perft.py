@@ -32,7 +32,7 @@ def main(argv=None) -> int:
         os.environ["DDZ_NO_EXTENSIONS"] = "1"
     budget = args.budget or (60_000 if args.reference else 600_000)
     sys.path.insert(0, os.path.join(HERE, "..", "src"))
-    sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "game"))
     import glob
 
     import ddz

@@ -39,8 +39,8 @@ from ddz.core.implementation import NO_EXTENSIONS  # noqa: E402 (the one reading
 IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
 
 #: files that test the compiled modules themselves: not collected in the pure-Python leg
-collect_ignore = ["test_core_crosscheck.py", "test_kernel_safety.py", "test_core_tables.py",
-                  "test_solver_search.py"] \
+collect_ignore = ["core/test_core_crosscheck.py", "test_kernel_safety.py", "core/test_core_tables.py",
+                  "search/test_solver_search.py"] \
     if NO_EXTENSIONS else []
 
 #: the fewest core-vs-reference tests a full run on a compiled build must pass (the

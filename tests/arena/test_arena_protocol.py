@@ -13,7 +13,7 @@ import pytest
 import ddz
 from ddz.arena import ProtocolBot, run, serve
 
-BOTS = pathlib.Path(__file__).parent / "data" / "bots"
+BOTS = pathlib.Path(__file__).parent.parent / "data" / "bots"
 PY = sys.executable
 
 

@@ -13,7 +13,7 @@ from ddz.core.play import BODY_WIDTH, KICKER_UNITS, MIN_CHAIN
 from ddz.core.tables import table
 
 T = PlayType
-SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"   # the checkout's sources
+SRC = pathlib.Path(__file__).resolve().parents[2] / "src" / "ddz"   # the checkout's sources
 
 
 def _core():

@@ -37,7 +37,7 @@ def load_perft_file(path):
     return out
 
 
-CASES = [case for path in sorted(glob.glob(os.path.join(HERE, "perft", "*.txt")))
+CASES = [case for path in sorted(glob.glob(os.path.join(HERE, "..", "perft", "*.txt")))
          for case in load_perft_file(path)]
 
 

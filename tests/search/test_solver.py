@@ -19,7 +19,7 @@ from ddz.search.reference_solver import ref_solve
 from ddz.search.solver import PURE_PYTHON_MAX_CARDS
 from conftest import CARDS, NO_EXTENSIONS, RULE_IDS, RULESETS
 
-PUZZLES = json.loads((pathlib.Path(__file__).parent / "data" / "endgame_puzzles.json")
+PUZZLES = json.loads((pathlib.Path(__file__).parent.parent / "data" / "endgame_puzzles.json")
                      .read_text(encoding="utf-8"))["puzzles"]
 
 

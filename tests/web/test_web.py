@@ -29,7 +29,7 @@ from ddz.web import api, cards  # noqa: E402
 from ddz.web.pool import Busy, SolverPool  # noqa: E402
 
 SRC = pathlib.Path(ddz.__file__).resolve().parent / "web"
-DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.md"
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "api.md"
 #: the puzzle solved over HTTP: WZ8, or a small one where the pure-Python search answers
 PUZZLE = "KK5543/225543" if NO_EXTENSIONS else f"{WZ8['first']}/{WZ8['second']}"
 
