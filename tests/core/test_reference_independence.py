@@ -66,7 +66,8 @@ def _raiser(name):
 def _poison(monkeypatch):
     """Replace every function and class of the core, the tables and the chooser (and the
     classifier the chooser registered for Play.parse) by one that raises."""
-    names = ["ddz.core", "ddz.core.tables", "ddz.core.compiled", "ddz.core._core", "ddz.game._actions", "ddz.game.actions"]
+    names = ["ddz.core", "ddz.core.tables", "ddz.core.compiled", "ddz.core._core", "ddz.game._actions", "ddz.game.actions",
+             "ddz.game.encoding", "ddz.game.action_arguments"]
     poisoned = 0
     for modname in names:
         if modname in ("ddz.core.compiled", "ddz.core._core", "ddz.game._actions") and modname not in sys.modules:
