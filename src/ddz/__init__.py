@@ -21,7 +21,7 @@ from .bots import Bot, GreedyBot, RandomBot, SolverBot
 from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from ._info import VersionInfo, __version__, version_info
 from .position import Position
-from .solver import Solution, solve
+from .solver import Solution, check_table_memory, solve
 from .expert import ExpertBot
 
 __all__ = [
@@ -36,4 +36,4 @@ __all__ = [
 ]
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
-__all__ += ["Position", "Solution", "solve", "TableMemoryError", "ExpertBot"]
+__all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]

@@ -175,6 +175,10 @@ def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.nda
     except Exception as exc:  # ragged lists and the like
         raise HandError(f"{what} is not a vector of 15 counts: {quote(cards)}") from exc
     if arr.shape != (NUM_RANKS,):
+        if arr.shape == ():         # not an array at all: name the type, not a shape
+            hint = " (a play's cards are play.counts)" if hasattr(cards, "counts") else ""
+            raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: "
+                            f"{quote(cards)}{hint}")
         raise HandError(f"{what} must have shape (15,), got {arr.shape}: {quote(cards)}")
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         # floats are refused even when whole: a count is an integer, everywhere in ddz

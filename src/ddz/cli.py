@@ -405,6 +405,8 @@ def _load_records(path: str) -> list:
         raise DdzError(f"{path!r} is empty")
     try:
         data = _json(stripped)
+        if data == []:
+            raise DdzError(f"{path!r} holds an empty list: no records")
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass
@@ -650,15 +652,40 @@ PROGRESS_AFTER = 1.0
 run this many seconds."""
 
 
+def _solve_position(args):
+    """The position of ``ddz solve``'s arguments: hands one per argument with the options,
+    or the one-line form that ``--json`` prints and ``solve-many`` reads
+    (``KK5543/225543 landlord=1``, quoted or not), whose fields then come from the text
+    only; rule options still apply when the text names no rule."""
+    from .position import Position
+    if not any("/" in h for h in args.hands):
+        return Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
+                        last_player=args.last, rules=_rules(args))
+    given = [o for o, v in (("--landlord", args.landlord != 0), ("--to-move", args.to_move is not None),
+                            ("--to-beat", args.to_beat is not None), ("--last", args.last is not None)) if v]
+    if given:
+        raise DdzError(f"give the position as hands with options or as one line "
+                       f"(HAND/HAND[/HAND] key=value ...), not both: {', '.join(given)} with {' '.join(args.hands)!r}")
+    pos = Position.parse(" ".join(args.hands))
+    rules = _rules(args)
+    if rules == pos.rules:
+        return pos
+    if pos.rules != Rules():
+        raise DdzError(f"the position's text names its rules ({pos.rules!r}); give rule options "
+                       "or rule fields in the text, not both")
+    return Position(pos.hands, landlord=pos.landlord, to_move=pos.to_move,
+                    to_beat=None if pos.to_beat is None else str(pos.to_beat), last_player=pos.last_player,
+                    rules=rules, base=pos.base, multiplier=pos.multiplier,
+                    landlord_plays=pos.landlord_plays, farmers_played=pos.farmers_played)
+
+
 def cmd_solve(args) -> int:
     """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status:
     0, or 130 when Ctrl-C stopped the search (then it prints ``interrupted: no answer (not
     exact) after about N positions`` on stderr, and under ``--json`` an object with
     ``"interrupted": true`` on stdout)."""
-    from .position import Position
     from .solver import solve
-    pos = Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
-                   last_player=args.last, rules=_rules(args))
+    pos = _solve_position(args)
     shown = [False]
     seen = [0]
     redraw = _isatty(sys.stderr)        # a redrawn line (\r) only on a terminal: in a log it is noise
@@ -820,7 +847,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "RULES.md §5): who wins under best play, a winning move and "
                                    "the line of play; --score for the score (§6). Ctrl-C stops "
                                    "a long solve cleanly.")
-    p.add_argument("hands", nargs="+", metavar="HAND", help="two or three hands in seat order, e.g. KK5543 225543")
+    p.add_argument("hands", nargs="+", metavar="HAND", help="two or three hands in seat order, e.g. KK5543 225543; or a "
+                        "position's one-line form, e.g. '3/4/5 to_move=1 to_beat=33 last=0'")
     p.add_argument("--landlord", type=int, default=0, metavar="SEAT", help="the landlord's seat (default 0)")
     p.add_argument("--to-move", type=int, default=None, metavar="SEAT",
                    help="the seat to move (default: the landlord)")
