@@ -30,8 +30,8 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 ``ddz.envs.douzero.get_obs(game)`` against ``douzero.env.env.get_obs(infoset)`` on a
 pinned set of decisions: ``--dz-hands`` hands (seeds 0.., each DouZero deal played from
 ``douzero_game(card_play_data, seed % 3)``) in lockstep with DouZero's ``GameEnv``, a
-policy seeded per hand choosing the move of most cards or, half the time, a random one
-(the lockstep test's). Each decision's time is the median of ``--repeats`` runs (each run
+policy seeded per hand choosing the move of most cards or, half the time, a random move
+of a random play type (the lockstep test's, ``tests/test_douzero_obs.py``). Each decision's time is the median of ``--repeats`` runs (each run
 times ``--dz-calls`` calls of ddz's ``get_obs(game)``, as many of ``get_obs(game,
 lists=False)`` and 3 of DouZero's, in turn decision by decision); the table gives the
 median decision, the decisions with >= 50 legal actions, the ratio of the medians and the
@@ -164,12 +164,18 @@ def douzero_decisions(hands):
         agents = {n: Agent() for n in interop.DOUZERO_POSITIONS}
         env = GameEnv(agents)
         env.card_play_init({k: list(v) for k, v in data.items()})
+        space = game.action_space
         while not env.game_over:
             out.append((game.clone(), env.game_infoset))
             obs = get_obs(game)
             legal = obs["legal_actions"]
-            k = rng.randrange(len(legal)) if rng.random() < 0.5 else max(range(len(legal)),
-                                                                             key=lambda i: len(legal[i]))
+            if rng.random() < 0.5:
+                k = max(range(len(legal)), key=lambda i: len(legal[i]))
+            else:
+                by_type = {}
+                for j, i in enumerate(obs["action_ids"].tolist()):
+                    by_type.setdefault(space.play(i).type, []).append(j)
+                k = rng.choice(by_type[rng.choice(sorted(by_type))])
             agents[env.acting_player_position].action = list(legal[k])
             env.step()
             game.step_id(int(obs["action_ids"][k]))
