@@ -159,8 +159,15 @@ cdef inline void row_f32(const uint8_t* cnt, float* out) noexcept nogil:
     out[53] = cnt[14]
 
 
-cdef inline cnp.ndarray new_array(int nd, cnp.npy_intp* dims, int typenum):
-    return cnp.PyArray_EMPTY(nd, dims, typenum, 0)
+cdef object view(cnp.ndarray block, int typenum, int nd, cnp.npy_intp* dims, cnp.npy_intp* strides, void* data,
+                 bint writeable):
+    """An array of ``data`` (inside ``block``, its base): C-contiguous unless ``strides``."""
+    cdef cnp.dtype descr = cnp.PyArray_DescrFromType(typenum)
+    Py_INCREF(descr)                  # PyArray_NewFromDescr steals it
+    cdef object a = PyArray_NewFromDescr(<PyTypeObject*>cnp.ndarray, <PyArray_Descr*><PyObject*>descr, nd, dims,
+                                         strides, data, cnp.NPY_ARRAY_WRITEABLE if writeable else 0, NULL)
+    cnp.set_array_base(a, block)
+    return a
 
 
 @cython.boundscheck(False)
@@ -209,31 +216,41 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     cdef int bombs = 0
     cdef uint8_t played[3][NUM_RANKS]
     cdef uint8_t other[NUM_RANKS]
-    cdef int8_t xna[X_FARMER]
     cdef float tmpl[X_FARMER]
     cdef int32_t* ids
     cdef const Entry* e
     cdef int64_t code
     cdef cnp.npy_intp dims[3]
     cdef cnp.npy_intp strides[3]
-    cdef cnp.ndarray x_batch, z_batch, x_no_action, z, zf, action_ids
+    cdef cnp.ndarray block
+    cdef object x_batch, z_batch, x_no_action, z, action_ids
+    cdef char* base
     cdef float* xb
     cdef float* zfp
     cdef int8_t* zp
+    cdef int8_t* xna
     cdef list legal
     cdef object lst
-    cdef cnp.dtype f32
 
     if ps.table is not _table:
         use_table(ps.table)
     n = core_fill(c)
     if n < 0:
         raise MemoryError()
+    xna_len = X_LORD if pos == 0 else X_FARMER
+    row_len = xna_len + ROW
+
+    # one block holds every array's data (each array is a view of it, the block its
+    # base): float32 x_batch rows (n at most), float32 z (z_batch's data), int32 ids,
+    # int8 x_no_action, int8 z
+    dims[0] = (n * row_len + Z_SIZE + n) * 4 + xna_len + Z_SIZE
+    block = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+    base = <char*>cnp.PyArray_DATA(block)
+    ids = <int32_t*>(base + (n * row_len + Z_SIZE) * 4)
+    xna = <int8_t*>(base + (n * row_len + Z_SIZE + n) * 4)
+    zp = xna + xna_len
 
     # the distinct legal actions: ids in move order, a card set's first reading kept
-    dims[0] = n
-    action_ids = new_array(1, dims, cnp.NPY_INT32)
-    ids = <int32_t*>cnp.PyArray_DATA(action_ids)
     m = 0
     for i in range(n):
         code = c.codes[i]
@@ -248,9 +265,7 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
                 continue
         ids[m] = <int32_t>pid
         m += 1
-    if m < n:
-        action_ids = action_ids[:m].copy()
-        ids = <int32_t*>cnp.PyArray_DATA(action_ids)
+    zfp = <float*>base + m * row_len
 
     # the history: cards played and last move per seat, bombs, the last move not a pass
     memset(played, 0, sizeof(played))
@@ -277,11 +292,10 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
                 other[r] += c.hands[s][r]
 
     # x_no_action
+    memset(xna, 0, xna_len)
+    row_i8(c.hands[seat], xna)
+    row_i8(other, xna + ROW)
     if pos == 0:
-        xna_len = X_LORD
-        memset(xna, 0, X_LORD)
-        row_i8(c.hands[seat], xna)
-        row_i8(other, xna + ROW)
         row_i8(counts + last_move * NUM_RANKS, xna + 2 * ROW)
         row_i8(played[up], xna + 3 * ROW)
         row_i8(played[down], xna + 4 * ROW)
@@ -289,11 +303,7 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
         xna[5 * ROW + 17 + c.left[down] - 1] = 1
         xna[5 * ROW + 34 + bombs] = 1
     else:
-        xna_len = X_FARMER
         mate = down if pos == 2 else up
-        memset(xna, 0, X_FARMER)
-        row_i8(c.hands[seat], xna)
-        row_i8(other, xna + ROW)
         row_i8(played[lord], xna + 2 * ROW)
         row_i8(played[mate], xna + 3 * ROW)
         row_i8(counts + last_move * NUM_RANKS, xna + 4 * ROW)
@@ -302,31 +312,18 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
         xna[7 * ROW + c.left[lord] - 1] = 1
         xna[7 * ROW + 20 + c.left[mate] - 1] = 1
         xna[7 * ROW + 37 + bombs] = 1
-    dims[0] = xna_len
-    x_no_action = new_array(1, dims, cnp.NPY_INT8)
-    memcpy(cnp.PyArray_DATA(x_no_action), xna, xna_len)
 
     # x_batch: x_no_action then the action, per row
     for k in range(xna_len):
         tmpl[k] = xna[k]
-    row_len = xna_len + ROW
-    dims[0] = m
-    dims[1] = row_len
-    x_batch = new_array(2, dims, cnp.NPY_FLOAT32)
-    xb = <float*>cnp.PyArray_DATA(x_batch)
+    xb = <float*>base
     with nogil:
         for i in range(m):
             memcpy(xb, tmpl, xna_len * sizeof(float))
             row_f32(counts + ids[i] * NUM_RANKS, xb + xna_len)
             xb += row_len
 
-    # z: the last 15 moves, padded in front; z_batch views a float32 copy
-    dims[0] = 5
-    dims[1] = 162
-    z = new_array(2, dims, cnp.NPY_INT8)
-    zf = new_array(2, dims, cnp.NPY_FLOAT32)
-    zp = <int8_t*>cnp.PyArray_DATA(z)
-    zfp = <float*>cnp.PyArray_DATA(zf)
+    # z: the last 15 moves, padded in front, and its float32 copy for z_batch
     memset(zp, 0, Z_SIZE)
     h = nhist - Z_MOVES if nhist > Z_MOVES else 0
     k = Z_MOVES - <int>(nhist - h)
@@ -336,16 +333,22 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
         k += 1
     for k in range(Z_SIZE):
         zfp[k] = zp[k]
+
     dims[0] = m
+    dims[1] = row_len
+    x_batch = view(block, cnp.NPY_FLOAT32, 2, dims, NULL, base, True)
     dims[1] = 5
     dims[2] = 162
     strides[0] = 0
     strides[1] = 162 * sizeof(float)
     strides[2] = sizeof(float)
-    f32 = cnp.PyArray_DescrFromType(cnp.NPY_FLOAT32)
-    Py_INCREF(f32)                    # PyArray_NewFromDescr steals it
-    z_batch = PyArray_NewFromDescr(<PyTypeObject*>cnp.ndarray, <PyArray_Descr*><PyObject*>f32, 3, dims, strides, zfp, 0, NULL)
-    cnp.set_array_base(z_batch, zf)
+    z_batch = view(block, cnp.NPY_FLOAT32, 3, dims, strides, zfp, False)
+    action_ids = view(block, cnp.NPY_INT32, 1, dims, NULL, ids, True)
+    dims[0] = xna_len
+    x_no_action = view(block, cnp.NPY_INT8, 1, dims, NULL, xna, True)
+    dims[0] = 5
+    dims[1] = 162
+    z = view(block, cnp.NPY_INT8, 2, dims, NULL, zp, True)
 
     # legal_actions: a new list of new lists, or of the shared tuples
     legal = PyList_New(m)
