@@ -178,6 +178,10 @@ def test_arrays_are_fresh_and_z_batch_is_a_read_only_view():
     with pytest.raises(ValueError):
         zb[0, 0, 0] = 1.0
     assert np.array_equal(zb[-1], b["z"].astype(np.float32))
+    # what a replay buffer keeps (x_no_action, z) does not hold the action rows alive
+    for key in ("x_no_action", "z", "action_ids"):
+        held = b[key].base if b[key].base is not None else b[key]
+        assert held.nbytes < 4 * 1024 and not np.shares_memory(b[key], b["x_batch"])
     t = dzo.get_obs(game, lists=False)
     assert all(type(x) is tuple for x in t["legal_actions"])
     assert [list(x) for x in t["legal_actions"]] == b["legal_actions"]

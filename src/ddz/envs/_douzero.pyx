@@ -222,7 +222,7 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     cdef int64_t code
     cdef cnp.npy_intp dims[3]
     cdef cnp.npy_intp strides[3]
-    cdef cnp.ndarray block
+    cdef cnp.ndarray block, small
     cdef object x_batch, z_batch, x_no_action, z, action_ids
     cdef char* base
     cdef float* xb
@@ -240,14 +240,17 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     xna_len = X_LORD if pos == 0 else X_FARMER
     row_len = xna_len + ROW
 
-    # one block holds every array's data (each array is a view of it, the block its
-    # base): float32 x_batch rows (n at most), float32 z (z_batch's data), int32 ids,
-    # int8 x_no_action, int8 z
-    dims[0] = (n * row_len + Z_SIZE + n) * 4 + xna_len + Z_SIZE
+    # two blocks hold the arrays' data (each array is a view of one, its base): the big
+    # one the float32 x_batch rows (n at most) and z's float32 copy (z_batch's data); the
+    # small one the int32 ids, the int8 x_no_action and the int8 z (kept alone, as a
+    # replay buffer may keep them, they do not hold the rows)
+    dims[0] = (n * row_len + Z_SIZE) * 4
     block = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
     base = <char*>cnp.PyArray_DATA(block)
-    ids = <int32_t*>(base + (n * row_len + Z_SIZE) * 4)
-    xna = <int8_t*>(base + (n * row_len + Z_SIZE + n) * 4)
+    dims[0] = n * 4 + xna_len + Z_SIZE
+    small = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
+    ids = <int32_t*>cnp.PyArray_DATA(small)
+    xna = <int8_t*>(ids + n)
     zp = xna + xna_len
 
     # the distinct legal actions: ids in move order, a card set's first reading kept
@@ -343,12 +346,12 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     strides[1] = 162 * sizeof(float)
     strides[2] = sizeof(float)
     z_batch = view(block, cnp.NPY_FLOAT32, 3, dims, strides, zfp, False)
-    action_ids = view(block, cnp.NPY_INT32, 1, dims, NULL, ids, True)
+    action_ids = view(small, cnp.NPY_INT32, 1, dims, NULL, ids, True)
     dims[0] = xna_len
-    x_no_action = view(block, cnp.NPY_INT8, 1, dims, NULL, xna, True)
+    x_no_action = view(small, cnp.NPY_INT8, 1, dims, NULL, xna, True)
     dims[0] = 5
     dims[1] = 162
-    z = view(block, cnp.NPY_INT8, 2, dims, NULL, zp, True)
+    z = view(small, cnp.NPY_INT8, 2, dims, NULL, zp, True)
 
     # legal_actions: a new list of new lists, or of the shared tuples
     legal = PyList_New(m)
