@@ -100,14 +100,19 @@ def _check_game(game: Any, lists: Any = True) -> Tuple[int, int]:
     return game.landlord, game.current_player
 
 
+#: the four columns of a rank held 0..4 times: count > 0, > 1, > 2, > 3
+_THERMO = np.array([[int(c > k) for k in range(4)] for c in range(5)], np.int8)
+
+
+def _cards_rows(counts) -> np.ndarray:
+    """DouZero's ``_cards2array`` of each row of ``counts`` (``[n, 15]``): int8[n, 54]."""
+    counts = np.asarray(counts, np.int64).reshape(-1, 15)
+    return np.hstack([_THERMO[counts[:, :13]].reshape(-1, 52), counts[:, 13:].astype(np.int8)])
+
+
 def _cards_row(counts) -> np.ndarray:
     """DouZero's ``_cards2array``: int8[54] of 15 counts."""
-    row = np.zeros(54, np.int8)
-    for r in range(13):
-        row[4 * r:4 * r + counts[r]] = 1
-    row[52] = counts[13]
-    row[53] = counts[14]
-    return row
+    return _cards_rows(counts)[0]
 
 
 def _one_hot(k: int, size: int) -> np.ndarray:
@@ -164,13 +169,13 @@ def get_obs_py(game: Game, lists: bool = True) -> Dict[str, Any]:
         if p.counts not in seen:
             seen.add(p.counts)
             keep.append(k)
-    actions = np.array([_cards_row(legal[k].counts) for k in keep], np.int8).reshape(len(keep), 54)
+    actions = _cards_rows([legal[k].counts for k in keep])
     x_batch = np.hstack([np.repeat(x_no_action[None, :].astype(np.float32), len(keep), axis=0),
                          actions.astype(np.float32)])
     moves = [p.counts for _, p in plays[-15:]]
     z = np.zeros((15, 54), np.int8)
-    for k, counts in enumerate(moves):
-        z[15 - len(moves) + k] = _cards_row(counts)
+    if moves:
+        z[15 - len(moves):] = _cards_rows(moves)
     z = z.reshape(Z_SHAPE)
     z_batch = np.broadcast_to(z.astype(np.float32), (len(keep),) + Z_SHAPE)
     return {
