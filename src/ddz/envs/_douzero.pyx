@@ -19,7 +19,7 @@ cimport numpy as cnp
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ddz._core cimport CODE_TYPE_SHIFT, NUM_RANKS, RuleTable, T_BOMB, T_ROCKET, TableView, view_index
@@ -214,7 +214,10 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     cdef int32_t last_of[3]
     cdef int32_t last_move = 0       # DouZero's last_move: the last play, or the one before a pass
     cdef int bombs = 0
-    cdef uint8_t played[3][NUM_RANKS]
+    cdef uint8_t played[3][NUM_RANKS + 1]
+    cdef uint64_t lo[3]
+    cdef uint64_t hi[3]
+    cdef uint64_t word
     cdef uint8_t other[NUM_RANKS]
     cdef float tmpl[X_FARMER]
     cdef int32_t* ids
@@ -270,8 +273,11 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
         m += 1
     zfp = <float*>base + m * row_len
 
-    # the history: cards played and last move per seat, bombs, the last move not a pass
-    memset(played, 0, sizeof(played))
+    # the history: cards played and last move per seat, bombs, the last move not a pass.
+    # A seat's played counts are summed eight ranks at a time (no count exceeds 4, so
+    # no byte carries into the next): ranks 0..7 in lo, ranks 7..14 in hi (rank 7 twice)
+    memset(lo, 0, sizeof(lo))
+    memset(hi, 0, sizeof(hi))
     last_of[0] = last_of[1] = last_of[2] = 0
     for h in range(nhist):
         e = &c.hist[h]
@@ -281,8 +287,13 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
             code = v.codes[pid]
             t = (code >> CODE_TYPE_SHIFT) & 31
             bombs += t == T_BOMB or t == T_ROCKET
-            for r in range(NUM_RANKS):
-                played[e.seat][r] += counts[pid * NUM_RANKS + r]
+            memcpy(&word, counts + pid * NUM_RANKS, 8)
+            lo[e.seat] += word
+            memcpy(&word, counts + pid * NUM_RANKS + 7, 8)
+            hi[e.seat] += word
+    for s in range(3):
+        memcpy(played[s], &lo[s], 8)
+        memcpy(played[s] + 7, &hi[s], 8)
     if nhist:
         last_move = c.hist[nhist - 1].id
         if last_move == 0 and nhist >= 2:
