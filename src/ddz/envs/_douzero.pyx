@@ -305,6 +305,12 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
             for r in range(NUM_RANKS):
                 other[r] += c.hands[s][r]
 
+    # cards left and bombs index one-hots: a three-player one-deck game keeps them in range
+    # (a seat to wait holds 1..17 cards, the landlord 1..20; at most 14 bombs and rockets)
+    if not (0 < c.left[up] <= 17 and 0 < c.left[down] <= 17 and 0 < c.left[lord] <= 20 and 0 <= bombs <= 14):
+        raise ValueError(f"douzero features: cards left {[c.left[0], c.left[1], c.left[2]]} or bombs {bombs} "
+                         f"out of DouZero's range")
+
     # x_no_action
     memset(xna, 0, xna_len)
     row_i8(c.hands[seat], xna)
