@@ -4,8 +4,9 @@
 
 It reads the game's play state (the core's ``PlayCore``, ``ddz/_game.pxd``: hands, the
 history of ids, the cached legal codes) and the rule set's table (each id's 15 counts and
-code), and writes DouZero's arrays directly: nothing is built per card or per move in
-Python. :func:`ddz.envs.douzero.get_obs_py` is its plain-Python twin; the tests require
+code), and writes DouZero's arrays directly with the inline functions of
+``ddz/_dzfeat.pxd`` (which ``ddz._vector`` shares): nothing is built per card or per move
+in Python. :func:`ddz.envs.douzero.get_obs_py` is its plain-Python twin; the tests require
 equal dicts.
 
 Anything but the fast case (a ``ddz.Game`` whose rules were already accepted, in its play
@@ -19,11 +20,11 @@ cimport numpy as cnp
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 
-from ddz._core cimport CODE_TYPE_SHIFT, NUM_RANKS, RuleTable, T_BOMB, T_ROCKET, TableView, view_index
-from ddz._game cimport Entry, PlayCore, PlayState, core_fill
+from ddz._core cimport CODE_TYPE_SHIFT, NUM_RANKS, RuleTable, TableView
+from ddz._dzfeat cimport DZ_ROW, DZ_X_FARMER, DZ_X_LORD, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
+from ddz._game cimport PlayCore, PlayState, core_fill
 
 import numpy as np
 
@@ -38,11 +39,10 @@ cdef extern from "numpy/arrayobject.h":
                                 cnp.npy_intp* strides, void* data, int flags, PyObject* obj)
 
 cdef enum:
-    ROW = 54                 # the columns of one card set
-    X_LORD = 319             # x_no_action of the landlord
-    X_FARMER = 430           # x_no_action of a farmer
-    Z_MOVES = 15
-    Z_SIZE = 810             # 5 x 162
+    ROW = DZ_ROW
+    X_LORD = DZ_X_LORD
+    X_FARMER = DZ_X_FARMER
+    Z_SIZE = DZ_Z_SIZE
 
 # set by ddz.envs.douzero (setup): its checks, its twin, the rules, the names, the card ints
 cdef object _check = None
@@ -133,32 +133,6 @@ cdef inline object card_tuple(Py_ssize_t pid, const uint8_t* cnt):
     return t
 
 
-cdef inline void row_i8(const uint8_t* cnt, int8_t* out) noexcept nogil:
-    """DouZero's ``_cards2array`` of 15 counts into 54 int8."""
-    cdef int r, c
-    for r in range(13):
-        c = cnt[r]
-        out[4 * r] = c > 0
-        out[4 * r + 1] = c > 1
-        out[4 * r + 2] = c > 2
-        out[4 * r + 3] = c > 3
-    out[52] = cnt[13]
-    out[53] = cnt[14]
-
-
-cdef inline void row_f32(const uint8_t* cnt, float* out) noexcept nogil:
-    """The same into 54 float32."""
-    cdef int r, c
-    for r in range(13):
-        c = cnt[r]
-        out[4 * r] = c > 0
-        out[4 * r + 1] = c > 1
-        out[4 * r + 2] = c > 2
-        out[4 * r + 3] = c > 3
-    out[52] = cnt[13]
-    out[53] = cnt[14]
-
-
 cdef object view(cnp.ndarray block, int typenum, int nd, cnp.npy_intp* dims, cnp.npy_intp* strides, void* data,
                  bint writeable):
     """An array of ``data`` (inside ``block``, its base): C-contiguous unless ``strides``."""
@@ -206,29 +180,15 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     cdef PlayCore* c = &ps.c
     cdef const TableView* v = c.v
     cdef const uint8_t* counts = v.counts
-    cdef int seat = c.current
-    cdef int pos = (seat - lord + 3) % 3
-    cdef int up = (lord + 2) % 3, down = (lord + 1) % 3
-    cdef int mate, s, r, t, k, row_len, xna_len
-    cdef Py_ssize_t n, m, i, j, h, nhist = c.nhist, pid, first
-    cdef int32_t last_of[3]
-    cdef int32_t last_move = 0       # DouZero's last_move: the last play, or the one before a pass
-    cdef int bombs = 0
-    cdef uint8_t played[3][NUM_RANKS + 1]
-    cdef uint64_t lo[3]
-    cdef uint64_t hi[3]
-    cdef uint64_t word
-    cdef uint8_t other[NUM_RANKS]
-    cdef float tmpl[X_FARMER]
+    cdef int pos = (c.current - lord + 3) % 3
+    cdef int k, row_len, xna_len
+    cdef Py_ssize_t n, m, i
     cdef int32_t* ids
-    cdef const Entry* e
-    cdef int64_t code
     cdef cnp.npy_intp dims[3]
     cdef cnp.npy_intp strides[3]
     cdef cnp.ndarray block, small
     cdef object x_batch, z_batch, x_no_action, z, action_ids
     cdef char* base
-    cdef float* xb
     cdef float* zfp
     cdef int8_t* zp
     cdef int8_t* xna
@@ -250,107 +210,19 @@ cdef dict encode(PlayState ps, int lord, bint as_lists):
     dims[0] = (n * row_len + Z_SIZE) * 4
     block = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
     base = <char*>cnp.PyArray_DATA(block)
-    dims[0] = n * 4 + xna_len + Z_SIZE
+    dims[0] = n * 4 + X_FARMER + Z_SIZE
     small = cnp.PyArray_EMPTY(1, dims, cnp.NPY_UINT8, 0)
     ids = <int32_t*>cnp.PyArray_DATA(small)
     xna = <int8_t*>(ids + n)
     zp = xna + xna_len
 
-    # the distinct legal actions: ids in move order, a card set's first reading kept
-    m = 0
-    for i in range(n):
-        code = c.codes[i]
-        pid = view_index(v, code)
-        if (_dup_types >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1 and _multi[pid]:
-            first = 1
-            for j in range(m):
-                if _setkey[ids[j]] == _setkey[pid]:
-                    first = 0
-                    break
-            if not first:
-                continue
-        ids[m] = <int32_t>pid
-        m += 1
+    m = dz_ids(c, v, n, &_multi[0], &_setkey[0], _dup_types, ids)
+    if dz_state(c, v, lord, xna, zp) < 0:
+        raise ValueError(f"douzero features: cards left {[c.left[0], c.left[1], c.left[2]]} or bombs out of "
+                         f"DouZero's range")
     zfp = <float*>base + m * row_len
-
-    # the history: cards played and last move per seat, bombs, the last move not a pass.
-    # A seat's played counts are summed eight ranks at a time (no count exceeds 4, so
-    # no byte carries into the next): ranks 0..7 in lo, ranks 7..14 in hi (rank 7 twice)
-    memset(lo, 0, sizeof(lo))
-    memset(hi, 0, sizeof(hi))
-    last_of[0] = last_of[1] = last_of[2] = 0
-    for h in range(nhist):
-        e = &c.hist[h]
-        pid = e.id
-        last_of[e.seat] = <int32_t>pid
-        if pid:
-            code = v.codes[pid]
-            t = (code >> CODE_TYPE_SHIFT) & 31
-            bombs += t == T_BOMB or t == T_ROCKET
-            memcpy(&word, counts + pid * NUM_RANKS, 8)
-            lo[e.seat] += word
-            memcpy(&word, counts + pid * NUM_RANKS + 7, 8)
-            hi[e.seat] += word
-    for s in range(3):
-        memcpy(played[s], &lo[s], 8)
-        memcpy(played[s] + 7, &hi[s], 8)
-    if nhist:
-        last_move = c.hist[nhist - 1].id
-        if last_move == 0 and nhist >= 2:
-            last_move = c.hist[nhist - 2].id
-    for r in range(NUM_RANKS):
-        other[r] = 0
-    for s in range(3):
-        if s != seat:
-            for r in range(NUM_RANKS):
-                other[r] += c.hands[s][r]
-
-    # cards left and bombs index one-hots: a three-player one-deck game keeps them in range
-    # (a seat to wait holds 1..17 cards, the landlord 1..20; at most 14 bombs and rockets)
-    if not (0 < c.left[up] <= 17 and 0 < c.left[down] <= 17 and 0 < c.left[lord] <= 20 and 0 <= bombs <= 14):
-        raise ValueError(f"douzero features: cards left {[c.left[0], c.left[1], c.left[2]]} or bombs {bombs} "
-                         f"out of DouZero's range")
-
-    # x_no_action
-    memset(xna, 0, xna_len)
-    row_i8(c.hands[seat], xna)
-    row_i8(other, xna + ROW)
-    if pos == 0:
-        row_i8(counts + last_move * NUM_RANKS, xna + 2 * ROW)
-        row_i8(played[up], xna + 3 * ROW)
-        row_i8(played[down], xna + 4 * ROW)
-        xna[5 * ROW + c.left[up] - 1] = 1
-        xna[5 * ROW + 17 + c.left[down] - 1] = 1
-        xna[5 * ROW + 34 + bombs] = 1
-    else:
-        mate = down if pos == 2 else up
-        row_i8(played[lord], xna + 2 * ROW)
-        row_i8(played[mate], xna + 3 * ROW)
-        row_i8(counts + last_move * NUM_RANKS, xna + 4 * ROW)
-        row_i8(counts + last_of[lord] * NUM_RANKS, xna + 5 * ROW)
-        row_i8(counts + last_of[mate] * NUM_RANKS, xna + 6 * ROW)
-        xna[7 * ROW + c.left[lord] - 1] = 1
-        xna[7 * ROW + 20 + c.left[mate] - 1] = 1
-        xna[7 * ROW + 37 + bombs] = 1
-
-    # x_batch: x_no_action then the action, per row
-    for k in range(xna_len):
-        tmpl[k] = xna[k]
-    xb = <float*>base
     with nogil:
-        for i in range(m):
-            memcpy(xb, tmpl, xna_len * sizeof(float))
-            row_f32(counts + ids[i] * NUM_RANKS, xb + xna_len)
-            xb += row_len
-
-    # z: the last 15 moves, padded in front, and its float32 copy for z_batch
-    memset(zp, 0, Z_SIZE)
-    h = nhist - Z_MOVES if nhist > Z_MOVES else 0
-    k = Z_MOVES - <int>(nhist - h)
-    while h < nhist:
-        row_i8(counts + c.hist[h].id * NUM_RANKS, zp + k * ROW)
-        h += 1
-        k += 1
+        dz_rows(v, xna, xna_len, ids, m, <float*>base, row_len)
     for k in range(Z_SIZE):
         zfp[k] = zp[k]
 
