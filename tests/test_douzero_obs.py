@@ -236,6 +236,9 @@ def test_bad_inputs():
         for lists in (1, None, "yes"):
             with pytest.raises(ddz.DdzError, match="lists"):
                 f(game, lists)
+    from ddz.envs import PyVectorGame
+    with pytest.raises(ddz.DdzError, match="CVectorGame"):
+        dzo.get_obs_vector(PyVectorGame(2, DOUZERO))
     dzo.get_obs(game)                                 # still fine after the errors
     # equal (not identical) douzero rules with other game options are accepted
     other = interop.douzero_game(interop.douzero_card_play_data(game), game.landlord,
@@ -252,3 +255,49 @@ def test_docs_example_without_torch():
     assert blocks
     for block in blocks:
         exec(compile(block, "docs/douzero.md", "exec"), {})
+
+
+@pytest.mark.crosscheck
+@pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+def test_vector_rows_equal_get_obs_of_each_game():
+    """get_obs_vector's ragged block: for every game of a CVectorGame in its play phase, the
+    rows, x_no_action, z and ids of get_obs on the same game (PyVectorGame's Game, stepped
+    with the same actions); nothing for games in the auction."""
+    from ddz.envs import CVectorGame, PyVectorGame
+    n = 8
+    c, py = CVectorGame(n, DOUZERO, seed=3), PyVectorGame(n, DOUZERO, seed=3)
+    rng = np.random.default_rng(0)
+    checked = waiting = 0
+    for step in range(300):
+        o = dzo.get_obs_vector(c)
+        assert o["x"].shape == (o["offsets"][-1], 484) and o["x"].dtype == np.float32
+        assert o["z"].shape == (n, 5, 162) and o["x_no_action"].shape == (n, 430)
+        for i, g in enumerate(py.games):
+            a, b = o["offsets"][i], o["offsets"][i + 1]
+            if g.phase != ddz.Phase.PLAYING:
+                assert o["position"][i] == -1 and a == b and not o["z"][i].any() and not o["x_no_action"][i].any()
+                waiting += 1
+                continue
+            ref = dzo.get_obs(g)
+            name = ref["position"]
+            assert interop.DOUZERO_POSITIONS[o["position"][i]] == name
+            w = dzo.X_SIZE[name]
+            assert np.array_equal(o["x"][a:b, :w], ref["x_batch"]) and not o["x"][a:b, w:].any()
+            assert np.array_equal(o["x_no_action"][i, :dzo.X_NO_ACTION_SIZE[name]], ref["x_no_action"])
+            assert not o["x_no_action"][i, dzo.X_NO_ACTION_SIZE[name]:].any()
+            assert np.array_equal(o["z"][i], ref["z"]) and np.array_equal(o["action_ids"][a:b], ref["action_ids"])
+            checked += 1
+        again = dzo.get_obs_vector(c, reuse=True)             # views of buffers kept on c
+        for key, value in o.items():
+            assert again[key].shape == value.shape and np.array_equal(again[key], value), key
+        ids, off = c.legal_ids()
+        c_pick = ids[off[:-1] + (rng.random(n) * np.diff(off)).astype(np.int64)]
+        c.step(c_pick)
+        py.step(c_pick)
+    assert checked > 1500 and waiting > 50
+    with pytest.raises(ddz.DdzError, match="CVectorGame"):
+        dzo.get_obs_vector(py)
+    with pytest.raises(ddz.DdzError, match="douzero"):
+        dzo.get_obs_vector(CVectorGame(2, ddz.STANDARD))
+    with pytest.raises(ddz.DdzError, match="reuse"):
+        dzo.get_obs_vector(c, reuse=1)

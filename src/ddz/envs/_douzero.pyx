@@ -54,8 +54,9 @@ cdef tuple _cards = None
 
 # the table the id data below belongs to, and that data
 cdef RuleTable _table = None
-cdef int32_t[::1] _setkey        # id -> the smallest id of the same card set
-cdef uint8_t[::1] _multi         # id -> 1 when its card set has other readings
+cdef const int32_t[::1] _setkey  # id -> the smallest id of the same card set
+cdef const uint8_t[::1] _multi   # id -> 1 when its card set has other readings
+cdef object _arrays = None       # (multi, setkey) as read-only numpy arrays
 cdef list _tuples = None         # id -> DouZero's card tuple of the id (made on first use), or None
 cdef uint32_t _dup_types = 0     # bit t: some play of type t shares its cards with another play
 cdef PyObject* _card_objs[NUM_RANKS]   # the items of _cards
@@ -82,7 +83,7 @@ def setup(check, twin, rules, tuple names, tuple cards):
 
 cdef int use_table(RuleTable t) except -1:
     """Build the per-id data of ``t`` (once per table)."""
-    global _table, _setkey, _multi, _dup_types, _tuples
+    global _table, _setkey, _multi, _dup_types, _tuples, _arrays
     counts = np.ascontiguousarray(t.counts, dtype=np.uint8)
     n = counts.shape[0]
     setkey = np.empty(n, np.int32)
@@ -99,12 +100,24 @@ cdef int use_table(RuleTable t) except -1:
     types = 0
     for i in np.flatnonzero(multi).tolist():
         types |= 1 << int((codes[i] >> CODE_TYPE_SHIFT) & 31)
+    setkey.setflags(write=False)
+    multi.setflags(write=False)
+    _arrays = (multi, setkey)
     _setkey = setkey
     _multi = multi
     _dup_types = types
     _tuples = [None] * n
     _table = t
     return 0
+
+
+def table_data(RuleTable t not None):
+    """``(multi uint8[ids], setkey int32[ids], dup_types)`` of a rule table: which ids'
+    card sets have other readings, each id's first reading, and the play types among
+    them (for ``VectorCore.douzero_rows``; read-only arrays)."""
+    if t is not _table:
+        use_table(t)
+    return _arrays[0], _arrays[1], int(_dup_types)
 
 
 cdef inline list card_list(const uint8_t* cnt):

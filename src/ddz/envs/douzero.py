@@ -60,7 +60,7 @@ import numpy as np
 from .. import DdzError, Game, Phase, PlayType, Rules
 from .._compiled import compiled
 
-__all__ = ["get_obs", "get_obs_py", "DOUZERO_RULES", "X_SIZE", "X_NO_ACTION_SIZE", "Z_SHAPE"]
+__all__ = ["get_obs", "get_obs_py", "get_obs_vector", "DOUZERO_RULES", "X_SIZE", "X_NO_ACTION_SIZE", "Z_SHAPE"]
 
 _dz = compiled("envs._douzero", "the compiled DouZero features (ddz.envs._douzero)")
 
@@ -209,6 +209,51 @@ returns, one row per distinct legal action (layout: :mod:`ddz.envs.douzero`).
 
 In C (``ddz.envs._douzero``) with the compiled core; :func:`get_obs_py` otherwise.
 """
+
+def get_obs_vector(vg: Any, reuse: bool = False) -> Dict[str, Any]:
+    """DouZero's features of every game of a C vector at once (in C, one call): the rows of
+    :func:`get_obs` for each game in its play phase, as one ragged block.
+
+    :param vg: a :class:`ddz.envs.CVectorGame` (``VectorGame(N, Rules.profile("douzero"))``
+        with the compiled core) whose rules have DouZero's moves.
+    :returns: ``{"position": int8[N]`` (0 landlord, 1 landlord_down, 2 landlord_up; -1
+        for a game in its auction or doubling), ``"offsets": int64[N + 1]`` (game ``i``'s
+        rows are ``offsets[i]:offsets[i + 1]``), ``"action_ids": int32[R]``, ``"x":
+        float32[R, 484]`` (a row of :func:`get_obs`'s ``x_batch``; a landlord's uses the
+        first 373 columns, zeros after), ``"x_no_action": int8[N, 430]`` (a landlord's: 319
+        and zeros), ``"z": int8[N, 5, 162]}``; new arrays. Game ``i``'s ``x_batch`` is
+        ``x[offsets[i]:offsets[i + 1], :X_SIZE[name]]`` and its ``z_batch`` is ``z[i]``
+        repeated; its ``action_ids`` are ids of ``vg.actions`` (the pass 0, plays as
+        :class:`ddz.ActionSpace`), for ``vg.step``.
+    :param reuse: ``False`` (default): new arrays every call. ``True``: views of buffers
+        kept on ``vg`` and refilled by the next ``reuse=True`` call (as ``vg.legal_ids()``
+        is), which spares allocating and first touching megabytes of rows per call.
+    :raises DdzError: not a ``CVectorGame`` (the pure-Python ``PyVectorGame``: use
+        :func:`get_obs` on its ``games``), rules whose moves are not DouZero's, or
+        ``reuse`` not a bool.
+    """
+    from ..tables import table
+    from .vector import CVectorGame
+    if _dz is None or not isinstance(vg, CVectorGame):
+        raise DdzError(f"get_obs_vector needs a ddz.envs.CVectorGame (the compiled vector), not "
+                       f"{type(vg).__name__}; for PyVectorGame call get_obs on each of its games")
+    rules = vg.rules
+    if rules.players != 3 or rules.move_rules != DOUZERO_RULES.move_rules:
+        raise DdzError(f"DouZero's features need Rules.profile('douzero') (its moves, RULES.md §2.5), not {rules!r}")
+    if reuse is not True and reuse is not False:
+        raise DdzError(f"reuse must be True or False, not {type(reuse).__name__}: {reuse!r}")
+    multi, setkey, dup = _dz.table_data(table(rules.move_rules))
+    if reuse:
+        bufs = getattr(vg, "_douzero_buffers", None)
+        bufs = vg._douzero_buffers = vg._core.douzero_rows(multi, setkey, dup, bufs)
+        position, offsets, ids_all, x_all, x_no_action, z = bufs
+        rows = int(offsets[-1])
+        ids, x = ids_all[:rows], x_all[:rows]
+    else:
+        position, offsets, ids, x, x_no_action, z = vg._core.douzero_rows(multi, setkey, dup)
+    return {"position": position, "offsets": offsets, "action_ids": ids, "x": x, "x_no_action": x_no_action,
+            "z": z}
+
 
 if _dz is not None:
     _dz.setup(_check_game, get_obs_py, DOUZERO_RULES, _POSITIONS, _DZ_CARDS)
