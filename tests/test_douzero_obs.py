@@ -252,7 +252,9 @@ def test_docs_example_without_torch():
     import re
     text = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "douzero.md").read_text()
     blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "torch" not in b]
-    assert blocks
+    assert len(blocks) == 2
+    if NO_EXTENSIONS:                     # the vector example needs the C VectorGame
+        blocks = [b for b in blocks if "CVectorGame" not in b]
     for block in blocks:
         exec(compile(block, "docs/douzero.md", "exec"), {})
 
