@@ -40,8 +40,8 @@ shared tuples); the legal moves are found by the first of the calls and cached b
 game (DouZero's ``infoset`` brings its own along, found by ``GameEnv``): the "cold"
 column times one call on a fresh clone of the game, the legal moves found in the call
 (one timer read per call, about 0.05 µs, included). Then ``get_obs_vector`` on a
-``CVectorGame`` of 1,024 DouZero games after 20 random steps, new arrays and
-``reuse=True``: µs per call (median of ``--repeats`` runs of 10 calls), per game in its
+``CVectorGame`` of 64 and of 1,024 DouZero games after 20 random steps, new arrays and
+``reuse=True``: µs per call (median of ``--repeats`` runs of 10,240 / games calls, at least 10), per game in its
 play phase and per row.
 
 Engines missing from the environment are skipped. No timing is asserted anywhere.
@@ -228,7 +228,8 @@ def douzero_features(hands, repeats, calls):
         print(f"{name:27} {int(sel.sum()):5d} {b:8.1f} {a:7.3f} {b / a:6.1f}x "
               f"{float(np.median(theirs[sel] / ours[sel])):8.1f}x {t:11.3f} {b / t:6.1f}x "
               f"{float(np.median(theirs[sel] / tuples[sel])):8.1f}x {f:9.3f} {b / f:6.1f}x")
-    douzero_vector(1024, repeats, float(np.median(theirs)))
+    for games in (64, 1024):
+        douzero_vector(games, repeats, float(np.median(theirs)))
 
 
 def douzero_vector(games, repeats, dz_median=None):
@@ -246,11 +247,12 @@ def douzero_vector(games, repeats, dz_median=None):
     for reuse in (False, True):
         times = []
         get_obs_vector(vg, reuse)
+        calls = max(10, 10240 // games)
         for _ in range(repeats):
             t = time.perf_counter()
-            for _ in range(10):
+            for _ in range(calls):
                 get_obs_vector(vg, reuse)
-            times.append((time.perf_counter() - t) / 10)
+            times.append((time.perf_counter() - t) / calls)
         t = float(np.median(times)) * 1e6
         print(f"get_obs_vector(reuse={reuse}), {games} games ({playing} in the play phase, {rows} rows): "
               f"{t:.0f} µs per call, {t / playing:.3f} µs per game in play, {t / rows * 1e3:.0f} ns per row"
