@@ -54,11 +54,12 @@ OMP_COMPILE, OMP_LINK = openmp_flags()
 
 
 def extension(name: str, openmp: bool = False) -> Extension:
-    """The extension ``ddz.<name>`` from ``src/ddz/<name>.pyx``: numpy's headers, -O3
+    """The extension ``ddz.<name>`` from ``src/ddz/<name>.pyx`` (a dotted name is in a
+    subpackage: ``envs._douzero`` is ``src/ddz/envs/_douzero.pyx``): numpy's headers, -O3
     (except with MSVC), and OpenMP when asked for and available."""
     return Extension(
         f"ddz.{name}",
-        [f"src/ddz/{name}.pyx"],
+        [f"src/ddz/{name.replace('.', '/')}.pyx"],
         include_dirs=[np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=([] if os.name == "nt" else ["-O3"]) + (OMP_COMPILE if openmp else []),
@@ -67,6 +68,6 @@ def extension(name: str, openmp: bool = False) -> Extension:
 
 
 extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver"),
-              extension("_vector")]
+              extension("_vector"), extension("envs._douzero")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

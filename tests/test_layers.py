@@ -14,7 +14,8 @@ ORDER = ["errors", "cards", "rules", "play", "_args", "reference", "reference_so
         "tables", "_game", "_vector", "playstate", "fast", "moves", "_actions", "actions", "_info", "position",
         "_solver", "solver", "auction", "deal", "render", "game", "interop", "match", "bots", "expert", "movetree",
         "distributed", "terminal", "cli", "__init__",
-         "envs.core", "envs.vector", "envs.pettingzoo", "envs.gymnasium", "envs.__init__"]
+         "envs.core", "envs.vector", "envs.pettingzoo", "envs.gymnasium", "envs._douzero", "envs.douzero",
+         "envs.__init__"]
 #: what the reference path may import: the layers above it, never an engine or a table
 REFERENCE_PATH = {"errors", "cards", "rules", "play", "_args", "reference", "reference_solver"}
 

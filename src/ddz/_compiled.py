@@ -46,7 +46,8 @@ def engine_note() -> str:
         return "pure-Python reference (DDZ_NO_EXTENSIONS is on; the compiled core is far faster)"
     return "compiled core"
 
-COMPILED_MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector", "ddz._solver", "ddz.fast")
+COMPILED_MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector", "ddz._solver", "ddz.fast",
+                    "ddz.envs._douzero")
 """The modules that exist only with the compiled extensions (``ddz.fast`` wraps ``_core``)."""
 
 
