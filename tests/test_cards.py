@@ -147,3 +147,12 @@ def test_suits_and_cards():
 
 def test_top_level_names():
     assert ddz.parse_cards is parse_cards and ddz.format_cards is format_cards
+
+
+def test_format_cards_refuses_more_than_two_decks_hold_by_default():
+    assert format_cards([8] * 13 + [2, 2]).endswith("22222222BBRR")      # two full decks
+    with pytest.raises(ImpossibleHandError, match="holds 5 copies of 'small joker'; 2 decks hold 2"):
+        format_cards([5] * 15)
+    with pytest.raises(ImpossibleHandError, match="1 deck|one deck"):
+        format_cards([5] + [0] * 14, decks=1)
+    assert format_cards([8] * 13 + [8, 8], decks=8).endswith("BBBBBBBBRRRRRRRR")

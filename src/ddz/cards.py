@@ -195,16 +195,19 @@ def format_cards_unchecked(counts: Iterable[int]) -> str:
     return "".join(out)
 
 
-def format_cards(counts: CardsLike) -> str:
+def format_cards(counts: CardsLike, decks: int = 2) -> str:
     """Canonical notation of a count vector: ascending by rank, e.g. ``33344456``, ``BR``.
 
     :param counts: ``int[15]`` counts (any integer dtype), or notation to normalise.
+    :param decks: the decks the cards may come from (default 2, the most any rule set of
+        RULES.md §1 uses: at most 8 of a rank, 2 of each joker).
     :returns: the canonical string ("" for no cards).
     :raises HandError: wrong shape, dtype or negative counts.
+    :raises ImpossibleHandError: more of a rank than ``decks`` decks hold.
     """
     if isinstance(counts, str):
-        counts = parse_cards(counts, decks=8)
-    arr = to_counts(counts, decks=8, what="cards")
+        counts = parse_cards(counts, decks=decks)
+    arr = to_counts(counts, decks=decks, what="cards")
     return format_cards_unchecked(arr)
 
 
