@@ -68,6 +68,6 @@ def extension(name: str, openmp: bool = False) -> Extension:
 
 
 extensions = [extension("core._core"), extension("game._actions", openmp=True), extension("game._game"),
-              extension("search._solver"), extension("envs._vector")]
+              extension("search._solver"), extension("envs._vector"), extension("envs._douzero")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -1,6 +1,8 @@
-"""The RL environments of ddz.envs (issue 13), side by side with OpenSpiel and RLCard.
+"""The RL environments of ddz.envs (issue 13), side by side with OpenSpiel and RLCard;
+DouZero's features (issue 31) against DouZero's own.
 
     python bench/bench_envs.py [--games 1024] [--steps 30] [--decisions 20000] [--repeats 5]
+                               [--only envs|douzero] [--dz-hands 100] [--dz-calls 20]
 
 µs per decision (and decisions per second), uniformly random legal actions, the choice
 included in the time; every engine runs ``--repeats`` times, the engines taking turns
@@ -23,6 +25,24 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 * ``OpenSpiel``: ``state.legal_actions()`` + ``state.apply_action()`` of
   ``pyspiel.load_game("dou_dizhu")`` (no observation);
 * ``RLCard``: ``env.step()`` of ``rlcard.make("doudizhu")`` (its state encoding included).
+
+``--only douzero`` (or the default, after the engines): DouZero's features per decision,
+``ddz.envs.douzero.get_obs(game)`` against ``douzero.env.env.get_obs(infoset)`` on a
+pinned set of decisions: ``--dz-hands`` hands (seeds 0.., each DouZero deal played from
+``douzero_game(card_play_data, seed % 3)``) in lockstep with DouZero's ``GameEnv``, a
+policy seeded per hand choosing the move of most cards or, half the time, a random move
+of a random play type (the lockstep test's, ``tests/envs/test_douzero_obs.py``). Each decision's time is the median of ``--repeats`` runs (each run
+times ``--dz-calls`` calls of ddz's ``get_obs(game)``, as many of ``get_obs(game,
+lists=False)`` and 3 of DouZero's, in turn decision by decision); the table gives the
+median decision, the decisions with >= 50 legal actions, the ratio of the medians and the
+median of the per-decision ratios. ``legal_actions`` is in ddz's time (new lists, or
+shared tuples); the legal moves are found by the first of the calls and cached by the
+game (DouZero's ``infoset`` brings its own along, found by ``GameEnv``): the "cold"
+column times one call on a fresh clone of the game, the legal moves found in the call
+(one timer read per call, about 0.05 µs, included). Then ``get_obs_vector`` on a
+``CVectorGame`` of 64 and of 1,024 DouZero games after 20 random steps, new arrays and
+``reuse=True``: µs per call (median of ``--repeats`` runs of 10,240 / games calls, at least 10), per game in its
+play phase and per row.
 
 Engines missing from the environment are skipped. No timing is asserted anywhere.
 """
@@ -127,6 +147,118 @@ def rlcard_env(decisions):
     return (time.perf_counter() - t) / decisions
 
 
+def douzero_decisions(hands):
+    """The pinned decisions: ``[(game, infoset)]`` in lockstep (see the module docstring)."""
+    from douzero.env.game import GameEnv
+
+    from ddz import interop
+    from ddz.envs.douzero import DOUZERO_RULES, get_obs
+
+    class Agent:
+        action = None
+
+        def act(self, infoset):
+            return self.action
+
+    out = []
+    for seed in range(hands):
+        rng = random.Random(seed)
+        dealt = ddz.Game(DOUZERO_RULES, seed=seed)
+        dealt.step(3)
+        data = interop.douzero_card_play_data(dealt)
+        game = interop.douzero_game(data, seed % 3)
+        agents = {n: Agent() for n in interop.DOUZERO_POSITIONS}
+        env = GameEnv(agents)
+        env.card_play_init({k: list(v) for k, v in data.items()})
+        space = game.action_space
+        while not env.game_over:
+            out.append((game.clone(), env.game_infoset))
+            obs = get_obs(game)
+            legal = obs["legal_actions"]
+            if rng.random() < 0.5:
+                k = max(range(len(legal)), key=lambda i: len(legal[i]))
+            else:
+                by_type = {}
+                for j, i in enumerate(obs["action_ids"].tolist()):
+                    by_type.setdefault(space.play(i).type, []).append(j)
+                k = rng.choice(by_type[rng.choice(sorted(by_type))])
+            agents[env.acting_player_position].action = list(legal[k])
+            env.step()
+            game.step_id(int(obs["action_ids"][k]))
+    return out
+
+
+def douzero_features(hands, repeats, calls):
+    """Per-decision µs of ddz's get_obs (lists and tuples) and DouZero's; prints the comparison."""
+    from douzero.env.env import get_obs as dz_get_obs
+
+    from ddz.envs.douzero import get_obs
+    decisions = douzero_decisions(hands)
+    sizes = np.array([len(get_obs(g)["legal_actions"]) for g, _ in decisions])
+    times = np.zeros((4, repeats, len(decisions)))     # ddz lists, ddz tuples, DouZero, ddz cold
+    clock = time.perf_counter
+    for r in range(repeats):
+        for i, (g, info) in enumerate(decisions):
+            fresh = g.clone()                 # no legal moves cached yet
+            t0 = clock()
+            get_obs(fresh)
+            times[3, r, i] = clock() - t0
+            t0 = clock()
+            for _ in range(calls):
+                get_obs(g)
+            t1 = clock()
+            for _ in range(calls):
+                get_obs(g, False)
+            t2 = clock()
+            for _ in range(3):
+                dz_get_obs(info)
+            t3 = clock()
+            times[:3, r, i] = (t1 - t0) / calls, (t2 - t1) / calls, (t3 - t2) / 3
+    ours, tuples, theirs, cold = np.median(times, axis=1) * 1e6
+    print(f"\nDouZero features: {len(decisions)} decisions of {hands} hands, legal actions per decision: "
+          f"median {np.median(sizes):.0f}, mean {sizes.mean():.1f}, max {sizes.max()}, "
+          f"{int((sizes >= 50).sum())} with >= 50; {repeats} runs, per-decision medians, µs")
+    print(f"{'decisions':27} {'n':>5} {'DouZero':>8} {'ddz':>7} {'ratio':>7} {'(median)':>9} "
+          f"{'ddz tuples':>11} {'ratio':>7} {'(median)':>9} {'ddz cold':>9} {'ratio':>7}")
+    for name, sel in (("all: the median decision", sizes >= 0), (">= 50 legal actions", sizes >= 50),
+                      ("< 50 legal actions", sizes < 50), ("1 legal action", sizes == 1)):
+        if not sel.any():
+            continue
+        b, a, t, f = (float(np.median(x[sel])) for x in (theirs, ours, tuples, cold))
+        print(f"{name:27} {int(sel.sum()):5d} {b:8.1f} {a:7.3f} {b / a:6.1f}x "
+              f"{float(np.median(theirs[sel] / ours[sel])):8.1f}x {t:11.3f} {b / t:6.1f}x "
+              f"{float(np.median(theirs[sel] / tuples[sel])):8.1f}x {f:9.3f} {b / f:6.1f}x")
+    for games in (64, 1024):
+        douzero_vector(games, repeats, float(np.median(theirs)))
+
+
+def douzero_vector(games, repeats, dz_median=None):
+    """get_obs_vector on a CVectorGame of ``games`` DouZero games after 20 random steps."""
+    from ddz.envs import CVectorGame
+    from ddz.envs.douzero import DOUZERO_RULES, get_obs_vector
+    vg = CVectorGame(games, DOUZERO_RULES, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        ids, off = vg.legal_ids()
+        vg.step(ids[off[:-1] + (rng.random(games) * np.diff(off)).astype(np.int64)])
+    o = get_obs_vector(vg)
+    playing = int((o["position"] >= 0).sum())
+    rows = int(o["offsets"][-1])
+    for reuse in (False, True):
+        times = []
+        get_obs_vector(vg, reuse)
+        calls = max(10, 10240 // games)
+        for _ in range(repeats):
+            t = time.perf_counter()
+            for _ in range(calls):
+                get_obs_vector(vg, reuse)
+            times.append((time.perf_counter() - t) / calls)
+        t = float(np.median(times)) * 1e6
+        print(f"get_obs_vector(reuse={reuse}), {games} games ({playing} in the play phase, {rows} rows): "
+              f"{t:.0f} µs per call, {t / playing:.3f} µs per game in play, {t / rows * 1e3:.0f} ns per row"
+              + (f"; DouZero's median decision / this per game: {dz_median / (t / playing):.0f}x" if dz_median else ""))
+
+
 def load():
     try:
         return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -140,7 +272,15 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", choices=("envs", "douzero"))
+    ap.add_argument("--dz-hands", type=int, default=100)
+    ap.add_argument("--dz-calls", type=int, default=20)
     args = ap.parse_args(argv)
+    if args.only == "douzero":
+        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
+        douzero_features(args.dz_hands, args.repeats, args.dz_calls)
+        print(f"{load()} at the end")
+        return
     g, steps, d = args.games, args.steps, args.decisions
     rows = [(f"VectorGame C ({g} games, numpy choice)", lambda: vector_game(g, steps)),
             ("VectorGame C, observe=False", lambda: vector_game(g, steps, observe=False)),
@@ -178,6 +318,11 @@ def main(argv=None):
                   f"{med[base] / med[blind]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
         print(f"PettingZoo step {med['RLCard doudizhu env'] / med['PettingZoo raw_env']:.1f}x faster than RLCard's")
+    if args.only is None:
+        try:
+            douzero_features(args.dz_hands, args.repeats, args.dz_calls)
+        except ImportError as exc:
+            print(f"DouZero features skipped ({exc.name} not installed)")
     print(f"{load()} at the end")
 
 

@@ -38,7 +38,9 @@ def _name(path: pathlib.Path) -> str:
 
 
 def _modules():
-    return {_name(p): p for p in sorted(SRC.rglob("*.py")) + sorted(SRC.rglob("*.pyx"))
+    # a .pxd of its own (inline C that several extensions cimport) is a module too; where a
+    # .pyx of the same name exists, the .pyx stands for both
+    return {_name(p): p for p in sorted(SRC.rglob("*.pxd")) + sorted(SRC.rglob("*.py")) + sorted(SRC.rglob("*.pyx"))
             if "static" not in p.parts}
 
 
@@ -71,7 +73,7 @@ def _imports(path: pathlib.Path, modules, module_level_only: bool = False):
         if not hit:
             found.add(_target(base, modules))
 
-    if path.suffix == ".pyx":
+    if path.suffix in (".pyx", ".pxd"):
         lines = text.splitlines()
         for m in re.finditer(r"^([ \t]*)(?:from\s+(ddz[\w.]*)\s+c?import\s+([\w, ()]+)|c?import\s+(ddz[\w.]*))", text, re.M):
             if module_level_only and m.group(1):

@@ -211,7 +211,7 @@ class PlaySession:
         match = None
         if self.match_hands:
             match = Match(self.rules, self.match_hands, seed=self.seed)
-            self.say(f"a match of {self.match_hands} hands: the highest total wins (void hands do not count)")
+            self.say(f"a match of {self.match_hands} hand{'s' if self.match_hands != 1 else ''}: the highest total wins (void hands do not count)")
         while True:
             game = Game(self.rules, seed=seed) if match is None else match.game
             status = self.play_hand(game, bots)

@@ -4,9 +4,11 @@ actions, or crash — with nothing lost from the other hands."""
 
 import io
 import json
+import os
 import pathlib
 import shutil
 import sys
+import time
 
 import pytest
 
@@ -77,6 +79,56 @@ def test_a_program_that_cannot_start_forfeits_every_hand():
         ProtocolBot([])
     with pytest.raises(ddz.DdzError):
         ProtocolBot("x", move_seconds=0)
+
+
+def test_why_a_bot_forfeited_is_in_the_text_and_a_bot_that_never_starts_is_an_error(run_cli):
+    r = run([f"cmd:{PY} {BOTS / 'misbehaving.py'} mixed 2", "greedy"], deals=2, seed=7)
+    text = str(r)
+    for kind in {f["kind"] for f in r.forfeits}:
+        n = sum(f["kind"] == kind for f in r.forfeits)
+        assert f"forfeit: misbehaving-mixed: {n} x {kind} (first: " in text
+    assert r.never_started() == []
+    code, out, err = run_cli("arena", "cmd:/nonexistent/bot", "greedy", "--deals", "1")
+    assert code == 2 and "forfeit: bot: 2 x start (first: cannot start '/nonexistent/bot'" in out
+    assert "ddz: error: bot 'bot' never started: cannot start '/nonexistent/bot'" in err
+
+
+@pytest.mark.skipif(shutil.which("sh") is None or shutil.which("sleep") is None, reason="needs sh and sleep")
+def test_closing_a_bot_ends_the_programs_it_started(tmp_path):
+    # a shell bot that answers 'ready', then leaves a child that would hold our pipes open
+    script = tmp_path / "leaves_a_child.sh"
+    pid_file = tmp_path / "child.pid"
+    script.write_text("#!/bin/sh\nread line\necho '{\"type\":\"ready\",\"protocol\":1}'\n"
+                      f"sleep 300 &\necho $! > {pid_file}\nwhile read line; do :; done\n")
+    script.chmod(0o755)
+    bot = ProtocolBot([str(script)])
+    bot._start(ddz.Rules())
+    for _ in range(200):
+        if pid_file.exists() and pid_file.read_text().strip():
+            break
+        time.sleep(0.01)
+    child = int(pid_file.read_text())
+    bot.close()
+    for _ in range(200):        # the child is gone (killed with the bot's process group)
+        if not _running(child):
+            break
+        time.sleep(0.01)
+    else:
+        os.kill(child, 9)
+        raise AssertionError("the bot's child outlived it")
+
+
+def _running(pid):
+    """Whether ``pid`` runs (a zombie left for a PID 1 that does not reap counts as ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
 
 
 def test_serve_speaks_the_protocol_in_process():

@@ -114,6 +114,9 @@ def test_replay_bad_files_exit_2(tmp_path, capsys, run_cli):
     empty = tmp_path / "empty.json"
     empty.write_text("")
     assert run_cli("replay", str(empty))[0] == 2
+    empty.write_text(" [ ] \n")      # a JSON list of no records is no more a record file
+    code, out, err = run_cli("replay", str(empty))
+    assert code == 2 and "holds an empty list: no records" in err and "replayed" not in out
 
 
 def test_perft_command(capsys, run_cli):

@@ -238,3 +238,21 @@ def test_solve_many_and_solve_agree_in_number(run_cli, tmp_path):
     assert not re.search(r"to move (win|lose)\b", out)
     code, out, _ = run_cli("solve", "3", "4", "5", "--to-move", "1", "--to-beat", "33", "--last", "0")
     assert "seat 1 (a farmer) to move loses" in out
+
+
+def test_solve_takes_the_one_line_form_it_prints(run_cli):
+    code, out, _ = run_cli("solve", "KK5543", "225543", "--landlord", "1", "--json")
+    printed = json.loads(out)["position"]
+    assert code == 0 and printed == "3455KK/345522 landlord=1"
+    for argv in ([printed], printed.split()):       # quoted, or as separate words
+        code, again, _ = run_cli("solve", *argv, "--json")
+        assert code == 0 and json.loads(again) | {"seconds": 0} == json.loads(out) | {"seconds": 0}
+    code, out, _ = run_cli("solve", "3/4/5 to_move=1 to_beat=33 last=0")
+    assert code == 0 and "seat 1 (a farmer) to move loses" in out
+    # rule options apply to a text that names no rule; fields given twice are refused
+    code, out, _ = run_cli("solve", "33/44", "--kickers", "repeat")
+    assert code == 0 and "position: 33/44 kickers=repeat" in out
+    code, _, err = run_cli("solve", "KK5543/225543", "--landlord", "1")
+    assert code == 2 and "not both: --landlord" in err
+    code, _, err = run_cli("solve", "34/5555/6 kickers=repeat", "--kickers", "distinct")
+    assert code == 2 and "names its rules" in err

@@ -80,6 +80,22 @@ def test_to_counts_bad(bad, err):
         to_counts(bad)
 
 
+@pytest.mark.parametrize("bad, says", [
+    (5, "not int: 5"),
+    (3.5, "not float: 3.5"),
+])
+def test_a_scalar_is_named_by_its_type_not_a_shape(bad, says):
+    with pytest.raises(HandError, match=f"hand must be card notation or 15 counts, {says}"):
+        to_counts(bad)
+
+
+def test_a_play_given_as_cards_says_where_its_cards_are():
+    import ddz
+    for f in (ddz.classify, lambda c: ddz.legal_moves(c, None)):
+        with pytest.raises(HandError, match=r"not Play: Play.parse\('33'\) \(a play's cards are play.counts\)"):
+            f(ddz.Play.parse("33"))
+
+
 def test_to_counts_copies_and_accepts_any_int_dtype():
     src = np.array([1] * 15, dtype=np.int64)
     out = to_counts(src)
@@ -131,3 +147,12 @@ def test_suits_and_cards():
 
 def test_top_level_names():
     assert ddz.parse_cards is parse_cards and ddz.format_cards is format_cards
+
+
+def test_format_cards_refuses_more_than_two_decks_hold_by_default():
+    assert format_cards([8] * 13 + [2, 2]).endswith("22222222BBRR")      # two full decks
+    with pytest.raises(ImpossibleHandError, match="holds 5 copies of 'small joker'; 2 decks hold 2"):
+        format_cards([5] * 15)
+    with pytest.raises(ImpossibleHandError, match="1 deck|one deck"):
+        format_cards([5] + [0] * 14, decks=1)
+    assert format_cards([8] * 13 + [8, 8], decks=8).endswith("BBBBBBBBRRRRRRRR")

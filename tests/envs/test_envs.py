@@ -332,6 +332,21 @@ def test_pettingzoo_illegal_actions():
         pz.raw_env().observe("seat_0")
 
 
+def test_pettingzoo_misuse_is_a_ddz_error():
+    pytest.importorskip("pettingzoo")
+    from ddz.envs import pettingzoo as pz
+    for make in (pz.raw_env, pz.env):       # not an AssertionError, a KeyError or an AttributeError
+        e = make()
+        with pytest.raises(DdzError, match="call reset"):
+            e.step(0)
+        with pytest.raises(DdzError, match="call reset"):
+            e.observe("seat_0")
+        e.reset(seed=1)
+        with pytest.raises(DdzError, match="no agent 'seat_9': the agents are seat_0, seat_1, seat_2"):
+            e.observe("seat_9")
+        assert e.observe("seat_0")["observation"].shape == e.observation_space("seat_0")["observation"].shape
+
+
 def test_pettingzoo_render(capsys):
     pytest.importorskip("pettingzoo")
     from ddz.envs import pettingzoo as pz

@@ -228,6 +228,9 @@ def _header_record():
     ("version", 1.0, "version 1.0"),
     ("first_bidder", 0.0, "first_bidder"),
     ("first_bidder", True, "first_bidder"),
+    ("first_bidder", None, "first_bidder must be a seat 0..2, got None"),
+    ("first_bidder", 3, "first_bidder must be a seat 0..2, got 3"),
+    ("first_bidder", -1, "first_bidder must be a seat"),
     ("seed", 1.0, "seed"),
     ("seed", True, "seed"),
 ])

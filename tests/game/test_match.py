@@ -298,3 +298,13 @@ def test_replay_of_a_match_with_null_totals_exits_2_with_one_line(run_cli, tmp_p
     path.write_text(json.dumps(rec))
     code, out, err = run_cli("replay", str(path))
     assert code == 2 and err.startswith("ddz: error: match 1") and "totals" in err and err.count("\n") == 1
+
+
+def test_a_one_hand_match_is_over_in_the_singular():
+    m = Match(hands=1, seed=4)
+    while not m.finished:
+        play_hand(m.game, [GreedyBot()] * 3)
+        if not m.finished:
+            m.next_hand()       # a void hand does not count
+    with pytest.raises(IllegalActionError, match=r"the match of 1 hand is over; winners \("):
+        m.next_hand()

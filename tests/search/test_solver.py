@@ -655,3 +655,7 @@ def test_solver_bot_plays_legal_hands():
         assert game.phase == "over" and game.result is not None
     with pytest.raises(DdzError, match="samples"):
         SolverBot(samples=0)
+    with pytest.raises(DdzError, match="samples must be at most 10,000, got 1000000000"):
+        SolverBot(samples=10**9)        # a solve per sample on every turn: it would never answer
+    with pytest.raises(DdzError, match=r"sequence of 3 bots, not a string: 'greedy' \(make_bot"):
+        play_hand(ddz.Game(seed=1), "greedy")

@@ -467,6 +467,13 @@ def test_serve_command_help_and_errors(run_cli, capsys):
     assert code == 2 and err.startswith("ddz: error: cannot listen on 256.0.0.1:0")
     with pytest.raises(SystemExit):
         run_cli("serve", "--workers", "0")
+    # refused before any worker starts: a process per worker, a table per process
+    code, out, err = run_cli("serve", "--workers", "100000", "--port", "0")
+    assert code == 2 and "--workers must be 1 to" in err and "got 100000" in err
+    code, out, err = run_cli("serve", "--table-mb", "2000000", "--port", "0")
+    assert code == 2 and "table_mb must be a number of MiB from 1 to 1048576" in err
+    code, out, err = run_cli("serve", "--workers", "2", "--table-mb", str(1 << 20), "--port", "0")
+    assert code == 2 and "do not fit in the" in err and out == ""
 
 
 def test_serve_stops_on_ctrl_c_and_takes_its_workers_along():

@@ -53,7 +53,7 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "arena", help="duplicate matches between bots, with confidence intervals",
         description="Play duplicate matches between two or more bots and print each bot's win "
-                    "probability (WP) and average points per deal (ADP) with 95%% confidence "
+                    "probability (WP) and average points per deal (ADP) with 95% confidence "
                     "intervals on the per-deal values; the same deals are played with the seats "
                     "exchanged. --mode douzero is DouZero's evaluation (the landlord known, no "
                     "bidding); --mode game plays whole hands. Bots: random, greedy, solver, expert, "
@@ -117,6 +117,10 @@ def main(args) -> int:
     if result.interrupted:
         print(f"ddz: interrupted after {result.deals} of {args.deals} deals", file=sys.stderr)
         return 130
+    dead = result.never_started()
+    if dead:        # a program that cannot start makes no result: an error, not a 0-WP row
+        first = {f["bot"]: f.get("detail") for f in reversed(result.forfeits)}
+        raise DdzError("; ".join(f"bot {name!r} never started: {first.get(name)}" for name in dead))
     return 0
 
 

@@ -22,6 +22,7 @@ import os
 import random
 import select
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -34,6 +35,8 @@ from ..core.play import PASS, Play
 from ..core.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "serve", "request", "parse_action", "notation_of"]
+
+_GROUPS = os.name == "posix"      # a bot program runs in its own process group, ended with it
 
 PROTOCOL_VERSION = 1
 """The version of ``docs/protocol.md`` spoken here (sent in ``hello`` and ``ready``)."""
@@ -255,8 +258,10 @@ class ProtocolBot:
         self.close()
         self.starts += 1
         try:
+            # a process group of its own: closing the bot ends its children too (a shell
+            # script's `sleep` would otherwise outlive it, holding our stderr open)
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          cwd=self.cwd, bufsize=0)
+                                          cwd=self.cwd, bufsize=0, start_new_session=_GROUPS)
         except OSError as exc:
             self._proc = None
             raise Forfeit("start", f"cannot start {' '.join(self.command)!r}: {exc.strerror or exc}") from None
@@ -302,6 +307,11 @@ class ProtocolBot:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+            if _GROUPS:
+                try:                    # whatever it started and left behind
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except OSError:         # no process left in the group
+                    pass
         finally:
             if proc.stdout is not None:
                 proc.stdout.close()

@@ -96,6 +96,29 @@ class ArenaResult:
             bot.pop("ms_per_decision")
         return d
 
+    def forfeit_lines(self) -> List[str]:
+        """Why bots forfeited: a line per bot and kind of forfeit (``start``, ``crash``,
+        ``illegal``, ...) with its count and the first one's detail; ``[]`` when none did."""
+        seen: Dict[Tuple[str, str], List[Any]] = {}
+        for f in self.forfeits:
+            key = (str(f.get("bot")), str(f.get("kind")))
+            if key in seen:
+                seen[key][0] += 1
+            else:
+                seen[key] = [1, f.get("detail")]
+        return [f"forfeit: {bot}: {n} x {kind}" + (f" (first: {detail})" if detail else "")
+                for (bot, kind), (n, detail) in seen.items()]
+
+    def never_started(self) -> List[str]:
+        """The bots that made no decision and forfeited every hand they sat at because
+        their program could not start (``kind == "start"``)."""
+        out = []
+        for b in self.bots:
+            kinds = {f.get("kind") for f in self.forfeits if f.get("bot") == b["name"]}
+            if kinds == {"start"} and b["decisions"] == 0:
+                out.append(b["name"])
+        return out
+
     def __str__(self) -> str:
         lines = [f"{self.mode} mode, {self.deals} deals"
                  + (f" of {self.deals_requested}" if self.deals != self.deals_requested else "")
@@ -109,6 +132,7 @@ class ArenaResult:
                          f"{b['adp']:+.3f} [{b['adp_ci'][0]:+.3f}, {b['adp_ci'][1]:+.3f}]  "
                          f"{b['roles']['landlord']['wp']:>12.3f}  {b['roles']['farmer']['wp']:>10.3f}  "
                          f"{b['ms_per_decision']:>7.3f}  {b['forfeits']:>8}  {b['timeouts']:>8}")
+        lines += self.forfeit_lines()
         if len(self.bots) > 2:
             lines.append("WP of the row against the column:")
             lines.append(" " * (w + 2) + "  ".join(f"{b['name'][:8]:>8}" for b in self.bots))
@@ -120,7 +144,9 @@ class ArenaResult:
                          f"LLR {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}] after {s['samples']} deals: "
                          + ({"H1": "H1 accepted (the first bot is stronger)", "H0": "H0 accepted"}.get(s["decision"])
                             or "undecided"))
-        lines.append(f"{self.hands_per_second:,.0f} hands per second ({self.workers} worker"
+        hps = self.hands_per_second
+        lines.append(f"{hps:,.0f}" if hps >= 10 else f"{hps:.2g}")
+        lines[-1] += (f" hands per second ({self.workers} worker"
                      f"{'s' if self.workers != 1 else ''}, {self.seconds:.1f} s)")
         return "\n".join(lines)
 

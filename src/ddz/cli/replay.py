@@ -25,6 +25,8 @@ def _load_records(path: str) -> list:
         raise DdzError(f"{path!r} is empty")
     try:
         data = _json(stripped)
+        if data == []:
+            raise DdzError(f"{path!r} holds an empty list: no records")
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass

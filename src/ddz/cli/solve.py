@@ -78,16 +78,41 @@ PROGRESS_AFTER = 1.0
 run this many seconds."""
 
 
+def _solve_position(args):
+    """The position of ``ddz solve``'s arguments: hands one per argument with the options,
+    or the one-line form that ``--json`` prints and ``solve-many`` reads
+    (``KK5543/225543 landlord=1``, quoted or not), whose fields then come from the text
+    only; rule options still apply when the text names no rule."""
+    from ..game.position import Position    # start-up time: the game only when solving
+    if not any("/" in h for h in args.hands):
+        return Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
+                        last_player=args.last, rules=_rules(args))
+    given = [o for o, v in (("--landlord", args.landlord != 0), ("--to-move", args.to_move is not None),
+                            ("--to-beat", args.to_beat is not None), ("--last", args.last is not None)) if v]
+    if given:
+        raise DdzError(f"give the position as hands with options or as one line "
+                       f"(HAND/HAND[/HAND] key=value ...), not both: {', '.join(given)} with {' '.join(args.hands)!r}")
+    pos = Position.parse(" ".join(args.hands))
+    rules = _rules(args)
+    if rules == pos.rules:
+        return pos
+    if pos.rules != type(rules)():
+        raise DdzError(f"the position's text names its rules ({pos.rules!r}); give rule options "
+                       "or rule fields in the text, not both")
+    return Position(pos.hands, landlord=pos.landlord, to_move=pos.to_move,
+                    to_beat=None if pos.to_beat is None else str(pos.to_beat), last_player=pos.last_player,
+                    rules=rules, base=pos.base, multiplier=pos.multiplier,
+                    landlord_plays=pos.landlord_plays, farmers_played=pos.farmers_played)
+
+
 def cmd_solve(args) -> int:
     """`ddz solve`: solve a perfect-information endgame (issue 12). Returns the exit status:
     0, or 130 when Ctrl-C stopped the search (then it prints ``interrupted: no answer (not
     exact) after about N positions`` on stderr, and under ``--json`` an object with
     ``"interrupted": true`` on stdout)."""
     from .. import cli   # looked up per call on the package (tests replace its helpers); at the top: a cycle
-    from ..game.position import Position
     from ..search.solver import solve
-    pos = Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
-                   last_player=args.last, rules=_rules(args))
+    pos = _solve_position(args)
     shown = [False]
     seen = [0]
     redraw = cli._isatty(sys.stderr)        # a redrawn line (\r) only on a terminal: in a log it is noise

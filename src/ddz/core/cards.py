@@ -178,6 +178,10 @@ def to_counts(cards: CardsLike, *, decks: int = 1, what: str = "hand") -> np.nda
     except Exception as exc:  # ragged lists and the like
         raise HandError(f"{what} is not a vector of 15 counts: {quote(cards)}") from exc
     if arr.shape != (NUM_RANKS,):
+        if arr.shape == ():         # not an array at all: name the type, not a shape
+            hint = " (a play's cards are play.counts)" if hasattr(cards, "counts") else ""
+            raise HandError(f"{what} must be card notation or 15 counts, not {type(cards).__name__}: "
+                            f"{quote(cards)}{hint}")
         raise HandError(f"{what} must have shape (15,), got {arr.shape}: {quote(cards)}")
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         # floats are refused even when whole: a count is an integer, everywhere in ddz
@@ -194,16 +198,19 @@ def format_cards_unchecked(counts: Iterable[int]) -> str:
     return "".join(out)
 
 
-def format_cards(counts: CardsLike) -> str:
+def format_cards(counts: CardsLike, decks: int = 2) -> str:
     """Canonical notation of a count vector: ascending by rank, e.g. ``33344456``, ``BR``.
 
     :param counts: ``int[15]`` counts (any integer dtype), or notation to normalise.
+    :param decks: the decks the cards may come from (default 2, the most any rule set of
+        RULES.md §1 uses: at most 8 of a rank, 2 of each joker).
     :returns: the canonical string ("" for no cards).
     :raises HandError: wrong shape, dtype or negative counts.
+    :raises ImpossibleHandError: more of a rank than ``decks`` decks hold.
     """
     if isinstance(counts, str):
-        counts = parse_cards(counts, decks=8)
-    arr = to_counts(counts, decks=8, what="cards")
+        counts = parse_cards(counts, decks=decks)
+    arr = to_counts(counts, decks=decks, what="cards")
     return format_cards_unchecked(arr)
 
 

@@ -46,7 +46,8 @@ def engine_note() -> str:
         return "pure-Python reference (DDZ_NO_EXTENSIONS is on; the compiled core is far faster)"
     return "compiled core"
 
-COMPILED_MODULES = ("ddz.core._core", "ddz.game._actions", "ddz.game._game", "ddz.envs._vector", "ddz.search._solver", "ddz.core.compiled")
+COMPILED_MODULES = ("ddz.core._core", "ddz.game._actions", "ddz.game._game", "ddz.envs._vector", "ddz.search._solver", "ddz.core.compiled",
+                    "ddz.envs._douzero")
 """The modules that exist only with the compiled extensions (``ddz.core.compiled`` wraps ``_core``)."""
 
 

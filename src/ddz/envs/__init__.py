@@ -8,6 +8,8 @@
 * :mod:`ddz.envs.gymnasium`: one seat against bots; importing :mod:`ddz.envs` registers
   it as ``gymnasium.make("ddz/DouDizhu-v0", ...)`` when ``gymnasium`` is installed.
 * :mod:`ddz.envs.core`: the action table and the observation layout they share.
+* :mod:`ddz.envs.douzero`: DouZero's features of a game (``get_obs(game)``, the dict of
+  DouZero's own ``get_obs``), in C when the core is compiled; not imported here.
 
 ``import ddz`` never imports this package, and this package imports PettingZoo and
 Gymnasium only in the modules that need them.

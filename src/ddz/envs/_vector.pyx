@@ -26,6 +26,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView, view_index
+from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
 from ddz.game._game cimport (MAX_SEATS, PlayState, MTState, PlayCore, core_apply, core_fill, core_free, core_init, core_is_legal,
                         core_start, mt_below, mt_seed)
 
@@ -805,6 +806,76 @@ cdef class VectorCore:
         if self.ids_view is None:
             self.ids_view = self.ids_buf[:self.nids]
         return self.ids_view, self.offsets
+
+    def douzero_rows(self, const uint8_t[::1] multi not None, const int32_t[::1] setkey not None,
+                     unsigned int dup_types, tuple buffers=None):
+        """DouZero's features of every game in the play phase (``ddz.envs.douzero.get_obs_vector``
+        checks the rules and passes the table's readings data: ``multi``, ``setkey``,
+        ``dup_types`` as ``ddz.envs._douzero.table_data`` makes them), written by the inline
+        functions of ``ddz/envs/_dzfeat.pxd`` that ``get_obs`` uses for one game.
+
+        :returns: ``(position int8[N] (0 landlord, 1 landlord_down, 2 landlord_up, -1 not
+            in the play phase), offsets int64[N + 1], action_ids int32[R], x float32[R, 484]
+            (a landlord's rows: 373 columns and zeros), x_no_action int8[N, 430] (319 and
+            zeros), z int8[N, 5, 162])``: new arrays, or with ``buffers`` (the ``(position,
+            offsets, ids, x, x_no_action, z)`` of an earlier call) views of those, refilled
+            (``x`` and ``ids`` are replaced by larger arrays when they are too small).
+        """
+        cdef Py_ssize_t i, n, total = 0, r = 0, m
+        cdef VGame* g
+        cdef int xl
+        self.ready()
+        if multi.shape[0] != self.table.view.n_ids or setkey.shape[0] != self.table.view.n_ids:
+            raise ValueError("multi and setkey have one entry per id of the table")
+        if buffers is None:
+            position = np.full(self.n, -1, np.int8)
+            offsets = np.zeros(self.n + 1, np.int64)
+            xna = np.zeros((self.n, DZ_X_FARMER), np.int8)
+            z = np.zeros((self.n, 5, 162), np.int8)
+            ids_all = x_all = None
+        else:
+            position, offsets, ids_all, x_all, xna, z = buffers
+            position[:] = -1
+        cdef int8_t[::1] pos_v = position
+        cdef int64_t[::1] off_v = offsets
+        cdef int8_t[:, ::1] xna_v = xna
+        cdef int8_t[:, :, ::1] z_v = z
+        for i in range(self.n):
+            g = &self.games[i]
+            if g.phase == PH_PLAYING and g.pc.current >= 0:
+                n = core_fill(&g.pc)
+                if n < 0:
+                    raise MemoryError()
+                total += n
+        ids = ids_all if ids_all is not None and ids_all.shape[0] >= total else np.empty(max(total, 1), np.int32)
+        cdef int32_t[::1] ids_v = ids
+        for i in range(self.n):
+            g = &self.games[i]
+            off_v[i] = r
+            if g.phase == PH_PLAYING and g.pc.current >= 0:
+                if buffers is not None:       # a landlord's row leaves the farmer's last 111 bytes
+                    memset(&xna_v[i, 0], 0, DZ_X_FARMER)
+                m = dz_ids(&g.pc, g.pc.v, g.pc.ncodes, &multi[0], &setkey[0], dup_types, &ids_v[0] + r)
+                xl = dz_state(&g.pc, g.pc.v, g.landlord, &xna_v[i, 0], &z_v[i, 0, 0])
+                if xl < 0:
+                    raise ValueError(f"douzero features: game {i}'s cards left or bombs are out of DouZero's range")
+                pos_v[i] = (g.pc.current - g.landlord + 3) % 3
+                r += m
+            elif buffers is not None:
+                memset(&xna_v[i, 0], 0, DZ_X_FARMER)
+                memset(&z_v[i, 0, 0], 0, DZ_Z_SIZE)
+        off_v[self.n] = r
+        x = x_all if x_all is not None and x_all.shape[0] >= max(r, 1) else np.empty((max(r, 1), 484), np.float32)
+        cdef float[:, ::1] x_v = x
+        with nogil:
+            for i in range(self.n):
+                if pos_v[i] >= 0 and off_v[i + 1] > off_v[i]:
+                    g = &self.games[i]
+                    dz_rows(g.pc.v, &xna_v[i, 0], 319 if pos_v[i] == 0 else DZ_X_FARMER, &ids_v[0] + off_v[i],
+                            off_v[i + 1] - off_v[i], &x_v[off_v[i], 0], 484)
+        if buffers is not None:
+            return position, offsets, ids, x, xna, z
+        return position, offsets, ids[:r], x[:r], xna, z
 
     cdef int ready(self) except -1:
         if self.games == NULL:

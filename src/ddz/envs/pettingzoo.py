@@ -69,8 +69,24 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = _CheckActionWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
+    e = _OrderEnforcing(e)
     return e
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with a :class:`ddz.DdzError` (not an
+    ``AssertionError``, which ``python -O`` drops) for a step or an observation before
+    ``reset()``."""
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            raise DdzError("call reset() before step()")
+        super().step(action)
+
+    def observe(self, agent: str) -> Any:
+        if not self._has_reset:
+            raise DdzError("call reset() before observe()")
+        return super().observe(agent)
 
 
 class _CheckActionWrapper(wrappers.BaseWrapper):
@@ -152,7 +168,9 @@ class raw_env(AECEnv):
         """``{"observation": float32[F], "action_mask": int8[P + 6]}`` of ``agent``; the mask
         is zero unless ``agent`` is to act."""
         game = self._need_game()
-        seat = self._seat[agent]
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise DdzError(f"no agent {quote(agent)}: the agents are {', '.join(self.possible_agents)}")
         mask = np.zeros(self._acts.size, np.int8)
         if game.current_player == seat:
             mask[self._acts.legal_ids(game)] = 1
@@ -165,11 +183,11 @@ class raw_env(AECEnv):
         :raises ActionIdError, IllegalActionError: a bad or illegal id (the state is
             unchanged); ``env()`` turns illegal ids into a lost hand instead.
         """
+        game = self._need_game()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        game = self._need_game()
         if isinstance(action, np.integer):
             action = int(action)
         self._acts.step(game, action)
@@ -201,5 +219,5 @@ class raw_env(AECEnv):
 
     def _need_game(self) -> Game:
         if self.game is None:
-            raise DdzError("call reset() before using the env")
+            raise DdzError("call reset() before using the env (step, observe, render)")
         return self.game

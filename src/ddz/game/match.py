@@ -121,7 +121,8 @@ class Match:
             raise IllegalActionError(f"hand {len(self.games)} is not over (phase {g.phase.value!r}): "
                                      "finish it before the next hand")
         if self.finished:
-            raise IllegalActionError(f"the match of {self.hands} hands is over; winners {self.winners}")
+            raise IllegalActionError(f"the match of {self.hands} hand{'s' if self.hands != 1 else ''} is over; "
+                                     f"winners {self.winners}")
         first = g.first_bidder if g.result.void else (g.first_bidder + 1) % self.seats
         self._new_game(first)
         return self.game

@@ -221,6 +221,9 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     """
     if not isinstance(game, Game):
         raise DdzError(f"play_hand needs a ddz.Game, not {type(game).__name__}: {game!r}")
+    if isinstance(bots, (str, bytes)):
+        raise DdzError(f"play_hand needs a sequence of {game.seats} bots, not a string: {bots!r} "
+                       f"(make_bot({bots!r}) makes one bot; give one per seat)")
     try:
         bots = list(bots)
     except TypeError:
@@ -240,6 +243,10 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     return game
 
 
+MAX_SAMPLES = 10_000
+"""The most deals :class:`SolverBot` may sample per turn (each one is a solve)."""
+
+
 class SolverBot:
     """Perfect-information Monte Carlo with the endgame solver (issue 12; RULES.md §5).
 
@@ -254,7 +261,7 @@ class SolverBot:
     like :class:`GreedyBot`.
 
     :param threshold: cards left (all hands) at or below which it searches (default 20).
-    :param samples: deals sampled per turn (default 12).
+    :param samples: deals sampled per turn (default 12; 1 to :data:`MAX_SAMPLES`).
     :param node_limit: per solve (default 200,000).
     :param seed: an int >= 0 or ``None``, seeding its own ``random.Random``.
     :raises DdzError: a bad argument.
@@ -265,6 +272,8 @@ class SolverBot:
         for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"SolverBot {name} must be an int >= {low}, got {v!r}")
+        if samples > MAX_SAMPLES:       # each sample is a solve on every turn: more would never answer
+            raise DdzError(f"SolverBot samples must be at most {MAX_SAMPLES:,}, got {samples!r}")
         self.threshold = threshold
         self.samples = samples
         self.node_limit = node_limit

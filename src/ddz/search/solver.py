@@ -35,7 +35,7 @@ from ..core.tables import trusted_play as _trusted_play
 from ..game.position import Position
 from .reference_solver import LimitReached, ref_solve
 
-__all__ = ["Solution", "solve", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
+__all__ = ["Solution", "solve", "check_table_memory", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("search._solver", "the compiled solver (ddz.search._solver)")
 
@@ -259,6 +259,23 @@ def _usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def check_table_memory(table_mb: float, tables: int = 1) -> None:
+    """Check, before any is allocated, that ``tables`` transposition tables of
+    ``table_mb`` MiB each fit: ``table_mb`` from 1 to 2**20 and their total within the
+    memory the system can still give (Linux ``MemAvailable``; not checked elsewhere).
+    For a program that keeps several solvers (``ddz serve``'s worker processes).
+
+    :raises DdzError: ``table_mb`` out of range.
+    :raises TableMemoryError: the tables do not fit in memory.
+    """
+    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
+        raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+    avail = _available_mb()
+    if avail is not None and table_mb * tables > avail:
+        raise TableMemoryError(f"{tables} transposition table(s) of {table_mb:,.10g} MiB (table_mb) do not fit "
+                               f"in the {avail:,.0f} MiB of memory available; choose a smaller table_mb")
 
 
 def _searcher(mb: float):

@@ -13,9 +13,13 @@ import socket
 import sys
 from typing import Any, Optional
 
-from ddz import DdzError
+from ddz import DdzError, check_table_memory
 
-__all__ = ["add_parser", "main", "serve", "is_loopback"]
+__all__ = ["add_parser", "main", "serve", "is_loopback", "MAX_WORKERS_PER_CPU"]
+
+MAX_WORKERS_PER_CPU = 4
+"""``--workers`` is at most this many per usable CPU (at least 4 in all): each worker is a
+process with its own table, and solves beyond the CPUs only share them."""
 
 
 def _positive(kind):
@@ -41,11 +45,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
     p.add_argument("--workers", type=_positive(int), default=min(2, os.cpu_count() or 1),
-                   help="solver processes: the most solves at once (default: 2, or 1 on one core)")
+                   help="solver processes: the most solves at once (default: 2, or 1 on one core; "
+                        f"at most {MAX_WORKERS_PER_CPU} per CPU)")
     p.add_argument("--time-limit", type=_positive(float), default=30.0, metavar="SECONDS",
                    help="the longest one solve may search (default 30)")
     p.add_argument("--table-mb", type=_positive(float), default=64.0, metavar="MB",
-                   help="each solver's transposition table, MiB (default 64)")
+                   help="each solver's transposition table, MiB (default 64; all of them must fit "
+                        "in the memory available)")
     p.add_argument("--max-waiting", type=_positive(int), default=64, metavar="N",
                    help="solves that may wait for a free solver; more get 429 (default 64)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
@@ -123,7 +129,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
 
 
 def main(args: argparse.Namespace) -> int:
-    """``ddz serve``: returns the exit status."""
+    """``ddz serve``: returns the exit status.
+
+    :raises DdzError: ``--workers`` beyond :data:`MAX_WORKERS_PER_CPU` per CPU, or
+        ``--workers`` tables of ``--table-mb`` that do not fit in memory (checked before
+        any worker starts).
+    """
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    most = max(4, MAX_WORKERS_PER_CPU * cpus)
+    if args.workers > most:
+        raise DdzError(f"--workers must be 1 to {most} ({MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here), "
+                       f"got {args.workers}")
+    check_table_memory(args.table_mb, args.workers)
     serve(args.host, args.port, open_browser=args.open, workers=args.workers,
           time_limit=args.time_limit, table_mb=args.table_mb, max_waiting=args.max_waiting)
     return 0
