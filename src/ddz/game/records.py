@@ -147,9 +147,9 @@ def from_record(cls, record: Mapping[str, Any]) -> "Game":
             raise RecordError(f"dealt_from_seed must be true or false, got {seeded!r}")
         if not is_integer(record["seed"]):
             raise RecordError(f"the record's seed must be an integer, got {record['seed']!r}")
-            fb = record["first_bidder"]     # always written as the seat that spoke first
-            if isinstance(fb, bool) or not isinstance(fb, int) or not 0 <= fb < rules.seats:
-                raise RecordError(f"the record's first_bidder must be a seat 0..{rules.seats - 1}, got {quote(fb)}")
+        fb = record["first_bidder"]     # always written as the seat that spoke first
+        if isinstance(fb, bool) or not isinstance(fb, int) or not 0 <= fb < rules.seats:
+            raise RecordError(f"the record's first_bidder must be a seat 0..{rules.seats - 1}, got {quote(fb)}")
         face_up = record.get("face_up")
         if isinstance(face_up, Mapping):
             _known_fields(face_up, ("seat", "card"), "the record's face_up")
