@@ -28,7 +28,7 @@ def openmp_flags():
 
     Only GCC/Clang on Linux are tried (macOS's Apple Clang ships no OpenMP runtime and
     MSVC's is optional), and only if a test program compiles and links with
-    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz._actions``,
+    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz.game._actions``,
     whose batch kernels run serially without it.
     """
     if os.environ.get("DDZ_NO_OPENMP") == "1" or not sys.platform.startswith("linux"):
@@ -54,9 +54,9 @@ OMP_COMPILE, OMP_LINK = openmp_flags()
 
 
 def extension(name: str, openmp: bool = False) -> Extension:
-    """The extension ``ddz.<name>`` from ``src/ddz/<name>.pyx`` (a dotted name is in a
-    subpackage: ``envs._douzero`` is ``src/ddz/envs/_douzero.pyx``): numpy's headers, -O3
-    (except with MSVC), and OpenMP when asked for and available."""
+    """The extension ``ddz.<package>.<name>`` from ``src/ddz/<package>/<name>.pyx``
+    (``name`` is dotted, e.g. ``"core._core"``): numpy's headers, -O3 (except with MSVC),
+    and OpenMP when asked for and available."""
     return Extension(
         f"ddz.{name}",
         [f"src/ddz/{name.replace('.', '/')}.pyx"],
@@ -67,7 +67,7 @@ def extension(name: str, openmp: bool = False) -> Extension:
     )
 
 
-extensions = [extension("_core"), extension("_actions", openmp=True), extension("_game"), extension("_solver"),
-              extension("_vector"), extension("envs._douzero")]
+extensions = [extension("core._core"), extension("game._actions", openmp=True), extension("game._game"),
+              extension("search._solver"), extension("envs._vector"), extension("envs._douzero")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

@@ -27,7 +27,7 @@ import types
 import numpy as np
 
 import ddz
-from ddz.actions import ActionSpace
+from ddz.game.actions import ActionSpace
 
 DECK = np.array([4] * 13 + [1, 1], dtype=np.uint8)
 CARDS = np.repeat(np.arange(15), DECK)
@@ -100,7 +100,7 @@ def main() -> None:
     args = ap.parse_args()
 
     space = ActionSpace(ddz.Rules(kickers=args.kickers))
-    from ddz import actions
+    from ddz.game import actions
     kern = actions._kernel
     cores = os.cpu_count() or 1
     print(f"ddz.ActionSpace(kickers={args.kickers!r}): {len(space)} actions; "

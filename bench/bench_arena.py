@@ -159,7 +159,7 @@ def cmd_protocol(args):
 
 def cmd_decisions(args):
     """ExpertBot's time per decision, distribution (douzero mode against SolverBot)."""
-    from ddz.expert import DEFAULT_THRESHOLD
+    from ddz.search.expert import DEFAULT_THRESHOLD
     times = {"split": [], "endgame": []}
 
     class Timed(ddz.ExpertBot):

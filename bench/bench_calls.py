@@ -49,7 +49,7 @@ def per_call(fn, args_list, runs):
 def part1(runs):
     ps = positions.POSITIONS
     space = ddz.ActionSpace(R)
-    table = ddz.tables.table(R)
+    table = ddz.core.tables.table(R)
     u8 = [(p.hand, p.to_beat) for p in ps]
     text = [(ddz.format_cards(p.hand), None if p.to_beat is None else str(p.to_beat)) for p in ps]
     ids = [(p.hand, 0 if p.to_beat is None else space.id(p.to_beat)) for p in ps]

@@ -81,7 +81,7 @@ def main(argv=None) -> int:
 
     import ray
 
-    from ddz._compiled import engine_note
+    from ddz.core.implementation import engine_note
     from ddz import STANDARD
     from ddz.distributed import _iter_units, selfplay
     bots = ("greedy", "random", "random")

@@ -31,7 +31,7 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 pinned set of decisions: ``--dz-hands`` hands (seeds 0.., each DouZero deal played from
 ``douzero_game(card_play_data, seed % 3)``) in lockstep with DouZero's ``GameEnv``, a
 policy seeded per hand choosing the move of most cards or, half the time, a random move
-of a random play type (the lockstep test's, ``tests/test_douzero_obs.py``). Each decision's time is the median of ``--repeats`` runs (each run
+of a random play type (the lockstep test's, ``tests/envs/test_douzero_obs.py``). Each decision's time is the median of ``--repeats`` runs (each run
 times ``--dz-calls`` calls of ddz's ``get_obs(game)``, as many of ``get_obs(game,
 lists=False)`` and 3 of DouZero's, in turn decision by decision); the table gives the
 median decision, the decisions with >= 50 legal actions, the ratio of the medians and the

@@ -7,7 +7,7 @@ Part 1, µs per position, median of the runs: leading 33-card and 25-card two-de
 (``RuleTable.legal_codes_batch``, one call per group), ``ddz.legal_moves_array`` and
 ``ddz.legal_moves`` (one call per position) and the pure-Python reference (on the first
 50 positions of each group). Part 2: whole hands per second, four ``RandomBot`` through
-``ddz.bots.play_hand`` (deal, forced bid, open play, play, scoring), three-player hands
+``ddz.search.bots.play_hand`` (deal, forced bid, open play, play, scoring), three-player hands
 in the same run for comparison. No public engine plays the four-player game, so there is
 no third-party row. No timing is asserted anywhere.
 """
@@ -25,9 +25,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import numpy as np  # noqa: E402
 
 import ddz  # noqa: E402
-from ddz import reference  # noqa: E402
-from ddz.cards import deck_counts  # noqa: E402
-from ddz.tables import table  # noqa: E402
+from ddz.core import reference  # noqa: E402
+from ddz.core.cards import deck_counts  # noqa: E402
+from ddz.core.tables import table  # noqa: E402
 
 FOUR = ddz.Rules.four_player()
 
@@ -78,7 +78,7 @@ def part1(runs, n):
 
 
 def part2(runs, hands):
-    from ddz.bots import RandomBot, play_hand
+    from ddz.search.bots import RandomBot, play_hand
     print(f"\nself-play with RandomBot, {hands} hands per run, median of {runs} runs")
     for rules, label in ((FOUR, "four players"), (ddz.Rules(), "three players")):
         n = rules.seats

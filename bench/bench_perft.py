@@ -5,7 +5,7 @@
 Runs every position of ``tests/perft/*.txt`` at every pinned depth whose node count
 is within ``--budget`` (the test suite stops at 10,000 nodes), checks the count, and
 prints nodes per second (median of ``--runs``) with the implementation that
-``ddz.moves`` chose; ``--reference`` times the pure-Python reference instead
+``ddz.core`` chose; ``--reference`` times the pure-Python reference instead
 (``DDZ_NO_EXTENSIONS=1``), with a smaller default budget. A wrong count is reported
 (with ``divide``) and makes the exit status 1. No timing is asserted.
 """
@@ -32,11 +32,11 @@ def main(argv=None) -> int:
         os.environ["DDZ_NO_EXTENSIONS"] = "1"
     budget = args.budget or (60_000 if args.reference else 600_000)
     sys.path.insert(0, os.path.join(HERE, "..", "src"))
-    sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+    sys.path.insert(0, os.path.join(HERE, "..", "tests", "game"))
     import glob
 
     import ddz
-    from ddz.movetree import divide, perft
+    from ddz.game.perft import divide, perft
     from test_game_perft import load_perft_file
 
     print(f"ddz perft ({ddz.IMPLEMENTATION}), budget {budget:,} nodes, median of {args.runs} runs")

@@ -4,7 +4,7 @@
 
 Both loops play whole hands with uniformly random legal actions:
 
-* ddz: ``ddz.Game(rules, seed=i)`` then ``ddz.bots.play_hand`` with three
+* ddz: ``ddz.Game(rules, seed=i)`` then ``ddz.search.bots.play_hand`` with three
   ``ddz.RandomBot`` (deal, bidding 1-3 with redeals, play, scoring; an observation is
   built for every decision), with ``kickers="repeat"`` (RLCard's rule) and the default
   ``"distinct"``;
@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 def ddz_run(rules, seconds: float, start_seed: int) -> float:
     import ddz
-    from ddz.bots import RandomBot, play_hand
+    from ddz.search.bots import RandomBot, play_hand
     bots = [RandomBot(start_seed), RandomBot(start_seed + 1), RandomBot(start_seed + 2)]
     n = 0
     t0 = time.perf_counter()

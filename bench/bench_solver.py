@@ -51,7 +51,7 @@ import time
 import numpy as np
 
 import ddz
-import ddz.solver
+import ddz.search.solver
 from ddz import REPEAT_KICKERS, STANDARD, Position, solve
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -197,7 +197,7 @@ def threads(seed, limit):
           "thread's CPU time over the larger of the two threads' CPU times in the two-thread "
           "solve (what the wall time is when both run side by side).\n")
     helper_cpu = []
-    real_help = ddz.solver._help
+    real_help = ddz.search.solver._help
 
     def timed_help(main):
         c0 = time.thread_time()
@@ -206,7 +206,7 @@ def threads(seed, limit):
         finally:
             helper_cpu.append(time.thread_time() - c0)
 
-    ddz.solver._help = timed_help
+    ddz.search.solver._help = timed_help
     candidates = two_player(seed, 28, 60) + three_player(seed + 1, 30, 60)
     print("| position | 1 thread: ms | 2 threads: ms | wall speed-up | CPU: 1 thread / main, helper ms | "
           "speed-up by CPU | nodes 1 / 2 | same answer |")
@@ -231,7 +231,7 @@ def threads(seed, limit):
                   f"{main_cpu * 1e3:.0f}, {sum(helper_cpu) * 1e3:.0f} | {up_cpu:.2f} | {a.nodes:,} / {b.nodes:,} | "
                   f"{'yes' if same else '**no**'} |")
     finally:
-        ddz.solver._help = real_help
+        ddz.search.solver._help = real_help
     if ups:
         print(f"\n{len(ups)} positions: median wall speed-up **{statistics.median(ups):.2f}** "
               f"(min {min(ups):.2f}, max {max(ups):.2f}); by CPU times **{statistics.median(cpu_ups):.2f}** "
@@ -262,11 +262,11 @@ def features(seed):
             "three players, 30 cards (20)": three_player(seed + 4, 30, 20)}
     print("| positions | prunings | nodes | thread CPU s | not exact (30 s) |")
     print("|---|---|---:|---:|---:|")
-    saved = ddz.solver._FEATURES
+    saved = ddz.search.solver._FEATURES
     try:
         for name, positions in sets.items():
             for label, bits in FEATURES.items():
-                ddz.solver._FEATURES = bits
+                ddz.search.solver._FEATURES = bits
                 n, cpu, bad = 0, 0.0, 0
                 for pos in positions:
                     c0 = time.thread_time()
@@ -276,7 +276,7 @@ def features(seed):
                     bad += not sol.exact
                 print(f"| {name} | {label} | {n:,} | {cpu:.2f} | {bad} |")
     finally:
-        ddz.solver._FEATURES = saved
+        ddz.search.solver._FEATURES = saved
     print()
 
 
@@ -348,7 +348,7 @@ def deals(seed, count, sizes, limit, budget):
 def _suited(text, used):
     """Suited notation of doudizhu-resolver (``3s-10h-BJ-CJ``), each card once over the
     hands (``used``: suits taken per rank so far)."""
-    from ddz.cards import parse_cards
+    from ddz.core.cards import parse_cards
     counts = parse_cards(text)
     names = "3 4 5 6 7 8 9 10 J Q K A 2".split()
     out = []
@@ -427,7 +427,7 @@ def main():
     args = ap.parse_args()
     for rules in (STANDARD, REPEAT_KICKERS):      # first-use costs, untimed
         solve(Position(["KK5543", "225543"], rules=rules))
-    print(f"ddz {ddz.__version__}, solver tables {ddz.solver.DEFAULT_TABLE_MB} MiB, "
+    print(f"ddz {ddz.__version__}, solver tables {ddz.search.solver.DEFAULT_TABLE_MB} MiB, "
           f"{os.cpu_count()} CPUs, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}\n")
     for name in args.sections:
         if name == "puzzles":

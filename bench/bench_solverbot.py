@@ -10,7 +10,7 @@ import argparse
 import time
 
 import ddz
-from ddz.bots import GreedyBot, RandomBot, SolverBot, play_hand
+from ddz.search.bots import GreedyBot, RandomBot, SolverBot, play_hand
 
 
 def run(opponent, hands, seed, solver_kw):

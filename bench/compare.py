@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import ddz  # noqa: E402
-from ddz.tables import table as rule_table  # noqa: E402
+from ddz.core.tables import table as rule_table  # noqa: E402
 import engines  # noqa: E402
 import positions  # noqa: E402
 

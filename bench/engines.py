@@ -18,7 +18,8 @@ from typing import Callable, Dict, Optional
 import numpy as np
 
 import ddz
-from ddz import interop, reference
+from ddz import interop
+from ddz.core import reference
 from positions import RULES, Position
 
 RANKS = "3456789TJQKA2BR"

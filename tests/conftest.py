@@ -2,7 +2,7 @@
 
 * ``impl`` runs a test against each implementation of the rules by module name, so a
   broken compiled core cannot pass by quietly testing Python. The compiled one is
-  ``ddz.fast``; under ``DDZ_NO_EXTENSIONS=1`` (the pure-Python leg) it cannot be imported
+  ``ddz.core.compiled``; under ``DDZ_NO_EXTENSIONS=1`` (the pure-Python leg) it cannot be imported
   at all, so only the reference runs, and the files that exist to test the compiled
   modules are not collected (``collect_ignore``).
 * The cross-check cannot vanish: tests marked ``crosscheck`` compare the core with the
@@ -31,15 +31,16 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz import REPEAT_KICKERS, STANDARD, reference
-from ddz.cards import RANK_CHARS, deck_counts, parse_cards
+from ddz import REPEAT_KICKERS, STANDARD
+from ddz.core import reference
+from ddz.core.cards import RANK_CHARS, deck_counts, parse_cards
 
-from ddz._compiled import NO_EXTENSIONS  # noqa: E402 (the one reading of the switch)
+from ddz.core.implementation import NO_EXTENSIONS  # noqa: E402 (the one reading of the switch)
 IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
 
 #: files that test the compiled modules themselves: not collected in the pure-Python leg
-collect_ignore = ["test_core_crosscheck.py", "test_kernel_safety.py", "test_core_tables.py",
-                  "test_solver_search.py"] \
+collect_ignore = ["core/test_core_crosscheck.py", "test_kernel_safety.py", "core/test_core_tables.py",
+                  "search/test_solver_search.py"] \
     if NO_EXTENSIONS else []
 
 #: the fewest core-vs-reference tests a full run on a compiled build must pass (the
@@ -57,7 +58,7 @@ README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 @pytest.fixture(params=IMPLS, ids=IMPLS)
 def impl(request):
-    """The module ``ddz.reference`` or ``ddz.fast`` (same functions, same semantics)."""
+    """The module ``ddz.core.reference`` or ``ddz.core.compiled`` (same functions, same semantics)."""
     return importlib.import_module(f"ddz.{request.param}")
 
 

@@ -18,7 +18,7 @@ import pytest
 
 import ddz
 from ddz import Rules, interop
-from ddz._compiled import NO_EXTENSIONS
+from ddz.core.implementation import NO_EXTENSIONS
 
 BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))

@@ -133,8 +133,8 @@ def test_bad_arguments_raise_ddz_errors(call, message):
 
 
 def test_the_pure_solver_limit_is_checked_before_any_work(monkeypatch):
-    import ddz.solver
-    monkeypatch.setattr(ddz.solver, "_solver", None)
+    import ddz.search.solver
+    monkeypatch.setattr(ddz.search.solver, "_solver", None)
     big = "3456789TJQK/34567/8"
     with pytest.raises(DdzError, match="position 1 has 17 cards"):
         solve_many(["33/44", big])

@@ -92,8 +92,8 @@ def test_boundary_errors_found_by_a_fresh_user():
             with pytest.raises(ddz.DdzError, match="rules must be a ddz.Rules"):
                 ddz.Play.parse("333+4", bad)
         with pytest.raises(ddz.DdzError, match="rules must be a ddz.Rules"):
-            ddz.tables.table(bad)
-    for impl in (ddz.reference, ddz):
+            ddz.core.tables.table(bad)
+    for impl in (ddz.core.reference, ddz):
         with pytest.raises(ddz.HandError, match="bools"):
             impl.classify([True] + [0] * 14)
         with pytest.raises(ddz.HandError, match="bools"):
@@ -148,11 +148,11 @@ def _raises(call, err=DdzError, match=None):
 
 @pytest.mark.parametrize("bad", [None, 5, b"3S", ["3S"]])
 def test_parse_suited_refuses_what_is_not_text(bad):
-    _raises(lambda: ddz.cards.parse_suited(bad), NotationError, "must be a str")
+    _raises(lambda: ddz.core.cards.parse_suited(bad), NotationError, "must be a str")
 
 
 def test_card_helpers_refuse_bad_arguments():
-    from ddz.cards import Card, cards_to_counts, deck_counts, format_ranks, full_deck
+    from ddz.core.cards import Card, cards_to_counts, deck_counts, format_ranks, full_deck
     for decks in (None, 0, 9, True, 1.0, 2 ** 70):
         _raises(lambda: full_deck(decks), HandError, "decks")      # 2**70 decks used to hang
         _raises(lambda: deck_counts(decks), HandError, "decks")
@@ -171,7 +171,7 @@ def test_card_helpers_refuse_bad_arguments():
 
 def test_deal_arguments_are_checked():
     import random
-    deck = ddz.cards.full_deck()
+    deck = ddz.core.cards.full_deck()
     random.Random(3).shuffle(deck)
     assert sum(map(sum, ddz.Deal.from_shuffle(deck).hands)) == 51
     for bad in (None, deck[:-1], deck[:-1] + deck[:1], [str(c) for c in deck], "3S"):
@@ -389,7 +389,7 @@ def test_available_memory_is_read_on_this_machine():
 
 
 def test_bots_check_what_they_are_given():
-    from ddz.bots import GreedyBot, RandomBot, SolverBot, hand_strength, make_bot
+    from ddz.search.bots import GreedyBot, RandomBot, SolverBot, hand_strength, make_bot
     game = ddz.Game(seed=2)
     obs, legal = game.observation(game.current_player), game.legal_actions()
     for bot in (RandomBot(1), GreedyBot()):

@@ -1,7 +1,7 @@
 """No garbage input to a Python-callable of the compiled modules crashes the interpreter.
 
-Every public callable of ``ddz._core`` and ``ddz._actions`` (module-level functions and
-classes, and every public method of ``ddz._core.RuleTable`` bound to three tables) is
+Every public callable of ``ddz.core._core`` and ``ddz.game._actions`` (module-level functions and
+classes, and every public method of ``ddz.core._core.RuleTable`` bound to three tables) is
 found with ``dir``/``inspect``, so a newly added one is covered without editing this file.
 Each is called with many garbage arguments (wrong types, shapes, dtypes, layouts,
 impossible hands, codes of no play, mismatched batches, wrong argument counts, ...): a call
@@ -14,7 +14,7 @@ definitely bad argument is rejected and a valid one accepted (``surprises``). In
 that used to crash (exit 139) are explicit tests, each in its own subprocess, and so are
 the crashing inputs found while writing this file (an ids array aliasing the mask of
 ``legal_masks``, an ndarray subclass lying about its shape, a ``RuleTable`` whose
-``__init__`` never ran). The happy path is checked against :mod:`ddz.reference` so that
+``__init__`` never ran). The happy path is checked against :mod:`ddz.core.reference` so that
 the file cannot pass with everything raising.
 """
 
@@ -29,16 +29,16 @@ import textwrap
 
 import pytest
 
-import ddz._compiled  # noqa: E402
+import ddz.core.implementation  # noqa: E402
 
-if ddz._compiled.NO_EXTENSIONS:
+if ddz.core.implementation.NO_EXTENSIONS:
     pytest.skip("DDZ_NO_EXTENSIONS=1: the compiled modules are absent", allow_module_level=True)
 
 import numpy as np
 
 import ddz
 
-MODULES = ("ddz._core", "ddz._actions", "ddz._game", "ddz._vector", "ddz._solver")
+MODULES = ("ddz.core._core", "ddz.game._actions", "ddz.game._game", "ddz.envs._vector", "ddz.search._solver")
 REQUIRED = {"legal_codes", "moves", "readings", "beats", "legal_codes_batch", "count_legal_batch",
             "legal_ids_one", "legal_masks", "legal_ids_csr", "Searcher", "Table"}
 SOLVER_REQUIRED = {"reset", "solve", "value", "ordered_moves", "cheap_tests", "help", "set_poll",
@@ -46,8 +46,8 @@ SOLVER_REQUIRED = {"reset", "solve", "value", "ordered_moves", "cheap_tests", "h
 
 
 def solver_methods():
-    """``{name: unbound}`` of the public methods of ``ddz._solver.Searcher``."""
-    solver = importlib.import_module("ddz._solver")
+    """``{name: unbound}`` of the public methods of ``ddz.search._solver.Searcher``."""
+    solver = importlib.import_module("ddz.search._solver")
     return {name: getattr(solver.Searcher, name) for name in dir(solver.Searcher)
             if not name.startswith("_") and inspect.isroutine(getattr(solver.Searcher, name))}
 SEED = 20240611
@@ -72,7 +72,7 @@ def discover():
                 continue   # re-exports (np, errors, Play, ...)
             if inspect.isroutine(obj) or inspect.isclass(obj):
                 functions[f"{modname}.{name}"] = obj
-    core = importlib.import_module("ddz._core")
+    core = importlib.import_module("ddz.core._core")
     methods = {}
     for name in dir(core.RuleTable):
         if name.startswith("_"):
@@ -173,13 +173,13 @@ def _campaign(seed, log_path):
 
     faulthandler.enable()
     warnings.simplefilter("ignore")   # e.g. ComplexWarning from casting garbage codes
-    import ddz._actions as actions
-    import ddz._core as core
+    import ddz.game._actions as actions
+    import ddz.core._core as core
 
     rng = np.random.default_rng(seed)
     log_fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     rules_list = [ddz.Rules(), ddz.Rules(kickers="repeat"), ddz.Rules(banned={"TRIO_PAIR"})]
-    tables = [ddz.tables.table(r) for r in rules_list]
+    tables = [ddz.core.tables.table(r) for r in rules_list]
     t_distinct, t_repeat, t_banned = tables
     # garbage built from valid parts: a table on another rule set's universe is refused
     try:
@@ -191,7 +191,7 @@ def _campaign(seed, log_path):
     table_names = {id(t_distinct): "distinct", id(t_repeat): "repeat", id(t_banned): "banned"}
     functions, methods = discover()
 
-    deck = ddz.cards.deck_counts(1)
+    deck = ddz.core.cards.deck_counts(1)
     deck_ranks = np.repeat(np.arange(15), deck)
     limit = deck.astype(np.int64)
 
@@ -674,11 +674,11 @@ def _random_mixes(call, rng, name, fn, baselines, pools, count, p_valid):
 
 
 def _solver_campaign(call, rng, generic, random_hand):
-    """``ddz._solver.Searcher``'s methods with garbage: each call on a searcher reset to
+    """``ddz.search._solver.Searcher``'s methods with garbage: each call on a searcher reset to
     a small valid problem first (so that any valid call returns at once), the arguments
     valid but one, then seeded random mixes; and a searcher never reset, a helper
     searcher, and a searcher helping itself or garbage."""
-    import ddz._solver as solver
+    import ddz.search._solver as solver
 
     rules = ddz.Rules()
     small = [[int(x) for x in random_hand(4)], [int(x) for x in random_hand(4)]]
@@ -833,8 +833,8 @@ def _expect_raises(setup, expr, error):
         faulthandler.enable()
         import numpy as np
         import ddz
-        import ddz._actions
-        import ddz._core
+        import ddz.game._actions
+        import ddz.core._core
         STRAIGHT_OF_ONE = {straight}
         {setup}
         try:
@@ -851,17 +851,17 @@ def _expect_raises(setup, expr, error):
         f"{expr}: expected ddz.{error}, got {out[-1:] or proc.stderr[-2000:]}"
 
 
-REPEAT = 'table = ddz.tables.table(ddz.Rules(kickers="repeat"))'
-DISTINCT = "table = ddz.tables.table(ddz.Rules())"
-HAND17 = "hand = ddz.cards.to_counts('334455667789TJQKA')" + "\nassert int(hand.sum()) == 17"
+REPEAT = 'table = ddz.core.tables.table(ddz.Rules(kickers="repeat"))'
+DISTINCT = "table = ddz.core.tables.table(ddz.Rules())"
+HAND17 = "hand = ddz.core.cards.to_counts('334455667789TJQKA')" + "\nassert int(hand.sum()) == 17"
 
 
 def test_legal_codes_of_54_cards_raises():
-    _expect_raises(REPEAT, "table.legal_codes(ddz.cards.deck_counts(1), 0)", "ImpossibleHandError")
+    _expect_raises(REPEAT, "table.legal_codes(ddz.core.cards.deck_counts(1), 0)", "ImpossibleHandError")
 
 
 def test_moves_of_54_cards_raises():
-    _expect_raises(REPEAT, "table.moves(ddz.cards.deck_counts(1), 0)", "ImpossibleHandError")
+    _expect_raises(REPEAT, "table.moves(ddz.core.cards.deck_counts(1), 0)", "ImpossibleHandError")
 
 
 @pytest.mark.parametrize("setup", [REPEAT, DISTINCT], ids=["repeat", "distinct"])
@@ -875,7 +875,7 @@ def test_legal_codes_batch_of_14_columns_raises():
 
 
 def test_legal_masks_of_14_columns_raises():
-    _expect_raises(REPEAT, "ddz._actions.legal_masks(table, np.zeros((2, 14), np.uint8), np.zeros(2, np.int32), "
+    _expect_raises(REPEAT, "ddz.game._actions.legal_masks(table, np.zeros((2, 14), np.uint8), np.zeros(2, np.int32), "
                            "np.zeros((2, len(table)), bool), 1)", "HandError")
 
 
@@ -890,14 +890,14 @@ def test_legal_masks_with_ids_aliasing_the_mask_does_not_crash():
         faulthandler.enable()
         import numpy as np
         import ddz
-        import ddz._actions
+        import ddz.game._actions
 
-        table = ddz.tables.table(ddz.Rules())
+        table = ddz.core.tables.table(ddz.Rules())
         mask = np.zeros((2, len(table)), bool)
         tbs = mask.view(np.uint8).reshape(-1)[0:8].view(np.int32)
         hands = np.array([[1] * 14 + [0]] * 2, np.uint8)
         try:
-            ddz._actions.legal_masks(table, hands, tbs, mask, 1)
+            ddz.game._actions.legal_masks(table, hands, tbs, mask, 1)
         except Exception as exc:
             print("RAISED", type(exc).__name__)
         print("SURVIVED", flush=True)
@@ -913,19 +913,19 @@ def test_legal_masks_with_a_lying_array_subclass_does_not_crash():
         faulthandler.enable()
         import numpy as np
         import ddz
-        import ddz._actions
+        import ddz.game._actions
 
         class Liar(np.ndarray):
             def view(self, *args, **kwargs):
                 return np.zeros((1, self.shape[1]), np.uint8)
 
-        table = ddz.tables.table(ddz.Rules())
+        table = ddz.core.tables.table(ddz.Rules())
         rows = 2000
         hands = np.zeros((rows, 15), np.uint8)
         hands[:, :5] = 1
         mask = np.zeros((rows, len(table)), bool).view(Liar)
         try:
-            ddz._actions.legal_masks(table, hands, np.zeros(rows, np.int32), mask, 1)
+            ddz.game._actions.legal_masks(table, hands, np.zeros(rows, np.int32), mask, 1)
         except Exception as exc:
             print("RAISED", type(exc).__name__)
         print("SURVIVED", flush=True)
@@ -948,8 +948,8 @@ def test_uninitialised_ruletable_does_not_crash(expr):
         import faulthandler
         faulthandler.enable()
         import numpy as np
-        import ddz._core
-        t = ddz._core.RuleTable.__new__(ddz._core.RuleTable)
+        import ddz.core._core
+        t = ddz.core._core.RuleTable.__new__(ddz.core._core.RuleTable)
         try:
             {expr}
         except Exception as exc:
@@ -963,8 +963,8 @@ def test_uninitialised_ruletable_does_not_crash(expr):
 # -- the solver's entry points that crashed before issue 26 ---------------------------------
 
 @pytest.mark.parametrize("expr, error", [
-    ("ddz._solver.Searcher(None, 1)", "TypeError"),
-    ("ddz._solver.Searcher(None)", "TypeError"),
+    ("ddz.search._solver.Searcher(None, 1)", "TypeError"),
+    ("ddz.search._solver.Searcher(None)", "TypeError"),
     ("s.ordered_moves(hands, -10**6, 0, -1)", "ValueError"),
     ("s.ordered_moves(hands, 5, 0, -1)", "ValueError"),
     ("s.value(hands, 0, 0, 7, 0, False)", "ValueError"),
@@ -972,19 +972,19 @@ def test_uninitialised_ruletable_does_not_crash(expr):
     ("s.solve(hands, 0, STRAIGHT_OF_ONE, 1, 0, False)", "ValueError"),
     ("s.cheap_tests(hands, -3, 0)", "ValueError"),
     ("s.help(None)", "TypeError"),
-    ("ddz._solver.Searcher(0).solve(hands, 0, 0, -1, 0, False)", "ValueError"),
+    ("ddz.search._solver.Searcher(0).solve(hands, 0, 0, -1, 0, False)", "ValueError"),
 ])
 def test_solver_entry_points_raise(expr, error):
-    """``ddz._solver``'s Searcher checks its seats, codes, hands and table: these crashed
+    """``ddz.search._solver``'s Searcher checks its seats, codes, hands and table: these crashed
     the process (or read out of bounds) before."""
     script = textwrap.dedent("""
         import faulthandler
         faulthandler.enable()
-        import ddz, ddz._solver
+        import ddz, ddz.search._solver
         STRAIGHT_OF_ONE = {straight}
-        s = ddz._solver.Searcher(1)
+        s = ddz.search._solver.Searcher(1)
         s.reset(ddz.Rules(), 2, 0, False)
-        hands = [ddz.cards.to_counts("KK5543").tolist(), ddz.cards.to_counts("225543").tolist()]
+        hands = [ddz.core.cards.to_counts("KK5543").tolist(), ddz.core.cards.to_counts("225543").tolist()]
         try:
             {expr}
         except Exception as exc:
@@ -1004,12 +1004,12 @@ RULES = [ddz.Rules(), ddz.Rules(kickers="repeat"), ddz.Rules(banned={"TRIO_PAIR"
 
 @pytest.mark.parametrize("rules", RULES, ids=["distinct", "repeat", "banned"])
 def test_happy_path_matches_the_reference(rules):
-    import ddz._actions as actions
-    from ddz import reference
+    import ddz.game._actions as actions
+    from ddz.core import reference
 
-    table = ddz.tables.table(rules)
+    table = ddz.core.tables.table(rules)
     rng = np.random.default_rng(SEED)
-    deck_ranks = np.repeat(np.arange(15), ddz.cards.deck_counts(1))
+    deck_ranks = np.repeat(np.arange(15), ddz.core.cards.deck_counts(1))
     checked = 0
     for k in (17, 20, 17, 12, 5):
         hand = np.bincount(rng.permutation(deck_ranks)[:k], minlength=15).astype(np.uint8)
@@ -1039,11 +1039,11 @@ def test_happy_path_matches_the_reference(rules):
 def test_happy_path_batches_agree(rules):
     """The batch kernels (300 rows: the OpenMP path when built with it) agree with the
     one-position calls."""
-    import ddz._actions as actions
+    import ddz.game._actions as actions
 
-    table = ddz.tables.table(rules)
+    table = ddz.core.tables.table(rules)
     rng = np.random.default_rng(SEED + 1)
-    deck_ranks = np.repeat(np.arange(15), ddz.cards.deck_counts(1))
+    deck_ranks = np.repeat(np.arange(15), ddz.core.cards.deck_counts(1))
     rows = 300
     hands = np.stack([np.bincount(rng.permutation(deck_ranks)[:k], minlength=15).astype(np.uint8)
                       for k in rng.integers(1, 21, rows)])

@@ -31,11 +31,11 @@ def _pyproject():
 
 def test_version_info_names_the_running_implementation():
     info = ddz.version_info()
-    assert info == ddz._info.version_info() and isinstance(info, ddz.VersionInfo)
+    assert info == ddz.version.version_info() and isinstance(info, ddz.VersionInfo)
     assert info.version == ddz.__version__ and re.fullmatch(r"\d+\.\d+\.\d+\S*", info.version)
     assert info.implementation == ddz.IMPLEMENTATION
     if info.implementation == "core":
-        from ddz import _actions
+        from ddz.game import _actions
         assert info.openmp is _actions.OPENMP
     else:
         assert info.openmp is None and os.environ.get("DDZ_NO_EXTENSIONS")
@@ -49,7 +49,7 @@ def test_version_flag(run_cli, capsys):
         run_cli("--version")
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    assert out == ddz._info.version_text() + "\n"
+    assert out == ddz.version.version_text() + "\n"
     assert out.startswith(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}")
     if ddz.IMPLEMENTATION == "core":
         assert ("no OpenMP" in out) is (not ddz.version_info().openmp)
@@ -84,8 +84,8 @@ def test_license_is_an_spdx_string_with_its_file():
 def test_version_is_written_once():
     meta = _pyproject()
     assert "version" not in meta["project"] and meta["project"]["dynamic"] == ["version"]
-    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ddz._info.__version__"}
-    assert ddz.__version__ is ddz._info.__version__
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "ddz.version.__version__"}
+    assert ddz.__version__ is ddz.version.__version__
 
 
 def test_python_classifiers_match_the_built_wheels():

@@ -10,30 +10,30 @@ import sys
 import pytest
 
 import ddz
-from ddz._compiled import env_flag
+from ddz.core.implementation import env_flag
 
 SCRIPT = r"""
 import json, sys
 import numpy as np
 import ddz
-out = {"implementation": ddz.IMPLEMENTATION, "actions": ddz.actions.IMPLEMENTATION}
+out = {"implementation": ddz.IMPLEMENTATION, "actions": ddz.game.actions.IMPLEMENTATION}
 blocked = []
-for name in ("ddz._core", "ddz._actions", "ddz.fast"):
+for name in ("ddz.core._core", "ddz.game._actions", "ddz.core.compiled"):
     try:
         __import__(name)
     except ImportError:
         blocked.append(name)
 out["blocked"] = blocked
-out["loaded"] = sorted(m for m in sys.modules if m in ("ddz._core", "ddz._actions", "ddz.fast"))
+out["loaded"] = sorted(m for m in sys.modules if m in ("ddz.core._core", "ddz.game._actions", "ddz.core.compiled"))
 out["classify"] = str(ddz.classify("33344456"))
 out["moves"] = [str(p) for p in ddz.legal_moves("BR", "2222")]
 out["count"] = ddz.count_legal_moves("33344455", rules=ddz.REPEAT_KICKERS)
 space = ddz.ActionSpace(ddz.REPEAT_KICKERS)
 out["space"] = [len(space), space.implementation, space.legal_ids("33344455").tolist()[:3]]
 game = ddz.Game(seed=3)
-ddz.bots.play_hand(game, [ddz.RandomBot(0), ddz.RandomBot(1), ddz.RandomBot(2)])
+ddz.search.bots.play_hand(game, [ddz.RandomBot(0), ddz.RandomBot(1), ddz.RandomBot(2)])
 out["zero_sum"] = sum(game.result.scores)
-out["table"] = type(ddz.tables.table(ddz.STANDARD)).__name__
+out["table"] = type(ddz.core.tables.table(ddz.STANDARD)).__name__
 print(json.dumps(out))
 """
 
@@ -53,7 +53,7 @@ def _run(flag):
 def test_pure_python_leg_runs_without_the_compiled_modules():
     out = _run(True)
     assert out["implementation"] == "reference" and out["actions"] == "reference"
-    assert out["blocked"] == ["ddz._core", "ddz._actions", "ddz.fast"] and out["loaded"] == []
+    assert out["blocked"] == ["ddz.core._core", "ddz.game._actions", "ddz.core.compiled"] and out["loaded"] == []
     assert out["table"] == "PyTable"
     assert out["classify"] == "333444+56" and out["moves"] == ["pass", "BR"] and out["count"] == 19
     assert out["space"][:2] == [27472, "reference"] and out["zero_sum"] == 0
@@ -64,7 +64,7 @@ def test_both_legs_answer_alike():
     # this process (either leg) agrees with the pure-Python subprocess
     assert pure["classify"] == str(ddz.classify("33344456"))
     assert pure["count"] == ddz.count_legal_moves("33344455", rules=ddz.REPEAT_KICKERS)
-    if ddz._compiled.NO_EXTENSIONS:
+    if ddz.core.implementation.NO_EXTENSIONS:
         return  # no compiled leg to compare with here
     core = _run(False)
     assert core["implementation"] == "core" and core["actions"] == "kernel" and core["blocked"] == []

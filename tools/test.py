@@ -67,7 +67,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="ddz-test-") as tmp:
         # from an empty directory: nothing but the installed package is importable as ddz
         where = subprocess.run(
-            [py, "-c", "import ddz, ddz._info as i; print(ddz.__file__); print(i.version_text())"],
+            [py, "-c", "import ddz, ddz.version as i; print(ddz.__file__); print(i.version_text())"],
             cwd=tmp, capture_output=True, text=True)
         if where.returncode:
             print(where.stderr, file=sys.stderr)

@@ -7,22 +7,23 @@ Play.parse('333444+56')
 18
 """
 
-from .cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
+from . import old_paths as _old_paths
+from .core.cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
 from .errors import (AmbiguousPlayError, DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
                      InvalidPlayError, NotationError, NotInHandError, RecordError, TableMemoryError)
-from .moves import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
+from .core import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
                     legal_moves, legal_moves_array, readings)
-from .play import PASS, Play, PlayType
-from .rules import REPEAT_KICKERS, STANDARD, Rules
-from .game import Deal, Game, Observation, Phase, Result
-from .match import Match
-from .movetree import divide, perft
-from .bots import Bot, GreedyBot, RandomBot, SolverBot
-from .actions import ActionIdError, ActionSpace, encode_actions, encode_cards
-from ._info import VersionInfo, __version__, version_info
-from .position import Position
-from .solver import Solution, check_table_memory, solve
-from .expert import ExpertBot
+from .core.play import PASS, Play, PlayType
+from .core.rules import REPEAT_KICKERS, STANDARD, Rules
+from .game.state import Deal, Game, Observation, Phase, Result
+from .game.match import Match
+from .game.perft import divide, perft
+from .search.bots import Bot, GreedyBot, RandomBot, SolverBot
+from .game.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
+from .version import VersionInfo, __version__, version_info
+from .game.position import Position
+from .search.solver import Solution, check_table_memory, solve
+from .search.expert import ExpertBot
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -37,3 +38,11 @@ __all__ = [
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]
+
+_old_paths.install()
+
+
+def __getattr__(name: str):
+    """``ddz.<old module name>`` (e.g. ``ddz.bots``): the module of its new home
+    (:mod:`ddz.old_paths`), imported on first use."""
+    return _old_paths.old_module(name)

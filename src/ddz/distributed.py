@@ -30,12 +30,12 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 import numpy as np
 
 from .errors import DdzError, quote
-from .rules import STANDARD, Rules
+from .core.rules import STANDARD, Rules
 
 __all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "BOT_NAMES", "DEFAULT_CHUNK"]
 
 BOT_NAMES = ("random", "greedy", "solver")
-"""The bot names :func:`selfplay` takes (:func:`ddz.bots.make_bot`)."""
+"""The bot names :func:`selfplay` takes (:func:`ddz.search.bots.make_bot`)."""
 
 DEFAULT_CHUNK = 256
 """Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
@@ -82,7 +82,7 @@ def _bots(bots, rules: Rules) -> tuple:
 
 def _import_ray():
     try:
-        import ray
+        import ray   # optional dependency (Ray)
     except ImportError as exc:
         raise DdzError(f"workers >= 2 (or ray=True) runs on Ray, which is not installed "
                        f"({exc}): pip install 'ddz[ray]'") from None
@@ -95,7 +95,7 @@ _REMOTE: Dict[str, Any] = {}
 def _remote(fn):
     """``ray.remote(fn)``, made once per function (Ray, already imported)."""
     if fn.__name__ not in _REMOTE:
-        import ray
+        import ray   # optional dependency (Ray)
         _REMOTE[fn.__name__] = ray.remote(num_cpus=1)(fn)
     return _REMOTE[fn.__name__]
 
@@ -106,7 +106,7 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     imported and initialised at the call, the tasks start at the first ``next()``."""
     ray = _import_ray()
     if not ray.is_initialized():
-        import logging
+        import logging   # start-up time: only when Ray starts
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.WARNING)    # no INFO lines on the command's stderr
     return _gather(ray, _remote(fn), jobs, workers)
@@ -186,9 +186,9 @@ def hand_seeds(seed: int, games: int) -> List[int]:
 
 def _play_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optional[int]) -> dict:
     """The record of hand (match) ``index``: bots made afresh from its seed words."""
-    from . import bots as _bots   # play_hand looked up per call (tests replace it)
-    from .game import Game
-    from .match import Match
+    from .search import bots as _bots   # play_hand looked up per call (tests replace it)
+    from .game.state import Game
+    from .game.match import Match
     words = _unit_words(seed, index)
     players = [_bots.make_bot(name, words[1 + s]) for s, name in enumerate(names)]
     if match is None:
@@ -257,10 +257,10 @@ def iter_selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
     """:func:`selfplay` one record at a time, in hand order (the arguments are checked
     before the first record: at the call). With Ray, closing the iterator early cancels the
     tasks still running."""
-    return _iter_units(games, seed, workers, bots, rules, chunk, match, ray, "record")
+    return iter_units(games, seed, workers, bots, rules, chunk, match, ray, "record")
 
 
-def _iter_units(games, seed, workers, bots, rules, chunk, match, ray, form: str) -> Iterator[Any]:
+def iter_units(games, seed, workers, bots, rules, chunk, match, ray, form: str) -> Iterator[Any]:
     """:func:`iter_selfplay` for ``form="record"``; ``"line"``: ``(JSON line, summary)``
     pairs (:func:`_line_unit`), ``"summary"``: ``(None, summary)``, for ``ddz selfplay``."""
     if not isinstance(rules, Rules):
@@ -299,7 +299,7 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
         worker (``workers=None``: ``os.cpu_count()``); ``False``: never (``workers`` must
         then be ``None`` or ``1``).
     :param bots: one bot name per seat (``Rules.players`` of them): ``"random"``,
-        ``"greedy"`` or ``"solver"`` (:func:`ddz.bots.make_bot`).
+        ``"greedy"`` or ``"solver"`` (:func:`ddz.search.bots.make_bot`).
     :param rules: the :class:`ddz.Rules` of every hand.
     :param chunk: hands (matches) per Ray task (default: about four tasks per worker, at
         most :data:`DEFAULT_CHUNK` hands); the records do not depend on it.
@@ -318,7 +318,7 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 # -- solving ---------------------------------------------------------------------------
 
 def _solve_chunk(positions: list, kwargs: dict) -> list:
-    from .solver import solve
+    from .search.solver import solve   # start-up time: this module is imported by `ddz selfplay`, which needs no solver
     return [solve(p, **kwargs) for p in positions]
 
 
@@ -342,8 +342,9 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
         workers, ray or chunk, ``workers >= 2`` without Ray; under ``DDZ_NO_EXTENSIONS=1`` a
         position too large for the pure solver without a limit.
     """
-    from .position import Position
-    from . import solver as _solver_mod
+    # start-up time: this module is imported by `ddz selfplay`, which needs no solver
+    from .game.position import Position
+    from .search import solver as _solver_mod
     solve = _solver_mod.solve
     unknown = sorted(set(solve_kwargs) - set(_SOLVE_KEYS))
     if unknown:
@@ -365,7 +366,7 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
     # the keyword values are checked here, once, by solve() itself on a position that is
     # over (it returns at once); then every position the pure solver would refuse
     solve(Position(["3", ""]), **solve_kwargs)
-    if _solver_mod._solver is None and solve_kwargs.get("node_limit") is None \
+    if _solver_mod.pure_python() and solve_kwargs.get("node_limit") is None \
             and solve_kwargs.get("time_limit") is None:
         for i, p in enumerate(todo):
             if sum(p.cards_left) > _solver_mod.PURE_PYTHON_MAX_CARDS:

@@ -24,15 +24,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressC
 from rich.table import Table
 from rich.text import Text
 
-from .bots import make_bot
-from .cards import format_cards
+from .search.bots import make_bot
+from .core.cards import format_cards
 from .errors import DdzError
-from .game import Game, Phase
-from .play import Play, PlayType
-from .render import bid_words, grouped, said, score_factors, seat_list
-from .rules import Rules
+from .game.state import Game, Phase
+from .game.match import Match
+from .core.play import Play, PlayType
+from .game.render import bid_words, grouped, said, score_factors, seat_list
+from .core.rules import Rules
 
-__all__ = ["progress_bar", "grouped", "PlaySession"]   # grouped: from ddz.render
+__all__ = ["progress_bar", "grouped", "PlaySession"]   # grouped: from ddz.game.render
 
 
 class _NoBar:
@@ -209,7 +210,6 @@ class PlaySession:
                  f"'?' for every legal move, 'quit' to stop.")
         match = None
         if self.match_hands:
-            from .match import Match
             match = Match(self.rules, self.match_hands, seed=self.seed)
             self.say(f"a match of {self.match_hands} hand{'s' if self.match_hands != 1 else ''}: the highest total wins (void hands do not count)")
         while True:

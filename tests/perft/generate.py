@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def line_for(rules, deal, landlord, plays, budget, max_depth):
     import ddz
-    from ddz.movetree import perft
+    from ddz.game.perft import perft
     g = ddz.Game(rules, deal=deal, first_bidder=landlord)
     g.step(3)
     if g.phase.value == "opening":
@@ -43,7 +43,7 @@ def line_for(rules, deal, landlord, plays, budget, max_depth):
 def positions(seed_list, rules, midgame):
     """(deal, landlord, plays) from seeded deals; midgame positions after random plays."""
     import ddz
-    from ddz.bots import RandomBot
+    from ddz.search.bots import RandomBot
     out = []
     for seed in seed_list:
         g = ddz.Game(rules, seed=seed)
@@ -91,7 +91,7 @@ def main():
             "# Fields: deal=HAND0/HAND1/HAND2[/HAND3]/BOTTOM (rank notation); landlord (the first bidder,",
             "# who bids 3, and does not play open); kickers; players (when not 3); plays made before",
             "# counting; then 'D<depth> <nodes>'.",
-            f"# Obtained {stamp} with the pure-Python reference (ddz.reference) by",
+            f"# Obtained {stamp} with the pure-Python reference (ddz.core.reference) by",
             "#   DDZ_NO_EXTENSIONS=1 PYTHONPATH=src python tests/perft/generate.py",
             "# The deals are those of ddz.Game(seed=N) for the seeds in generate.py.",
         ]

@@ -10,9 +10,9 @@ import numpy.typing as npt
 from typing_extensions import assert_type
 
 import ddz
-from ddz.actions import ActionSpace
+from ddz.game.actions import ActionSpace
 
-# -- the rules functions (ddz.moves, the chooser) ------------------------------------------
+# -- the rules functions (ddz.core, the chooser) ------------------------------------------
 repeat = ddz.Rules(kickers="repeat")
 assert_type(ddz.classify("33344456"), ddz.Play)
 assert_type(ddz.classify([0] * 15, repeat), ddz.Play)

@@ -7,7 +7,7 @@ bidding (``mode="game"``).
 >>> result.bots[0]["name"], result.bots[0]["wp"] > 0.5
 ('greedy', True)
 
-* :func:`run` and :class:`ArenaResult` (:mod:`ddz.arena.runner`);
+* :func:`run` (:mod:`ddz.arena.runner`) and :class:`ArenaResult` (:mod:`ddz.arena.results`);
 * the bot protocol (``docs/protocol.md``): :class:`ProtocolBot` (the arena's end) and
   :func:`serve` (a Python bot's end; ``python -m ddz.arena BOT`` serves a bot by name);
 * the statistics: :func:`mean_ci`, :class:`Sprt` (:mod:`ddz.arena.stats`);
@@ -16,7 +16,8 @@ bidding (``mode="game"``).
 
 from .bots import BUILTIN, BotSpec, bot_spec
 from .protocol import PROTOCOL_VERSION, Forfeit, ProtocolBot, serve
-from .runner import MODES, ArenaResult, run
+from .results import ArenaResult
+from .runner import MODES, run
 from .stats import Sprt, elo_of, mean_ci
 
 __all__ = ["run", "ArenaResult", "MODES", "Sprt", "mean_ci", "elo_of", "ProtocolBot", "serve", "Forfeit",

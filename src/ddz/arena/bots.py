@@ -1,6 +1,6 @@
 """Bots from anywhere, by one name each (the arena's ``BOT`` arguments).
 
-* a built-in by name: ``random``, ``greedy``, ``solver`` (:class:`ddz.bots.SolverBot`),
+* a built-in by name: ``random``, ``greedy``, ``solver`` (:class:`ddz.search.bots.SolverBot`),
   ``expert`` (:class:`ddz.ExpertBot`);
 * a Python class or factory by ``module:Name`` (``mypkg.bots:MyBot``): called with
   ``seed=`` when it takes one, else with no argument;
@@ -52,7 +52,7 @@ class BotSpec:
 
 def _builtin(name: str) -> Callable[[int], Any]:
     if name == "expert":
-        from ..expert import ExpertBot
+        from ..search.expert import ExpertBot   # start-up time: a bot's code is imported when the bot is made
         return lambda seed: ExpertBot(seed=seed)
     if name in ("douzero-rlcard", "douzero-random"):
         try:
@@ -64,7 +64,7 @@ def _builtin(name: str) -> Callable[[int], Any]:
             raise DdzError(f"bot {name!r} needs DouZero's package: pip install --no-deps douzero "
                            f"(and rlcard for douzero-rlcard): {exc}") from None
         return lambda seed: DouZeroAgentBot(name)
-    from ..bots import make_bot
+    from ..search.bots import make_bot   # start-up time: a bot's code is imported when the bot is made
     return lambda seed: make_bot(name, seed)
 
 
@@ -112,7 +112,7 @@ def bot_spec(bot: Any) -> BotSpec:
             command = text[4:].strip()
             if not command:
                 raise DdzError(f"bot {bot!r}: 'cmd:' needs a program to run, e.g. cmd:./mybot")
-            from .protocol import ProtocolBot
+            from .protocol import ProtocolBot   # start-up time: a bot's code is imported when the bot is made
             return BotSpec(command.split()[0].rsplit("/", 1)[-1], lambda seed: ProtocolBot(command), "protocol", text)
         key = text.lower()
         if key in BUILTIN:
@@ -144,7 +144,7 @@ class DouZeroAgentBot:
     """
 
     def __init__(self, name: str) -> None:
-        from ..bots import GreedyBot
+        from ..search.bots import GreedyBot   # start-up time: a bot's code is imported when the bot is made
         self.name = name
         self._agent = None
         self._greedy = GreedyBot()
@@ -154,9 +154,9 @@ class DouZeroAgentBot:
 
     def _make_agent(self, position: str):
         if self.name == "douzero-rlcard":
-            from douzero.evaluation.rlcard_agent import RLCardAgent
+            from douzero.evaluation.rlcard_agent import RLCardAgent   # optional dependency (DouZero)
             return RLCardAgent(position)
-        from douzero.evaluation.random_agent import RandomAgent
+        from douzero.evaluation.random_agent import RandomAgent   # optional dependency (DouZero)
         return RandomAgent()
 
     def act(self, observation, legal: List[Any]) -> Any:
@@ -167,7 +167,7 @@ class DouZeroAgentBot:
         """The decision of the seat to act in ``game`` (the arena's entry point)."""
         if observation.phase != "playing":
             return self._greedy.act(observation, legal)
-        from ..interop import douzero_infoset, to_douzero
+        from ..interop import douzero_infoset, to_douzero   # start-up time: only DouZero's agents need the conversions
         info = douzero_infoset(game, legal=False)
         info.legal_actions = [to_douzero(p) for p in legal]
         if self._agent is None:

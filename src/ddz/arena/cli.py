@@ -33,6 +33,7 @@ _seconds = _number(float, lambda v: 0 < v < float("inf"), "a positive number of 
 
 
 def _sprt(text: str):
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from .stats import Sprt
     try:
         return Sprt.parse(text)
@@ -84,9 +85,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
 def _rules(args):
     """The rules of the options: the ``ddz`` command's rule options when present, else
     the mode's default; in douzero mode, DouZero's profile with any option changed."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     import dataclasses
-
-    from ..rules import STANDARD, Rules
+    from ..core.rules import STANDARD, Rules
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
     if args.mode == "douzero":
         base = Rules.profile("douzero")
@@ -97,6 +98,7 @@ def _rules(args):
 
 def main(args) -> int:
     """Run ``ddz arena`` with parsed ``args``; returns the exit status (130 after Ctrl-C)."""
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     from . import run
     if args.out is not None and not args.out.strip():
         raise DdzError("--out needs a file name")

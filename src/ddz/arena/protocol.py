@@ -29,9 +29,10 @@ import time
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..errors import DdzError
-from ..game import Observation, Phase
-from ..play import PASS, Play
-from ..rules import Rules
+from ..game.observations import Observation
+from ..game.phase import Phase
+from ..core.play import PASS, Play
+from ..core.rules import Rules
 
 __all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "serve", "request", "parse_action", "notation_of"]
 
@@ -79,7 +80,7 @@ def notation_of(space) -> Tuple[List[str], Dict[str, int]]:
     return found
 
 
-from ..cards import RANK_CHARS as _RANKS
+from ..core.cards import RANK_CHARS as _RANKS
 
 _RANK_OF = {ch: r for r, ch in enumerate(_RANKS)}
 
@@ -361,7 +362,8 @@ class ProtocolBot:
         self._hand_left = self.hand_seconds
         if self._rules != rules or not self.alive():
             self._rules = rules
-            from ..actions import ActionSpace
+            # start-up time: only DouZero-mode observations need the action space
+            from ..game.actions import ActionSpace
             self._texts = notation_of(ActionSpace(rules.move_rules))
             self._start(rules)
         self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed})
@@ -479,7 +481,7 @@ def serve(bot: Any, name: Optional[str] = None, stdin: Optional[TextIO] = None,
     """
     if not callable(getattr(bot, "act", None)):
         raise DdzError(f"serve() needs a bot with act(observation, legal), got {bot!r}")
-    from ..actions import ActionSpace
+    from ..game.actions import ActionSpace   # start-up time: only DouZero-mode observations need the action space
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
     name = name or type(bot).__name__

@@ -32,7 +32,7 @@ ENV_ID = "ddz/DouDizhu-v0"
 def _register() -> None:
     """Register :data:`ENV_ID` with Gymnasium, if it is installed (once)."""
     try:
-        import gymnasium
+        import gymnasium   # optional dependency (the envs extra)
     except ImportError:
         return
     if ENV_ID not in gymnasium.registry:

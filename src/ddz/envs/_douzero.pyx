@@ -5,7 +5,7 @@
 It reads the game's play state (the core's ``PlayCore``, ``ddz/_game.pxd``: hands, the
 history of ids, the cached legal codes) and the rule set's table (each id's 15 counts and
 code), and writes DouZero's arrays directly with the inline functions of
-``ddz/_dzfeat.pxd`` (which ``ddz._vector`` shares): nothing is built per card or per move
+``ddz/envs/_dzfeat.pxd`` (which ``ddz.envs._vector`` shares): nothing is built per card or per move
 in Python. :func:`ddz.envs.douzero.get_obs_py` is its plain-Python twin; the tests require
 equal dicts.
 
@@ -22,13 +22,13 @@ from cpython.object cimport PyObject, PyTypeObject
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t
 
-from ddz._core cimport CODE_TYPE_SHIFT, NUM_RANKS, RuleTable, TableView
-from ddz._dzfeat cimport DZ_ROW, DZ_X_FARMER, DZ_X_LORD, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
-from ddz._game cimport PlayCore, PlayState, core_fill
+from ddz.core._core cimport CODE_TYPE_SHIFT, NUM_RANKS, RuleTable, TableView
+from ddz.envs._dzfeat cimport DZ_ROW, DZ_X_FARMER, DZ_X_LORD, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
+from ddz.game._game cimport PlayCore, PlayState, core_fill
 
 import numpy as np
 
-from ddz import Game as _Game
+from ddz.game.state import Game as _Game
 
 cnp.import_array()
 

@@ -74,20 +74,21 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from .. import _args
-from .._compiled import compiled
-from ..actions import ActionSpace, encode_actions
-from ..cards import NUM_RANKS, RANK_CHARS, is_integer
+from ..core import arguments as _args
+from ..core.implementation import compiled
+from ..game.actions import ActionSpace, encode_actions
+from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, DdzError, IllegalActionError, quote
-from ..game import Game, Phase
-from ..rules import Rules
-from ..tables import table
+from ..game.observations import raw_observation, seat_arg
+from ..game.state import Game, Phase
+from ..core.rules import Rules
+from ..core.tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
            "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
            "REWARD_SCALE_RANGE"]
 
-_vector = compiled("_vector", "the compiled vectorised game and encoder (ddz._vector)")
+_vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
 #: the auction actions after the play ids, by offset from ``P`` (see the module docstring)
 AUCTION_ACTIONS = ("bid 1", "bid 2", "bid 3", "call/rob", "double", "open")
@@ -359,7 +360,7 @@ def _encoder(rules: Rules) -> _Encoder:
 
 
 def c_unsupported(rules: Rules) -> Optional[str]:
-    """The first rule option of ``rules`` that the C games and encoder of ``ddz._vector``
+    """The first rule option of ``rules`` that the C games and encoder of ``ddz.envs._vector``
     (:class:`ddz.envs.CVectorGame`, :func:`encode_observation`) do not support, as
     ``"Rules.name=value"``, or ``None`` when they support them all: four players (the open
     hand), the bottom bonus (a multiplier that is not a power of 2), the face-up card."""
@@ -377,7 +378,7 @@ _C_ENCODERS: Dict[Rules, Any] = {}
 
 
 def _c_encoder(rules: Rules) -> Any:
-    """The C encoder of ``rules`` (``ddz._vector.GameEncoder``), or ``None`` without the
+    """The C encoder of ``rules`` (``ddz.envs._vector.GameEncoder``), or ``None`` without the
     core or for the options it does not encode (:func:`c_unsupported`)."""
     enc = _C_ENCODERS.get(rules, False)
     if enc is False:
@@ -398,7 +399,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     only what that seat may see (RULES.md §5).
 
     With the compiled core the vector is written by the C encoder of the vectorised game
-    (``ddz._vector``) for the three-player rule sets without ``first_bidder="face_up"``
+    (``ddz.envs._vector``) for the three-player rule sets without ``first_bidder="face_up"``
     and ``bottom_bonus``; otherwise (and under ``DDZ_NO_EXTENSIONS=1``) by
     :func:`encode_observation_py`, the reference, which builds it from
     :meth:`ddz.Game.observation`. The test suite requires both to give the same arrays.
@@ -413,17 +414,14 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
                                                 and out.shape == (enc.obs_size,) and out.flags.c_contiguous
                                                 and out.flags.writeable)):
         return encode_observation_py(game, seat, out)
-    seat = game._seat_arg(seat)
-    if out is None:
-        out = np.empty(enc.obs_size, np.float32)
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation)
-    a = game._auction
-    lord = game.landlord
-    current = game._current
-    enc.encode(seat, _PHASE_CODE[game._phase], -1 if current is None else current, game._ps, game._hands,
-               game._left, None if lord is None else game._deals[-1].bottom, -1 if lord is None else lord,
-               a.bid, a.robs, a.bids, game._doubles, game._ndoubles, out)
+    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles = \
+        raw_observation(game, seat)
+    if out is None:
+        out = np.empty(enc.obs_size, np.float32)
+    enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
+               -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, out)
     return out
 
 
@@ -437,7 +435,7 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _encoder(_game_arg(game).rules)
-    seat = game._seat_arg(seat)
+    seat = seat_arg(game, seat)
     obs = game.observation(seat)
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:

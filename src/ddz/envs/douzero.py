@@ -57,8 +57,11 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from .. import DdzError, Game, Phase, PlayType, Rules
-from .._compiled import compiled
+from ..core.implementation import compiled
+from ..core.rules import PlayType, Rules
+from ..errors import DdzError
+from ..game.phase import Phase
+from ..game.state import Game
 
 __all__ = ["get_obs", "get_obs_py", "get_obs_vector", "DOUZERO_RULES", "X_SIZE", "X_NO_ACTION_SIZE", "Z_SHAPE"]
 
@@ -232,8 +235,8 @@ def get_obs_vector(vg: Any, reuse: bool = False) -> Dict[str, Any]:
         :func:`get_obs` on its ``games``), rules whose moves are not DouZero's, or
         ``reuse`` not a bool.
     """
-    from ..tables import table
-    from .vector import CVectorGame
+    from ..core.tables import table     # start-up time: the vector's modules only when it is used
+    from .vector import CVectorGame     # (and ddz.envs.vector is not imported by this module's users)
     if _dz is None or not isinstance(vg, CVectorGame):
         raise DdzError(f"get_obs_vector needs a ddz.envs.CVectorGame (the compiled vector), not "
                        f"{type(vg).__name__}; for PyVectorGame call get_obs on each of its games")

@@ -39,11 +39,11 @@ except ImportError as exc:  # the optional extra is missing: say how to install 
     raise ImportError(f"ddz.envs.gymnasium needs Gymnasium ({exc}); install it with: "
                       "pip install 'ddz[envs]'") from exc
 
-from .. import _args
-from ..bots import Bot, GreedyBot, RandomBot
+from ..core import arguments as _args
+from ..search.bots import Bot, GreedyBot, RandomBot
 from ..errors import DdzError
-from ..game import Game
-from ..rules import STANDARD, Rules
+from ..game.state import Game
+from ..core.rules import STANDARD, Rules
 from .core import encode_observation, env_actions, observation_high, reward_scale_arg
 
 __all__ = ["DouDizhuEnv"]

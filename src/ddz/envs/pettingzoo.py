@@ -43,11 +43,11 @@ except ImportError as exc:  # the optional extra is missing: say how to install 
     raise ImportError(f"ddz.envs.pettingzoo needs PettingZoo and Gymnasium ({exc}); "
                       "install them with: pip install 'ddz[envs]'") from exc
 
-from .. import _args
-from ..cards import is_integer
+from ..core import arguments as _args
+from ..core.cards import is_integer
 from ..errors import ActionIdError, DdzError, quote
-from ..game import Game
-from ..rules import STANDARD, Rules
+from ..game.state import Game
+from ..core.rules import STANDARD, Rules
 from .core import encode_observation, env_actions, observation_high, reward_scale_arg
 
 __all__ = ["env", "raw_env"]

@@ -4,10 +4,10 @@
 interface, chosen at construction:
 
 * :class:`CVectorGame`, when the core is compiled and the rule set is one it supports:
-  the games live in C (``ddz._vector``) and are stepped without the GIL; the play phase
+  the games live in C (``ddz.envs._vector``) and are stepped without the GIL; the play phase
   is the core's ``PlayCore`` state machine, the very one :class:`ddz.Game` steps through
-  ``ddz._game.PlayState``, and the deal, the auction, doubling, scoring and the
-  observation encoding are C twins of :mod:`ddz.deal`, :mod:`ddz.auction`,
+  ``ddz.game._game.PlayState``, and the deal, the auction, doubling, scoring and the
+  observation encoding are C twins of :mod:`ddz.game.deal`, :mod:`ddz.game.auction`,
   :class:`ddz.Game` and :func:`ddz.envs.core.encode_observation`. It supports three
   players with every move option, ``bidding`` (``"points"`` with either ``bid_rounds``,
   or ``"rob"``), ``doubling``, ``all_pass``, ``max_redeals`` and ``doubling_bombs``; it
@@ -39,23 +39,25 @@ double) and in the play phase the play of the most cards (the lowest such id).
 from __future__ import annotations
 
 import abc
-import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
-from .. import _args
-from .._compiled import compiled
+from ..core import arguments as _args
+from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
-from ..game import Game
-from ..rules import STANDARD, Rules
+from ..game.state import Game
+from ..core.rules import STANDARD, Rules
+from ..core.tables import table
+from ..game.deal import DECKS
+from .memory import _available_bytes, _memory_error
 from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
                    reward_scale_arg)
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported", "VectorMemoryError"]
 
-_vector = compiled("_vector", "the compiled vectorised game (ddz._vector)")
+_vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
 
 SEED_BOUND = 2 ** 62
 _MASK64 = (1 << 64) - 1
@@ -81,58 +83,6 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
 #: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
 #: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
 PY_GAME_BYTES = 6 * 1024
-
-
-def _available_bytes() -> Optional[int]:
-    """The memory this process may still take, in bytes: the smallest of the system's
-    available memory (``MemAvailable`` on Linux, else the physical memory), the room left
-    under a cgroup v2 limit and the address-space limit (``RLIMIT_AS``); ``None`` when
-    none of them can be read."""
-    found: List[int] = []
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    found.append(int(line.split()[1]) * 1024)
-                    break
-    except (OSError, ValueError, IndexError):
-        pass
-    if not found:
-        try:
-            found.append(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
-        except (AttributeError, ValueError, OSError):
-            pass
-    try:
-        with open("/sys/fs/cgroup/memory.max") as f:
-            limit = f.read().strip()
-        if limit != "max":
-            with open("/sys/fs/cgroup/memory.current") as f:
-                found.append(int(limit) - int(f.read().strip()))
-    except (OSError, ValueError):
-        pass
-    try:
-        import resource
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if soft != resource.RLIM_INFINITY:
-            found.append(soft)
-    except (ImportError, AttributeError, ValueError, OSError):
-        pass
-    return min(found) if found else None
-
-
-def _memory_error(n: int, per_game: int, available: Optional[int], kind: str) -> VectorMemoryError:
-    have = "" if available is None else f", and {_size(available)} is available"
-    return VectorMemoryError(f"{kind}({n:,}) needs at least {_size(n * per_game)} ({per_game:,} bytes per game, "
-                             f"more once the hands are played){have}: choose a smaller num_envs")
-
-
-def _size(nbytes: int) -> str:
-    value, unit = float(nbytes), "bytes"
-    for bigger in ("KiB", "MiB", "GiB", "TiB"):
-        if value < 1024:
-            break
-        value, unit = value / 1024, bigger
-    return f"{nbytes:,} bytes" if unit == "bytes" else f"{value:,.1f} {unit}"
 
 
 def _check_memory(n: int, per_game: int, kind: str) -> None:
@@ -232,7 +182,7 @@ class VectorGame(abc.ABC):
 
 class CVectorGame:
     """:class:`VectorGame` in C (module docstring): the games are C structs stepped
-    without the GIL by ``ddz._vector``. Same arguments and interface as
+    without the GIL by ``ddz.envs._vector``. Same arguments and interface as
     :class:`VectorGame`.
 
     :raises VectorMemoryError: the games need more memory than is available.
@@ -253,8 +203,6 @@ class CVectorGame:
         if problem is not None:
             raise DdzError(f"CVectorGame does not support {problem}: use PyVectorGame, or VectorGame, "
                            "which falls back to it")
-        from ..deal import _DECKS
-        from ..tables import table
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
         self.actions = env_actions(rules)
         self.num_actions = self.actions.size
@@ -270,7 +218,7 @@ class CVectorGame:
         _check_memory(n, per_game, "CVectorGame")
         try:
             self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                            _DECKS[rules.decks][1], seed, scale)
+                                            DECKS[rules.decks][1], seed, scale)
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)

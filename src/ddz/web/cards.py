@@ -86,7 +86,7 @@ def card_svg(rank: str, width: int = 36) -> str:
 def counts_of(cards: Union[str, Sequence[int]]) -> List[int]:
     """15 counts of notation or of a count vector (not validated beyond that)."""
     if isinstance(cards, str):
-        import ddz
+        import ddz   # start-up time: numpy (parse_cards) only for notation; drawing needs none
         return [int(c) for c in ddz.parse_cards(cards)]
     return [int(c) for c in cards]
 

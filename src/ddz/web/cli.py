@@ -90,7 +90,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     :raises DdzError: the web extra is missing, or the address cannot be used.
     """
     try:
-        import uvicorn
+        import uvicorn   # optional dependency (the web extra)
         from .server import create_app
     except ImportError as exc:
         raise DdzError(f"ddz serve needs the web extra: pip install 'ddz[web]' ({exc})") from None
@@ -117,7 +117,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
                 print("ddz serve: listening beyond this machine, without authentication: anyone "
                       "who reaches this address can use it", file=sys.stderr, flush=True)
             if open_browser:
-                import webbrowser
+                import webbrowser   # start-up time: only with --open
                 webbrowser.open(url)
 
     config = uvicorn.Config(create_app(**options), log_level="warning", lifespan="on")

@@ -34,7 +34,7 @@ WARM_POSITION = "KK5543/225543"
 
 def _answer(job_id: int, job: Dict[str, Any], cancel: Optional[threading.Event],
             table_mb: float) -> Dict[str, Any]:
-    import ddz
+    import ddz   # in the worker process: imported there, after the fork or spawn
     from .api import run_solve
     try:
         return {"id": job_id, "ok": True, "answer": run_solve(job, cancel, table_mb=table_mb)}
@@ -46,7 +46,7 @@ def _answer(job_id: int, job: Dict[str, Any], cancel: Optional[threading.Event],
 
 def serve(stdin: TextIO, stdout: TextIO, table_mb: float) -> None:
     """Read jobs from ``stdin`` until it closes, answering on ``stdout``."""
-    import ddz
+    import ddz   # in the worker process: imported there, after the fork or spawn
     from .api import solve_job
     lock = threading.Lock()
 

@@ -1,0 +1,82 @@
+"""Which implementation runs: the one reading of ``DDZ_NO_EXTENSIONS`` and the strict
+import of the compiled modules (a failed import is an error, never a silent fall-back)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import os
+import sys
+from typing import Optional
+
+from ..errors import DdzError
+
+__all__ = ["NO_EXTENSIONS", "COMPILED_MODULES", "compiled", "env_flag", "engine_note"]
+
+_ON = ("1", "true", "yes", "on")
+_OFF = ("", "0", "false", "no", "off")
+
+
+def env_flag(name: str, value: Optional[str]) -> bool:
+    """A boolean environment variable: ``1``/``true``/``yes``/``on`` are on,
+    ``0``/``false``/``no``/``off``, empty or unset (``None``) are off (case and
+    surrounding spaces ignored).
+
+    :raises DdzError: any other value (a typo must not silently pick a path).
+    """
+    if value is None:
+        return False
+    word = value.strip().lower()
+    if word in _ON:
+        return True
+    if word in _OFF:
+        return False
+    raise DdzError(f"{name}={value!r} is not a boolean: use 1, true or yes for on, and 0, false, "
+                   f"no or an empty value for off")
+
+
+NO_EXTENSIONS = env_flag("DDZ_NO_EXTENSIONS", os.environ.get("DDZ_NO_EXTENSIONS"))
+"""``DDZ_NO_EXTENSIONS`` is on (read once, here, for every module; see :func:`env_flag`)."""
+
+
+def engine_note() -> str:
+    """One line for summaries saying which path runs: the compiled core, or the
+    pure-Python reference (much slower) because ``DDZ_NO_EXTENSIONS`` is on."""
+    if NO_EXTENSIONS:
+        return "pure-Python reference (DDZ_NO_EXTENSIONS is on; the compiled core is far faster)"
+    return "compiled core"
+
+COMPILED_MODULES = ("ddz.core._core", "ddz.game._actions", "ddz.game._game", "ddz.envs._vector", "ddz.search._solver", "ddz.core.compiled",
+                    "ddz.envs._douzero")
+"""The modules that exist only with the compiled extensions (``ddz.core.compiled`` wraps ``_core``)."""
+
+
+class _Blocker(importlib.abc.MetaPathFinder):
+    """Under ``DDZ_NO_EXTENSIONS=1`` the compiled modules cannot be imported at all, so the
+    pure-Python path cannot use them by accident (and its tests prove it runs without)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in COMPILED_MODULES:
+            raise ImportError(f"{fullname} is not available: DDZ_NO_EXTENSIONS=1 is set")
+        return None
+
+
+if NO_EXTENSIONS and not any(isinstance(f, _Blocker) for f in sys.meta_path):
+    sys.meta_path.insert(0, _Blocker())
+
+
+def compiled(name: str, what: str):
+    """The module ``ddz.<name>`` built on the compiled extensions, or ``None`` when
+    ``DDZ_NO_EXTENSIONS=1`` asks for pure Python.
+
+    :raises ImportError: the extension failed to import (a broken build must not quietly
+        run pure Python); the message names ``what``.
+    """
+    if NO_EXTENSIONS:
+        return None
+    try:
+        return importlib.import_module(f"ddz.{name}")
+    except ImportError as exc:
+        raise ImportError(
+            f"ddz: {what} failed to import: {exc}. Reinstall ddz so that it compiles, or "
+            "set DDZ_NO_EXTENSIONS=1 to use the pure-Python path on purpose.") from exc

@@ -1,0 +1,1122 @@
+# cython: language_level=3
+"""N hands of Dou Dizhu stepped in C without the GIL (RULES.md §3–§6): the engine of
+:class:`ddz.envs.VectorGame`.
+
+Every game is a C struct holding the deal's generator (``MTState``, ``random.Random``'s
+Mersenne Twister), the auction, and the play phase as the core's ``PlayCore``: the play
+phase is stepped by the same ``nogil`` functions as :class:`ddz.Game`'s ``PlayState``
+(``ddz/_game.pxd``), not by a second implementation. What this module adds in C is what
+:class:`ddz.Game` does in Python around the play phase, for the rule options it supports
+(three players; ``bidding`` ``"points"`` with ``bid_rounds`` ``"once"`` or
+``"until_passes"``, or ``"rob"``; ``doubling``; ``all_pass``, ``max_redeals``;
+``doubling_bombs``; every move option): the deal (``ddz.game.deal``), the auction
+(``ddz.game.auction``), doubling, scoring (RULES.md §6), and the observation encoding of
+:mod:`ddz.envs.core` (the same layout, feature for feature). ``ddz.envs.vector`` checks
+the rule options and the arguments; this module trusts them.
+
+The test suite steps these games in lockstep with :class:`ddz.Game` and with the
+pure-Python ``PyVectorGame`` and requires identical hands, legal ids, observations,
+rewards and ends.
+"""
+
+cimport cython
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+
+from ddz.core._core cimport NUM_RANKS, RuleTable, TableView, view_index
+from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
+from ddz.game._game cimport (MAX_SEATS, PlayState, MTState, PlayCore, core_apply, core_fill, core_free, core_init, core_is_legal,
+                        core_start, mt_below, mt_seed)
+
+import numpy as np
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define DDZ_PREFETCH_W(p) __builtin_prefetch((p), 1, 0)
+    #else
+    #define DDZ_PREFETCH_W(p) ((void)0)
+    #endif
+    """
+    void DDZ_PREFETCH_W(const void* p) noexcept nogil
+
+cdef enum:
+    PH_BIDDING = 0
+    PH_DOUBLING = 1
+    PH_PLAYING = 3
+    AU_ONCE = 0
+    AU_UNTIL = 1
+    AU_ROB = 2
+    MAX_DECK = 108
+    NBLOCKS = 18
+
+# the blocks of the observation, in the order of ddz.envs.core.observation_layout
+BLOCKS = ("hand", "played", "last_play", "to_beat", "to_beat_seat", "bottom", "open_hand", "cards_left",
+          "landlord", "to_act", "phase", "bid", "auction", "doubles", "robs", "open_play", "log2_multiplier",
+          "face_up")
+cdef enum:
+    B_HAND = 0
+    B_PLAYED = 1
+    B_LAST = 2
+    B_TO_BEAT = 3
+    B_BEAT_SEAT = 4
+    B_BOTTOM = 5
+    B_OPEN = 6
+    B_LEFT = 7
+    B_LORD = 8
+    B_TO_ACT = 9
+    B_PHASE = 10
+    B_BID = 11
+    B_AUCTION = 12
+    B_DOUBLES = 13
+    B_ROBS = 14
+    B_OPEN_PLAY = 15
+    B_LOG2 = 16
+    B_FACE_UP = 17
+
+PHASE_NAMES = {PH_BIDDING: "bidding", PH_DOUBLING: "doubling", PH_PLAYING: "playing"}
+
+
+cdef struct Conf:
+    const TableView* v
+    int seats
+    int hand_size
+    int bottom_size
+    int auction
+    int doubling
+    int all_void           # all_pass="void"
+    int max_redeals
+    int bombs_rule
+    int32_t P              # play ids 0..P-1; then bid 1..3, call/rob, double, open
+    int K                  # card features per block
+    Py_ssize_t obs_size
+    int at[NBLOCKS]
+    int ndeck
+    uint8_t ranks[MAX_DECK]    # the rank of each deck position (full_deck order)
+    int enc_base[NUM_RANKS]    # card encoding: rank r's "at least k" bits start here
+    int enc_max[NUM_RANKS]     # ... and there are this many
+    float scale
+
+
+cdef struct VGame:
+    PlayCore pc
+    MTState* rng                # the deal's generator (kept apart: 2.5 KB, used once a hand)
+    int64_t seed
+    int phase
+    int current
+    int first
+    int landlord
+    int ndeals
+    uint8_t hands[MAX_SEATS][NUM_RANKS]    # before the play phase, and its start
+    uint8_t bottom[NUM_RANKS]
+    int left[MAX_SEATS]
+    # the auction of this deal
+    int bid
+    int robs
+    int spoken
+    int bidder
+    int caller
+    int final
+    int passes
+    int8_t word[MAX_SEATS]      # latest word per seat: 0 silent, 1 + value
+    # doubling
+    int8_t doubles[MAX_SEATS]   # -1 not chosen, 0 no, 1 yes
+    int ndoubles
+    int in_play                 # pc holds the play phase (from its start, also once over)
+
+
+# -- one game ------------------------------------------------------------------------
+
+cdef void deal(VGame* g, const Conf* c) noexcept nogil:
+    """Shuffle the deck positions as ``random.Random.shuffle`` and cut them in seat order
+    (``ddz.game.deal.shuffled_deal``)."""
+    cdef int order[MAX_DECK]
+    cdef int i, j, t, s, n = c.ndeck
+    for i in range(n):
+        order[i] = i
+    i = n - 1
+    while i >= 1:
+        j = <int>mt_below(g.rng, <uint32_t>(i + 1))
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+        i -= 1
+    memset(g.hands, 0, sizeof(g.hands))
+    memset(g.bottom, 0, sizeof(g.bottom))
+    for s in range(c.seats):
+        for i in range(s * c.hand_size, (s + 1) * c.hand_size):
+            g.hands[s][c.ranks[order[i]]] += 1
+        g.left[s] = c.hand_size
+    for i in range(c.seats * c.hand_size, n):
+        g.bottom[c.ranks[order[i]]] += 1
+
+
+cdef void start_deal(VGame* g, const Conf* c) noexcept nogil:
+    """A deal's auction begins (``Game._start_deal``)."""
+    cdef int s
+    g.phase = PH_BIDDING
+    g.in_play = 0
+    g.current = g.first
+    g.landlord = -1
+    g.bid = g.robs = g.spoken = g.final = g.passes = g.ndoubles = 0
+    g.bidder = g.caller = -1
+    for s in range(MAX_SEATS):
+        g.word[s] = 0
+        g.doubles[s] = -1
+
+
+cdef void new_hand(VGame* g, const Conf* c, int64_t seed) noexcept nogil:
+    """``ddz.Game(rules, seed=seed)``: seed the generator, deal, draw the first bidder."""
+    cdef uint32_t key[2]
+    cdef uint64_t s = <uint64_t>seed
+    g.seed = seed
+    key[0] = <uint32_t>(s & 0xFFFFFFFFu)
+    key[1] = <uint32_t>(s >> 32)
+    mt_seed(g.rng, key, 2 if key[1] else 1)
+    deal(g, c)
+    g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
+    g.ndeals = 1
+    start_deal(g, c)
+
+
+cdef inline int next_seat(int s, const Conf* c) noexcept nogil:
+    return s + 1 if s + 1 < c.seats else 0
+
+
+cdef void start_play(VGame* g, const Conf* c) noexcept nogil:
+    g.phase = PH_PLAYING
+    g.in_play = 1
+    g.current = g.landlord
+    core_start(&g.pc, c.v, c.seats, &g.hands[0][0], g.landlord, c.bombs_rule)
+
+
+cdef void set_landlord(VGame* g, const Conf* c, int seat) noexcept nogil:
+    cdef int r
+    g.landlord = seat
+    for r in range(NUM_RANKS):
+        g.hands[seat][r] += g.bottom[r]
+    g.left[seat] += c.bottom_size
+    if c.doubling:
+        g.phase = PH_DOUBLING
+        g.current = next_seat(seat, c)
+    else:
+        start_play(g, c)
+
+
+cdef int all_passed(VGame* g, const Conf* c) noexcept nogil:
+    """Everybody passed (RULES.md §3): 1 when the hand ends void, 0 after a redeal."""
+    if c.all_void or g.ndeals > c.max_redeals:
+        return 1
+    deal(g, c)
+    g.ndeals += 1
+    start_deal(g, c)
+    return 0
+
+
+cdef int bid_step(VGame* g, const Conf* c, int value) noexcept nogil:
+    """One word of the auction (``ddz.game.auction``); 1 when the hand ended void."""
+    cdef int seat = g.current
+    g.word[seat] = <int8_t>(1 + value)
+    if c.auction == AU_ONCE:
+        g.spoken += 1
+        if value:
+            g.bid, g.bidder = value, seat
+        if value == 3 or g.spoken == c.seats:
+            if g.bidder < 0:
+                return all_passed(g, c)
+            set_landlord(g, c, g.bidder)
+            return 0
+    elif c.auction == AU_UNTIL:
+        if value:
+            g.bid, g.bidder, g.passes = value, seat, 0
+            if value == 3:
+                set_landlord(g, c, seat)
+                return 0
+        elif g.bidder < 0:
+            g.spoken += 1
+            if g.spoken == c.seats:
+                return all_passed(g, c)
+        else:
+            g.passes += 1
+            if g.passes == c.seats - 1:
+                set_landlord(g, c, g.bidder)
+                return 0
+    else:
+        if g.final:
+            if value:
+                g.robs += 1
+                g.bidder = seat
+            set_landlord(g, c, g.bidder)
+            return 0
+        g.spoken += 1
+        if value:
+            if g.caller < 0:
+                g.caller = g.bidder = seat
+                g.bid = 1
+            else:
+                g.robs += 1
+                g.bidder = seat
+        if g.spoken < c.seats:
+            pass
+        elif g.caller < 0:
+            return all_passed(g, c)
+        elif g.robs:
+            g.final = 1
+            g.current = g.caller
+            return 0
+        else:
+            set_landlord(g, c, g.bidder)
+            return 0
+    g.current = next_seat(seat, c)
+    return 0
+
+
+cdef void double_step(VGame* g, const Conf* c, int value) noexcept nogil:
+    """A double (RULES.md §4, ``Game._apply_double``)."""
+    cdef int seat = g.current, lord = g.landlord, s, anyone = 0
+    g.doubles[seat] = <int8_t>value
+    g.ndoubles += value
+    for s in range(c.seats):
+        anyone |= g.doubles[s] == 1
+    if seat == next_seat(lord, c):
+        g.current = next_seat(next_seat(lord, c), c)
+    elif seat != lord and anyone:
+        g.current = lord
+    else:
+        start_play(g, c)
+
+
+cdef void score(VGame* g, const Conf* c, float* out) noexcept nogil:
+    """The RULES.md §6 scores of a hand won by ``g.pc.winner`` (``Game._finish``)."""
+    cdef int s, w = g.pc.winner, lord = g.landlord, spring = 0, anti = 0, n, sign
+    cdef bint lord_wins = w == lord
+    cdef int64_t sc
+    if lord_wins:
+        spring = 1
+        for s in range(c.seats):
+            if s != lord and g.pc.nplays[s]:
+                spring = 0
+    else:
+        anti = g.pc.nplays[lord] == 1
+    n = g.pc.bombs + g.pc.rockets + spring + anti + g.ndoubles + g.robs
+    sc = (<int64_t>g.bid) << n
+    sign = 1 if lord_wins else -1
+    for s in range(c.seats):
+        out[s] = <float>(-sign * sc) * c.scale
+    out[lord] = <float>((c.seats - 1) * sign * sc) * c.scale
+
+
+cdef Py_ssize_t count_ids(VGame* g, const Conf* c) noexcept nogil:
+    """How many legal env ids the seat to act has (the play phase: cached codes); -1 when
+    out of memory."""
+    if g.phase == PH_PLAYING:
+        return core_fill(&g.pc)
+    if g.phase == PH_BIDDING:
+        return 2 if c.auction == AU_ROB else 4 - g.bid
+    return 2
+
+
+cdef void write_ids(VGame* g, const Conf* c, int32_t* out) noexcept nogil:
+    """The legal env ids, ascending, after :func:`count_ids`."""
+    cdef Py_ssize_t k
+    cdef int b
+    if g.phase == PH_PLAYING:
+        for k in range(g.pc.ncodes):
+            out[k] = <int32_t>view_index(c.v, g.pc.codes[k])
+        return
+    out[0] = 0
+    if g.phase == PH_BIDDING:
+        if c.auction == AU_ROB:
+            out[1] = c.P + 3
+        else:
+            for b in range(g.bid + 1, 4):
+                out[b - g.bid] = c.P + b - 1
+    else:
+        out[1] = c.P + 4
+
+
+cdef bint is_legal(VGame* g, const Conf* c, int32_t a) noexcept nogil:
+    if g.phase == PH_PLAYING:
+        return a < c.P and core_is_legal(&g.pc, a)
+    if a == 0:
+        return True
+    if g.phase == PH_BIDDING:
+        if c.auction == AU_ROB:
+            return a == c.P + 3
+        return c.P + g.bid <= a < c.P + 3
+    return a == c.P + 4
+
+
+cdef int apply(VGame* g, const Conf* c, int32_t a, float* rewards) noexcept nogil:
+    """Take the legal env id ``a``: 1 when the hand ended (``rewards`` written: the scores,
+    or zeros for a void hand), 0 otherwise, -1 when out of memory."""
+    cdef int s
+    if g.phase == PH_PLAYING:
+        if core_apply(&g.pc, a) < 0:
+            return -1
+        if g.pc.current >= 0:
+            g.current = g.pc.current
+            return 0
+        score(g, c, rewards)
+        return 1
+    if g.phase == PH_BIDDING:
+        if bid_step(g, c, 0 if a == 0 else (1 if c.auction == AU_ROB else a - c.P + 1)):
+            for s in range(c.seats):
+                rewards[s] = 0
+            return 1
+        return 0
+    double_step(g, c, a != 0)
+    return 0
+
+
+cdef float PREFIX[9][8]       # PREFIX[n]: n ones, then zeros ("at least k copies" bits)
+
+
+cdef void init_prefix() noexcept:
+    cdef int n, k
+    for n in range(9):
+        for k in range(8):
+            PREFIX[n][k] = 1 if k < n else 0
+
+
+init_prefix()
+
+
+cdef inline void enc_cards(const Conf* c, const uint8_t* counts, float* out) noexcept nogil:
+    """The K card features of 15 counts (``ddz.encode_cards``), every one of them written
+    (zeros included): with one deck 13 copies of 16 bytes and two stores, no branch."""
+    cdef int r, n
+    if c.K == 54:
+        for r in range(13):
+            memcpy(out + 4 * r, &PREFIX[counts[r] if counts[r] <= 4 else 4][0], 4 * sizeof(float))
+        out[52] = 1 if counts[13] else 0
+        out[53] = 1 if counts[14] else 0
+        return
+    for r in range(NUM_RANKS):
+        n = counts[r]
+        if n > c.enc_max[r]:
+            n = c.enc_max[r]
+        memcpy(out + c.enc_base[r], &PREFIX[n][0], c.enc_max[r] * sizeof(float))
+
+
+cdef inline int relative(int s, int seat, int S) noexcept nogil:
+    """Seat ``s`` seen from ``seat``: ``(s - seat) % S``."""
+    s -= seat
+    return s + S if s < 0 else s
+
+
+cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
+    """The observation of ``seat`` (``ddz.envs.core.encode_observation``). Every
+    card block is written whole (zeros included), so only the small blocks are cleared
+    first: the row is written once."""
+    cdef int S = c.seats, K = c.K, s, r, rel, lord = g.landlord, shown_doubles
+    cdef uint8_t played[NUM_RANKS]
+    cdef int32_t last[MAX_SEATS]
+    cdef const int* at = c.at
+    cdef Py_ssize_t h, lo
+    cdef bint playing = g.in_play
+    cdef int8_t d
+    cdef bint hidden
+    memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(float))
+    memset(out + at[B_OPEN], 0, (c.obs_size - at[B_OPEN]) * sizeof(float))
+    if playing:
+        enc_cards(c, g.pc.hands[seat], out + at[B_HAND])
+        for s in range(S):
+            rel = relative(s, seat, S)
+            for r in range(NUM_RANKS):
+                played[r] = g.hands[s][r] - g.pc.hands[s][r]
+            enc_cards(c, played, out + at[B_PLAYED] + rel * K)
+            out[at[B_LEFT] + rel] = g.pc.left[s]
+            last[s] = 0
+        lo = g.pc.nhist - S if g.pc.nhist > S else 0
+        for h in range(lo, g.pc.nhist):
+            last[relative(g.pc.hist[h].seat, seat, S)] = g.pc.hist[h].id
+        for rel in range(S):
+            if last[rel]:
+                enc_cards(c, c.v.counts + last[rel] * NUM_RANKS, out + at[B_LAST] + rel * K)
+            else:
+                memset(out + at[B_LAST] + rel * K, 0, K * sizeof(float))
+        if g.pc.to_beat:
+            enc_cards(c, c.v.counts + g.pc.to_beat * NUM_RANKS, out + at[B_TO_BEAT])
+            out[at[B_BEAT_SEAT] + relative(g.pc.to_beat_seat, seat, S)] = 1
+        else:
+            memset(out + at[B_TO_BEAT], 0, K * sizeof(float))
+            out[at[B_BEAT_SEAT] + S] = 1
+    else:
+        enc_cards(c, g.hands[seat], out + at[B_HAND])
+        memset(out + at[B_PLAYED], 0, 2 * S * K * sizeof(float))     # played, last_play
+        memset(out + at[B_TO_BEAT], 0, K * sizeof(float))
+        for s in range(S):
+            out[at[B_LEFT] + relative(s, seat, S)] = g.left[s]
+        out[at[B_BEAT_SEAT] + S] = 1
+    if lord >= 0:
+        enc_cards(c, g.bottom, out + at[B_BOTTOM])
+        out[at[B_LORD] + relative(lord, seat, S)] = 1
+    else:
+        memset(out + at[B_BOTTOM], 0, K * sizeof(float))
+        out[at[B_LORD] + S] = 1
+    out[at[B_TO_ACT] + (relative(g.current, seat, S) if g.current >= 0 else S)] = 1
+    out[at[B_PHASE] + g.phase] = 1
+    out[at[B_BID] + g.bid] = 1
+    for s in range(S):
+        out[at[B_AUCTION] + 5 * relative(s, seat, S) + g.word[s]] = 1
+    # RULES.md §4: the farmers' doubles are shown together, once both chose
+    shown_doubles = g.ndoubles
+    hidden = g.phase == PH_DOUBLING and (g.doubles[next_seat(lord, c)] < 0
+                                         or g.doubles[next_seat(next_seat(lord, c), c)] < 0)
+    if hidden:
+        shown_doubles = g.doubles[seat] == 1
+    for s in range(S):
+        d = g.doubles[s]
+        if hidden and s != seat:
+            d = -1
+        out[at[B_DOUBLES] + 3 * relative(s, seat, S) + 1 + d] = 1
+    out[at[B_ROBS]] = g.robs
+    out[at[B_LOG2]] = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
+    out[at[B_FACE_UP] + NUM_RANKS + S] = 1
+
+
+# -- the built-in policies -------------------------------------------------------------
+
+cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
+    cdef uint64_t z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int greedy, uint64_t* state) noexcept nogil:
+    """A legal id of ``ids[0:n]``: uniformly at random, or greedily (the play of the most
+    cards, the lowest such id; in the auction the highest id: bid 3, call/rob, double)."""
+    cdef Py_ssize_t k, best = 0
+    cdef int most = -1, cards, r
+    cdef const uint8_t* p
+    if not greedy:
+        return ids[<Py_ssize_t>(((splitmix(state) >> 32) * <uint64_t>n) >> 32)]
+    if g.phase != PH_PLAYING:
+        return ids[n - 1]
+    for k in range(n):
+        p = c.v.counts + ids[k] * NUM_RANKS
+        cards = 0
+        for r in range(NUM_RANKS):
+            cards += p[r]
+        if cards > most:
+            most, best = cards, k
+    return ids[best]
+
+
+cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssize_t obs_size,
+                   bytes ranks) except -1:
+    """Fill ``c`` from the arguments of :class:`VectorCore`, checked enough that no
+    argument can make the C code read or write out of bounds.
+
+    :raises ValueError: a setting out of range, or a layout other than
+        ``ddz.envs.core.observation_layout``'s for these seats and decks."""
+    cdef Py_ssize_t i
+    cdef int r, d
+    want = dict(seats=(3, 3), hand_size=(0, 33), bottom_size=(0, 8), auction=(0, 2), doubling=(0, 1),
+                all_void=(0, 1), max_redeals=(0, 2 ** 30), bombs_rule=(0, 2), plays=(1, 2 ** 30), decks=(1, 2))
+    for key, (lo, hi) in want.items():
+        x = settings.get(key)
+        if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
+            raise ValueError(f"setting {key!r} must be an int {lo}..{hi}, got {x!r}")
+    if settings["plays"] != table.view.n_ids or settings["decks"] != table.opts.decks:
+        raise ValueError("settings 'plays' and 'decks' must be those of the table")
+    k, S = 54 * settings["decks"], settings["seats"]
+    sizes = (k, S * k, S * k, k, S + 1, k, k, S, S + 1, S + 1, 5, 4, S * 5, S * 3, 1, 1, 1, NUM_RANKS + S + 1)
+    start = 0
+    for name, size in zip(BLOCKS, sizes):
+        if layout.get(name) != start:
+            raise ValueError(f"layout[{name!r}] must be {start} (ddz.envs.core.observation_layout)")
+        start += size
+    if obs_size != start:
+        raise ValueError(f"obs_size must be {start}")
+    if ranks and (len(ranks) != S * settings["hand_size"] + settings["bottom_size"] or len(ranks) > MAX_DECK
+                  or max(ranks) >= NUM_RANKS):
+        raise ValueError("ranks must give a rank 0..14 to each card dealt")
+    c.v = &table.view
+    c.seats = settings["seats"]
+    c.hand_size = settings["hand_size"]
+    c.bottom_size = settings["bottom_size"]
+    c.auction = settings["auction"]
+    c.doubling = settings["doubling"]
+    c.all_void = settings["all_void"]
+    c.max_redeals = settings["max_redeals"]
+    c.bombs_rule = settings["bombs_rule"]
+    c.P = settings["plays"]
+    d = settings["decks"]
+    c.K = 54 * d
+    c.obs_size = obs_size
+    for i, name in enumerate(BLOCKS):
+        c.at[i] = layout[name]
+        if i and c.at[i] <= c.at[i - 1]:
+            raise ValueError("the observation blocks are not in the order of BLOCKS")
+    if len(ranks) > MAX_DECK or c.seats > MAX_SEATS or d > 2:
+        raise ValueError("deck or seats beyond the C game")
+    c.ndeck = len(ranks)
+    for i in range(c.ndeck):
+        c.ranks[i] = ranks[i]
+    for r in range(NUM_RANKS):
+        c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
+        c.enc_max[r] = 4 * d if r < 13 else d
+    c.scale = 1
+    return 0
+
+
+# -- the vector --------------------------------------------------------------------------
+
+def game_bytes(Py_ssize_t obs_size, int seats):
+    """The bytes :class:`VectorCore` allocates per game before any hand is played: its
+    structs (the game and its Mersenne Twister) and its rows of the buffers (observation,
+    rewards, done, seat, seed, offset and 64 legal ids). Playing adds each game's
+    legal-move and history buffers, grown on demand."""
+    return (sizeof(VGame) + sizeof(MTState) + obs_size * sizeof(float) + seats * sizeof(float)
+            + sizeof(uint8_t) + sizeof(int32_t) + 2 * sizeof(int64_t) + 64 * sizeof(int32_t))
+
+
+@cython.final
+cdef class VectorCore:
+    """``num_envs`` games in C (trusted arguments: ``ddz.envs.vector.VectorGame`` checks
+    them). Not picklable.
+
+    :param num_envs: games. :param table: the ``RuleTable`` of ``rules.move_rules``.
+    :param settings: a dict of ints: ``seats``, ``hand_size``, ``bottom_size``,
+        ``auction`` (0 once, 1 until_passes, 2 rob), ``doubling``, ``all_void``,
+        ``max_redeals``, ``bombs_rule``, ``plays``, ``decks``.
+    :param layout: ``{block: start}`` of :func:`ddz.envs.core.observation_layout`,
+        ``obs_size`` its length. :param ranks: bytes, the rank of each deck position.
+    :param seed: seeds the numpy generator of the hands' seeds and the policies' stream.
+    :param reward_scale: multiplies the scores.
+    """
+
+    cdef VGame* games
+    cdef MTState* rngs
+    cdef Py_ssize_t n
+    cdef Conf conf
+    cdef RuleTable table
+    cdef readonly object obs, rewards, dones, current_players, seeds, offsets
+    cdef object ids_buf, rng, seedbuf, ids_view
+    cdef Py_ssize_t seed_pos, seed_len, ids_cap, nids
+    cdef uint64_t pstate
+    cdef public bint observe      # encode the observations (else obs stays as it is)
+    cdef bint busy                # a call is stepping the games (see enter)
+    cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
+    # the buffers' data (the arrays above own them)
+    cdef float* obs_p
+    cdef float* rew_p
+    cdef uint8_t* done_p
+    cdef int32_t* cur_p
+    cdef int64_t* seeds_p
+    cdef int64_t* off_p
+    cdef int32_t* ids_p
+    cdef int64_t* sb_p
+
+    def __cinit__(self, *args, **kwargs):
+        self.games = NULL
+        self.rngs = NULL
+        self.n = 0
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.games != NULL:
+            for i in range(self.n):
+                core_free(&self.games[i].pc)
+            free(self.games)
+        free(self.rngs)
+
+    def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
+                 Py_ssize_t obs_size, bytes ranks, seed, double reward_scale):
+        cdef Py_ssize_t i
+        cdef int r, d
+        cdef Conf* c
+        if self.games != NULL:
+            raise RuntimeError("VectorCore is initialised once")
+        if not 1 <= num_envs <= 1 << 24:
+            raise ValueError(f"num_envs must be 1..2**24, got {num_envs}")
+        if not ranks:
+            raise ValueError("ranks must give a rank 0..14 to each card dealt")
+        table.built()
+        self.table = table
+        c = &self.conf
+        conf_from(c, table, settings, layout, obs_size, ranks)
+        c.scale = <float>reward_scale
+        self.games = <VGame*>calloc(num_envs, sizeof(VGame))
+        self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
+        if self.games == NULL or self.rngs == NULL:
+            raise MemoryError(f"cannot allocate the structs of {num_envs:,} games "
+                              f"({num_envs * (sizeof(VGame) + sizeof(MTState)):,} bytes)")
+        self.n = num_envs
+        for i in range(num_envs):
+            core_init(&self.games[i].pc)
+            self.games[i].rng = &self.rngs[i]
+        self.obs = np.zeros((num_envs, obs_size), np.float32)
+        self.rewards = np.zeros((num_envs, c.seats), np.float32)
+        self.dones = np.zeros(num_envs, np.bool_)
+        self.current_players = np.zeros(num_envs, np.int32)
+        self.seeds = np.zeros(num_envs, np.int64)
+        self.offsets = np.zeros(num_envs + 1, np.int64)
+        self.ids_cap = 64 * num_envs
+        self.ids_buf = np.zeros(self.ids_cap, np.int32)
+        self.ids_view = None
+        self.rng = np.random.default_rng(seed)
+        self.seedbuf = np.zeros(0, np.int64)
+        self.seed_pos = self.seed_len = 0
+        self.pstate = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF) ^ 0x5DEECE66DULL
+        self.observe = True
+        self.prefetch = True
+        self.obs_p = <float*>cnp.PyArray_DATA(self.obs)
+        self.rew_p = <float*>cnp.PyArray_DATA(self.rewards)
+        self.done_p = <uint8_t*>cnp.PyArray_DATA(self.dones)
+        self.cur_p = <int32_t*>cnp.PyArray_DATA(self.current_players)
+        self.seeds_p = <int64_t*>cnp.PyArray_DATA(self.seeds)
+        self.off_p = <int64_t*>cnp.PyArray_DATA(self.offsets)
+        self.ids_p = <int32_t*>cnp.PyArray_DATA(self.ids_buf)
+        self.sb_p = NULL
+
+    # -- seeds --
+    cdef int need_seeds(self, Py_ssize_t k) except -1:
+        """At least ``k`` unused seeds in the buffer: the next draws of
+        ``default_rng(seed).integers(0, 2**62)``, in order."""
+        if self.seed_len - self.seed_pos >= k:
+            return 0
+        more = self.rng.integers(0, 2 ** 62, size=max(k, self.n, 256))
+        self.seedbuf = np.concatenate([self.seedbuf[self.seed_pos:self.seed_len], more])
+        self.seed_pos, self.seed_len = 0, len(self.seedbuf)
+        self.sb_p = <int64_t*>cnp.PyArray_DATA(self.seedbuf)
+        return 0
+
+    cdef inline void next_hand(self, Py_ssize_t i) noexcept nogil:
+        """Game ``i`` starts its next hand, with the next seed (:meth:`need_seeds`)."""
+        new_hand(&self.games[i], &self.conf, self.sb_p[self.seed_pos])
+        self.seeds_p[i] = self.sb_p[self.seed_pos]
+        self.seed_pos += 1
+
+    # -- the passes over the games (nogil) --
+    cdef Py_ssize_t refresh(self, Py_ssize_t i, bint observe) noexcept nogil:
+        """After game ``i`` moved: its seat, observation and legal-id count (-1: no memory)."""
+        cdef VGame* g = &self.games[i]
+        cdef Py_ssize_t k
+        cdef char* row
+        self.cur_p[i] = g.current
+        if observe:
+            if self.prefetch and i + 1 < self.n:
+                # the next row is written next: ask for its cache lines now (a row is 2.4 KB,
+                # the buffer larger than the cache: otherwise each line waits on memory)
+                row = <char*>(self.obs_p + (i + 1) * self.conf.obs_size)
+                k = 0
+                while k < self.conf.obs_size * <Py_ssize_t>sizeof(float):
+                    DDZ_PREFETCH_W(row + k)
+                    k += 64
+            encode(g, &self.conf, g.current, self.obs_p + i * self.conf.obs_size)
+        return count_ids(g, &self.conf)
+
+    cdef int write_all_ids(self) except -1:
+        """The CSR of legal ids (counts computed), growing the buffer when needed."""
+        cdef Py_ssize_t i, total = 0, k
+        cdef int64_t* off = self.off_p
+        cdef int32_t* ids
+        with nogil:
+            off[0] = 0
+            for i in range(self.n):
+                k = count_ids(&self.games[i], &self.conf)
+                if k < 0:
+                    total = -1
+                    break
+                total += k
+                off[i + 1] = total
+        if total < 0:
+            raise MemoryError()
+        if total > self.ids_cap:
+            self.ids_cap = max(total, 2 * self.ids_cap)
+            self.ids_buf = np.zeros(self.ids_cap, np.int32)
+            self.ids_p = <int32_t*>cnp.PyArray_DATA(self.ids_buf)
+        ids = self.ids_p
+        with nogil:
+            for i in range(self.n):
+                write_ids(&self.games[i], &self.conf, ids + off[i])
+        self.nids = total
+        self.ids_view = None
+        return 0
+
+    cdef int enter(self) except -1:
+        """One call at a time steps the games: they are changed without the GIL, so a
+        second thread must not come in meanwhile."""
+        self.ready()
+        if self.busy:
+            raise RuntimeError("this VectorGame is being stepped in another thread: one call at a time")
+        self.busy = True
+        return 0
+
+    def reset(self):
+        """Deal a new hand in every game (the next seeds); the observation buffer."""
+        self.enter()
+        try:
+            return self.reset_()
+        finally:
+            self.busy = False
+
+    def legal_masks(self, cnp.int8_t[:, ::1] out):
+        """Write the legal ids as 0/1 into ``out`` (``int8[num_envs, num_actions]``)."""
+        self.enter()
+        try:
+            self.legal_masks_(out)
+        finally:
+            self.busy = False
+
+    def step(self, const int32_t[::1] actions):
+        """Take ``actions`` if each is legal in its game: a game that ends is scored and
+        restarted; -1. Otherwise nothing is stepped and the first game whose action is not
+        legal is returned. The results are in :attr:`obs`, :attr:`rewards`, :attr:`dones`."""
+        self.enter()
+        try:
+            return self.step_(actions)
+        finally:
+            self.busy = False
+
+    def play(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record=None):
+        """Step every game ``steps`` times with the built-in policy chosen in C; the
+        observations are encoded once, at the end. ``record`` (``int32[steps, num_envs]``)
+        receives the actions. Returns ``(hands finished, rewards summed per seat float64)``."""
+        self.enter()
+        try:
+            return self.play_(steps, greedy, record)
+        finally:
+            self.busy = False
+
+    cdef object reset_(self):
+        cdef Py_ssize_t i
+        self.ready()
+        self.need_seeds(self.n)
+        with nogil:
+            for i in range(self.n):
+                self.next_hand(i)
+                self.refresh(i, self.observe)
+        self.write_all_ids()
+        return self.obs
+
+    def legal_ids(self):
+        """``(ids int32[M], offsets int64[num_envs + 1])`` (views of reused buffers)."""
+        self.ready()
+        if self.ids_view is None:
+            self.ids_view = self.ids_buf[:self.nids]
+        return self.ids_view, self.offsets
+
+    def douzero_rows(self, const uint8_t[::1] multi not None, const int32_t[::1] setkey not None,
+                     unsigned int dup_types, tuple buffers=None):
+        """DouZero's features of every game in the play phase (``ddz.envs.douzero.get_obs_vector``
+        checks the rules and passes the table's readings data: ``multi``, ``setkey``,
+        ``dup_types`` as ``ddz.envs._douzero.table_data`` makes them), written by the inline
+        functions of ``ddz/envs/_dzfeat.pxd`` that ``get_obs`` uses for one game.
+
+        :returns: ``(position int8[N] (0 landlord, 1 landlord_down, 2 landlord_up, -1 not
+            in the play phase), offsets int64[N + 1], action_ids int32[R], x float32[R, 484]
+            (a landlord's rows: 373 columns and zeros), x_no_action int8[N, 430] (319 and
+            zeros), z int8[N, 5, 162])``: new arrays, or with ``buffers`` (the ``(position,
+            offsets, ids, x, x_no_action, z)`` of an earlier call) views of those, refilled
+            (``x`` and ``ids`` are replaced by larger arrays when they are too small).
+        """
+        cdef Py_ssize_t i, n, total = 0, r = 0, m
+        cdef VGame* g
+        cdef int xl
+        self.ready()
+        if multi.shape[0] != self.table.view.n_ids or setkey.shape[0] != self.table.view.n_ids:
+            raise ValueError("multi and setkey have one entry per id of the table")
+        if buffers is None:
+            position = np.full(self.n, -1, np.int8)
+            offsets = np.zeros(self.n + 1, np.int64)
+            xna = np.zeros((self.n, DZ_X_FARMER), np.int8)
+            z = np.zeros((self.n, 5, 162), np.int8)
+            ids_all = x_all = None
+        else:
+            position, offsets, ids_all, x_all, xna, z = buffers
+            position[:] = -1
+        cdef int8_t[::1] pos_v = position
+        cdef int64_t[::1] off_v = offsets
+        cdef int8_t[:, ::1] xna_v = xna
+        cdef int8_t[:, :, ::1] z_v = z
+        for i in range(self.n):
+            g = &self.games[i]
+            if g.phase == PH_PLAYING and g.pc.current >= 0:
+                n = core_fill(&g.pc)
+                if n < 0:
+                    raise MemoryError()
+                total += n
+        ids = ids_all if ids_all is not None and ids_all.shape[0] >= total else np.empty(max(total, 1), np.int32)
+        cdef int32_t[::1] ids_v = ids
+        for i in range(self.n):
+            g = &self.games[i]
+            off_v[i] = r
+            if g.phase == PH_PLAYING and g.pc.current >= 0:
+                if buffers is not None:       # a landlord's row leaves the farmer's last 111 bytes
+                    memset(&xna_v[i, 0], 0, DZ_X_FARMER)
+                m = dz_ids(&g.pc, g.pc.v, g.pc.ncodes, &multi[0], &setkey[0], dup_types, &ids_v[0] + r)
+                xl = dz_state(&g.pc, g.pc.v, g.landlord, &xna_v[i, 0], &z_v[i, 0, 0])
+                if xl < 0:
+                    raise ValueError(f"douzero features: game {i}'s cards left or bombs are out of DouZero's range")
+                pos_v[i] = (g.pc.current - g.landlord + 3) % 3
+                r += m
+            elif buffers is not None:
+                memset(&xna_v[i, 0], 0, DZ_X_FARMER)
+                memset(&z_v[i, 0, 0], 0, DZ_Z_SIZE)
+        off_v[self.n] = r
+        x = x_all if x_all is not None and x_all.shape[0] >= max(r, 1) else np.empty((max(r, 1), 484), np.float32)
+        cdef float[:, ::1] x_v = x
+        with nogil:
+            for i in range(self.n):
+                if pos_v[i] >= 0 and off_v[i + 1] > off_v[i]:
+                    g = &self.games[i]
+                    dz_rows(g.pc.v, &xna_v[i, 0], 319 if pos_v[i] == 0 else DZ_X_FARMER, &ids_v[0] + off_v[i],
+                            off_v[i + 1] - off_v[i], &x_v[off_v[i], 0], 484)
+        if buffers is not None:
+            return position, offsets, ids, x, xna, z
+        return position, offsets, ids[:r], x[:r], xna, z
+
+    cdef int ready(self) except -1:
+        if self.games == NULL:
+            raise ValueError("this VectorCore was never initialised")
+        return 0
+
+    cdef object legal_masks_(self, cnp.int8_t[:, ::1] out):
+        cdef Py_ssize_t i, k
+        cdef const int64_t* off = self.off_p
+        cdef const int32_t* ids = self.ids_p
+        self.ready()
+        if out.shape[0] != self.n or out.shape[1] < self.conf.P + 6:
+            raise ValueError(f"out must have shape ({self.n}, {self.conf.P + 6})")
+        with nogil:
+            for i in range(self.n):
+                memset(&out[i, 0], 0, out.shape[1])
+                for k in range(off[i], off[i + 1]):
+                    out[i, ids[k]] = 1
+
+    def first_illegal(self, const int32_t[::1] actions):
+        """The first game whose action is not legal, or -1 (nothing is stepped)."""
+        cdef Py_ssize_t i
+        self.ready()
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must have {self.n} entries")
+        for i in range(self.n):
+            if not is_legal(&self.games[i], &self.conf, actions[i]):
+                return i
+        return -1
+
+    cdef object step_(self, const int32_t[::1] actions):
+        cdef Py_ssize_t i
+        cdef int res = 0
+        cdef VGame* g
+        self.need_seeds(self.n)
+        cdef float* rew = self.rew_p
+        cdef uint8_t* done = self.done_p
+        cdef int S = self.conf.seats
+        i = self.first_illegal(actions)
+        if i >= 0:
+            return i
+        cdef Py_ssize_t k, total = 0
+        cdef bint fits = True
+        with nogil:
+            self.off_p[0] = 0
+            for i in range(self.n):
+                g = &self.games[i]
+                res = apply(g, &self.conf, actions[i], rew + i * S)
+                if res < 0:
+                    break
+                done[i] = res
+                if res:
+                    self.next_hand(i)
+                else:
+                    memset(rew + i * S, 0, S * sizeof(float))
+                k = self.refresh(i, self.observe)
+                if k < 0:
+                    res = -1
+                    break
+                # the legal ids in the same pass, while the game is in cache
+                if fits and total + k <= self.ids_cap:
+                    write_ids(g, &self.conf, self.ids_p + total)
+                else:
+                    fits = False
+                total += k
+                self.off_p[i + 1] = total
+        if res < 0:
+            raise MemoryError()
+        if fits:
+            self.nids = total
+            self.ids_view = None
+        else:
+            self.write_all_ids()
+        return -1
+
+    cdef object play_(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record):
+        cdef Py_ssize_t t = 0, i, k, finished = 0, chunk
+        cdef int res = 0, s, S = self.conf.seats
+        cdef VGame* g
+        cdef int32_t a
+        cdef int32_t* buf
+        cdef float rw[MAX_SEATS]
+        cdef double total[MAX_SEATS]
+        cdef bint rec = record is not None
+        cdef Py_ssize_t most = self.table.max_moves + 8
+        self.ready()
+        if steps < 0 or (rec and (record.shape[0] != steps or record.shape[1] != self.n)):
+            raise ValueError(f"steps must be >= 0 and record of shape (steps, {self.n})")
+        buf = <int32_t*>calloc(most, sizeof(int32_t))
+        if buf == NULL:
+            raise MemoryError()
+        memset(total, 0, sizeof(total))
+        try:
+            while t < steps and res >= 0:
+                self.need_seeds(self.n * 4)
+                with nogil:
+                    while t < steps and self.seed_len - self.seed_pos >= self.n:
+                        for i in range(self.n):
+                            g = &self.games[i]
+                            k = count_ids(g, &self.conf)
+                            if k < 0:
+                                res = -1
+                                break
+                            write_ids(g, &self.conf, buf)
+                            a = choose(g, &self.conf, buf, k, greedy, &self.pstate)
+                            if rec:
+                                record[t, i] = a
+                            res = apply(g, &self.conf, a, rw)
+                            if res < 0:
+                                break
+                            if res:
+                                finished += 1
+                                for s in range(S):
+                                    total[s] += rw[s]
+                                self.next_hand(i)
+                        if res < 0:
+                            break
+                        t += 1
+        finally:
+            free(buf)
+        if res < 0:
+            raise MemoryError()
+        with nogil:
+            for i in range(self.n):
+                self.refresh(i, self.observe)
+        self.write_all_ids()
+        return finished, np.array([total[s] for s in range(S)], np.float64)
+
+    # -- inspection --
+    cdef int check_index(self, Py_ssize_t i) except -1:
+        self.ready()
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return 0
+
+    def phase(self, Py_ssize_t i):
+        """The phase name of game ``i``."""
+        self.check_index(i)
+        return PHASE_NAMES[self.games[i].phase]
+
+    def hands(self, Py_ssize_t i):
+        """Every seat's cards in game ``i`` as a new ``int64[seats, 15]`` array."""
+        self.check_index(i)
+        cdef VGame* g = &self.games[i]
+        cdef int s, r
+        out = np.zeros((self.conf.seats, NUM_RANKS), np.int64)
+        cdef int64_t[:, ::1] o = out
+        for s in range(self.conf.seats):
+            for r in range(NUM_RANKS):
+                o[s, r] = g.pc.hands[s][r] if g.phase == PH_PLAYING else g.hands[s][r]
+        return out
+
+    def info(self, Py_ssize_t i):
+        """``(landlord, bid, robs, doubles, redeals)`` of game ``i`` (-1: no landlord)."""
+        self.check_index(i)
+        cdef VGame* g = &self.games[i]
+        return g.landlord, g.bid, g.robs, g.ndoubles, g.ndeals - 1
+
+    def __reduce__(self):
+        raise TypeError("a C VectorGame cannot be pickled")
+
+
+# -- the encoder of one ddz.Game ---------------------------------------------------------
+
+@cython.final
+cdef int read_counts(object counts, uint8_t* dst, const uint8_t* limit, str what) except -1:
+    """``counts`` (15 ints, each within the deck's ``limit``) into ``dst``; a ValueError
+    naming ``what`` otherwise (the encoder's checks of its hands and bottom)."""
+    cdef int r, x
+    if len(counts) != NUM_RANKS:
+        raise ValueError(f"{what} is 15 counts")
+    for r in range(NUM_RANKS):
+        x = counts[r]
+        if not 0 <= x <= limit[r]:
+            raise ValueError("a count beyond the deck")
+        dst[r] = <uint8_t>x
+    return 0
+
+
+cdef class GameEncoder:
+    """The C observation encoder for one :class:`ddz.Game` at a time (the PettingZoo and
+    Gymnasium envs, through :func:`ddz.envs.core.encode_observation`): the game's fields
+    are copied into a game struct and :func:`encode` (the vector game's) writes the row.
+    Arguments as :class:`VectorCore`'s (``ranks`` unused); trusted."""
+
+    cdef Conf conf
+    cdef RuleTable table
+    cdef readonly Py_ssize_t obs_size
+
+    def __cinit__(self, *args, **kwargs):
+        self.conf.v = NULL
+
+    def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size):
+        self.obs_size = obs_size
+        table.built()
+        self.table = table
+        conf_from(&self.conf, table, settings, layout, obs_size, b"")
+
+    def encode(self, int seat, int phase, int current, PlayState ps, hands, left, bottom, int landlord,
+               int bid, int robs, bids, doubles, int ndoubles, cnp.float32_t[::1] out):
+        """Write the observation of ``seat`` into ``out`` (``float32[obs_size]``).
+
+        :param phase: 0 bidding, 1 doubling, 3 playing, 4 over. :param current: the seat to
+            act, -1 when over. :param ps: the game's ``PlayState`` (``None`` before the play
+            phase). :param hands: the hands before the play phase (with the bottom once
+            there is a landlord): the start of the play phase. :param left: cards left
+            before the play phase. :param bottom: 15 counts, or ``None`` when not shown.
+        :param bids: ``(seat, value)`` of this deal's auction. :param doubles: per seat
+            ``None``/``False``/``True``.
+        """
+        cdef VGame g
+        cdef int s, S = self.conf.seats
+        if self.conf.v == NULL:
+            raise ValueError("this GameEncoder was never initialised")
+        if out.shape[0] != self.conf.obs_size:
+            raise ValueError("out has the wrong size")
+        if not (0 <= seat < S and phase in (0, 1, 2, 3, 4) and -1 <= current < S and -1 <= landlord < S
+                and 0 <= bid <= 3 and 0 <= robs <= 64 and 0 <= ndoubles <= S):
+            raise ValueError("a seat, phase, bid or count out of range")
+        if len(hands) != S or len(left) != S or len(doubles) != S:
+            raise ValueError(f"hands, left and doubles need {S} entries")
+        memset(&g, 0, sizeof(VGame))
+        if ps is not None:
+            if ps.c.v != self.conf.v:
+                raise ValueError("the play state is of another table")
+            memcpy(&g.pc, &ps.c, sizeof(PlayCore))      # read only: its buffers stay the PlayState's
+            g.in_play = 1
+        g.phase = phase
+        g.current = current
+        g.landlord = landlord
+        for s in range(S):
+            read_counts(hands[s], g.hands[s], self.conf.v.opts.limit, "a hand")
+            g.left[s] = left[s]
+            d = doubles[s]
+            g.doubles[s] = -1 if d is None else (1 if d else 0)
+        if bottom is not None:
+            read_counts(bottom, g.bottom, self.conf.v.opts.limit, "the bottom")
+        g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
+        for who, value in bids:
+            if not (0 <= who < S and 0 <= value <= 3):
+                raise ValueError("a bid (seat, value) out of range")
+            g.word[<int>who] = <int8_t>(1 + value)
+        with nogil:
+            encode(&g, &self.conf, seat, &out[0])

@@ -1,0 +1,782 @@
+# cython: language_level=3
+"""The play phase stepped in C (RULES.md §5, §6): one implementation of the rules of play.
+
+A :class:`PlayState` holds a play-phase position of any number of seats (2..4): every
+hand as 15 counts, the play to beat as an action id of the rule set's table (0 when the
+seat to act leads), who made it, the passes since, and the counters the score needs
+(plays per seat, bombs, rockets). Plays are action ids of the table (``ddz.core.tables``), so
+stepping is a few array reads: legality of one id is a fit check and one ``beats_opts``,
+the legal ids of a position are one kernel call, cached until the next step.
+
+The rules of play, for ``n`` seats: the seat to act leads (any play, not the pass) or
+responds (the pass, or a play that beats the play to beat, RULES.md §2.2, §7); after
+``n - 1`` passes in a row the trick ends and the seat that made the last play leads; the
+hand ends when a seat plays its last card. Every step is kept (seat, id, and what it
+replaced), so :meth:`PlayState.pop` undoes any number of steps.
+
+:class:`ddz.Game` wraps one for its play phase; the pure-Python twin with the same
+methods is :class:`ddz.game.playstate.PyPlayState` (``DDZ_NO_EXTENSIONS=1``), and the test
+suite steps both through the same games.
+
+The Python-callable methods check what they are given (``step`` returns ``False`` for an
+illegal or unknown id and changes nothing); ``PlayState(...)`` checks the hands against
+the table's deck.
+"""
+
+cimport cython
+cimport numpy as cnp
+from cpython.ref cimport Py_INCREF
+from cpython.long cimport PyLong_FromLong
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+from ddz.core._core cimport (NUM_RANKS, T_BOMB, T_ROCKET, CODE_TYPE_SHIFT, CODE_WIDTH_SHIFT, RuleTable, TableView,
+                        beats_opts, count_legal, fits_opts, legal_codes, view_index)
+
+import operator
+
+import numpy as np
+
+cnp.import_array()
+
+_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
+_BOMBS_NAMES = {v: k for k, v in _BOMBS_RULES.items()}
+
+
+cdef inline bint doubles_score(int rule, int64_t code, int32_t beat) noexcept nogil:
+    """Whether a BOMB or ROCKET of ``code`` played on ``beat`` (0: leading) doubles the
+    score under ``Rules.doubling_bombs`` (RULES.md §6)."""
+    if rule == 0:
+        return True
+    if rule == 1:
+        return beat != 0
+    return ((code >> CODE_TYPE_SHIFT) & 31) == T_ROCKET or ((code >> CODE_WIDTH_SHIFT) & 15) >= 6
+
+
+cdef tuple int_tuple(const int* values, Py_ssize_t n):
+    """A tuple of ``n`` Python ints (built directly: a list comprehension costs twice)."""
+    cdef tuple t = PyTuple_New(n)
+    cdef Py_ssize_t i
+    cdef object v
+    for i in range(n):
+        v = PyLong_FromLong(values[i])
+        Py_INCREF(v)
+        PyTuple_SET_ITEM(t, i, v)
+    return t
+
+
+cdef inline cnp.ndarray new_array(Py_ssize_t n, int typenum):
+    cdef cnp.npy_intp dims[1]
+    dims[0] = n
+    return cnp.PyArray_EMPTY(1, dims, typenum, 0)
+
+
+# -- the play-phase state as a C struct, stepped without the GIL ---------------------
+
+cdef void core_init(PlayCore* c) noexcept nogil:
+    memset(c, 0, sizeof(PlayCore))
+    c.v = NULL
+    c.hist = NULL
+    c.codes = NULL
+    c.ncodes = -1
+    c.current = -1
+    c.winner = -1
+    c.to_beat_seat = -1
+
+
+cdef void core_free(PlayCore* c) noexcept nogil:
+    free(c.hist)
+    free(c.codes)
+    c.hist = NULL
+    c.codes = NULL
+    c.hcap = c.cap = c.nhist = 0
+    c.ncodes = -1
+
+
+cdef void core_start(PlayCore* c, const TableView* v, int seats, const uint8_t* hands, int to_move,
+                     int bombs_rule) noexcept nogil:
+    cdef int s, r, total
+    c.v = v
+    c.seats = seats
+    memset(c.hands, 0, sizeof(c.hands))
+    for s in range(seats):
+        total = 0
+        for r in range(NUM_RANKS):
+            c.hands[s][r] = hands[s * NUM_RANKS + r]
+            total += hands[s * NUM_RANKS + r]
+        c.left[s] = total
+        c.nplays[s] = 0
+    c.current = to_move
+    c.to_beat, c.to_beat_seat, c.passes = 0, -1, 0
+    c.bombs = c.rockets = 0
+    c.bombs_rule = bombs_rule
+    c.winner = -1
+    c.nhist = 0
+    c.ncodes = -1
+    for s in range(seats):
+        if c.left[s] == 0:
+            c.winner = s
+            c.current = -1
+
+
+cdef Py_ssize_t core_fill(PlayCore* c) noexcept nogil:
+    cdef Py_ssize_t n
+    cdef int64_t* grown
+    if c.ncodes >= 0:
+        return c.ncodes
+    if c.current < 0:
+        c.ncodes = 0
+        return 0
+    if c.codes == NULL:
+        c.codes = <int64_t*>malloc(FIRST_CAP * sizeof(int64_t))
+        if c.codes == NULL:
+            return -1
+        c.cap = FIRST_CAP
+    n = legal_codes(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat], c.codes, c.cap)
+    if n > c.cap:
+        grown = <int64_t*>realloc(c.codes, n * sizeof(int64_t))
+        if grown == NULL:
+            return -1
+        c.codes, c.cap = grown, n
+        legal_codes(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat], c.codes, c.cap)
+    c.ncodes = n
+    return n
+
+
+cdef Py_ssize_t core_count(const PlayCore* c) noexcept nogil:
+    if c.ncodes >= 0:
+        return c.ncodes
+    if c.current < 0:
+        return 0
+    return count_legal(c.v.opts, c.hands[c.current], c.v.codes[c.to_beat])
+
+
+cdef bint core_is_legal(const PlayCore* c, Py_ssize_t pid) noexcept nogil:
+    cdef const uint8_t* p
+    cdef const uint8_t* h
+    cdef int64_t code
+    cdef int r
+    if c.current < 0 or pid < 0 or pid >= c.v.n_ids:
+        return False
+    if pid == 0:
+        return c.to_beat != 0
+    code = c.v.codes[pid]
+    if not ((c.v.opts.allowed >> ((code >> CODE_TYPE_SHIFT) & 31)) & 1):
+        return False
+    p = c.v.counts + pid * NUM_RANKS
+    h = c.hands[c.current]
+    for r in range(NUM_RANKS):
+        if p[r] > h[r]:
+            return False
+    if not fits_opts(c.v.opts, code, h):
+        return False
+    return c.to_beat == 0 or beats_opts(c.v.opts, code, c.v.codes[c.to_beat])
+
+
+cdef int core_apply(PlayCore* c, int32_t pid) noexcept nogil:
+    cdef Entry* e
+    cdef Entry* grown
+    cdef int seat = c.current, r, t
+    cdef const uint8_t* p
+    cdef Py_ssize_t cap
+    if c.nhist == c.hcap:
+        cap = FIRST_HIST if c.hcap == 0 else 2 * c.hcap
+        grown = <Entry*>realloc(c.hist, cap * sizeof(Entry))
+        if grown == NULL:
+            return -1
+        c.hist, c.hcap = grown, cap
+    e = &c.hist[c.nhist]
+    c.nhist += 1
+    e.id = pid
+    e.seat = <int8_t>seat
+    e.prev_beat = c.to_beat
+    e.prev_beat_seat = <int8_t>c.to_beat_seat
+    e.prev_passes = <int8_t>c.passes
+    c.ncodes = -1
+    if pid == 0:
+        c.passes += 1
+        if c.passes == c.seats - 1:
+            c.to_beat, c.to_beat_seat, c.passes = 0, -1, 0
+        c.current = seat + 1 if seat + 1 < c.seats else 0
+        return 0
+    p = c.v.counts + pid * NUM_RANKS
+    for r in range(NUM_RANKS):
+        c.hands[seat][r] -= p[r]
+        c.left[seat] -= p[r]
+    c.nplays[seat] += 1
+    t = <int>((c.v.codes[pid] >> CODE_TYPE_SHIFT) & 31)
+    if (t == T_BOMB or t == T_ROCKET) and doubles_score(c.bombs_rule, c.v.codes[pid], c.to_beat):
+        if t == T_BOMB:
+            c.bombs += 1
+        else:
+            c.rockets += 1
+    c.to_beat, c.to_beat_seat, c.passes = pid, seat, 0
+    if c.left[seat] == 0:
+        c.winner = seat
+        c.current = -1
+    else:
+        c.current = seat + 1 if seat + 1 < c.seats else 0
+    return 0
+
+
+cdef int32_t core_pop(PlayCore* c) noexcept nogil:
+    cdef Entry* e
+    cdef int seat, r, t
+    cdef const uint8_t* p
+    if c.nhist == 0:
+        return -1
+    c.nhist -= 1
+    e = &c.hist[c.nhist]
+    seat = e.seat
+    if e.id:
+        p = c.v.counts + e.id * NUM_RANKS
+        for r in range(NUM_RANKS):
+            c.hands[seat][r] += p[r]
+            c.left[seat] += p[r]
+        c.nplays[seat] -= 1
+        t = <int>((c.v.codes[e.id] >> CODE_TYPE_SHIFT) & 31)
+        if (t == T_BOMB or t == T_ROCKET) and doubles_score(c.bombs_rule, c.v.codes[e.id], e.prev_beat):
+            if t == T_BOMB:
+                c.bombs -= 1
+            else:
+                c.rockets -= 1
+    c.to_beat, c.to_beat_seat, c.passes = e.prev_beat, e.prev_beat_seat, e.prev_passes
+    c.current = seat
+    c.winner = -1
+    c.ncodes = -1
+    return e.id
+
+
+cdef class PlayState:
+    """A play-phase position, stepped by action id (RULES.md §5).
+
+    :param table: the rule set's table (``ddz.core.tables.table(rules)``, a ``RuleTable``).
+    :param hands: one 15-count sequence (or ``uint8[15]`` array) per seat, 2 to 4 seats.
+    :param to_move: the seat to act (leading, unless ``to_beat`` is given).
+    :param to_beat: the id of the play to beat (0: the seat to act leads).
+    :param beat_seat: the seat that made it (required with ``to_beat``).
+    :param passes: passes since it was made (``0 .. seats - 2``).
+    :param doubling_bombs: which bombs :attr:`bombs` and :attr:`rockets` count
+        (``Rules.doubling_bombs``, RULES.md §6): ``"all"``, ``"beating"`` (played on
+        another play) or ``"six_plus"`` (the rocket and bombs of 6+ cards).
+    :raises ValueError: fewer than 2 or more than 4 hands, a count beyond the table's deck
+        (alone or all hands together), a hand larger than the rule set allows, a seat out
+        of range, or a play to beat that is no play of the table.
+
+    Read-only attributes: ``seats``; ``current`` (the seat to act, -1 once a seat has gone
+    out); ``to_beat`` (the id of the play to beat, 0 when the seat to act leads) and
+    ``to_beat_seat`` (who made it, -1); ``passes`` (since the last play of the trick);
+    ``winner`` (the seat that went out, -1 while playing); ``bombs`` and ``rockets``
+    (played ones that double the score: all of them with ``doubling_bombs="all"``).
+
+    The state itself is the C struct ``PlayCore`` of ``ddz/_game.pxd``, which
+    ``ddz.envs._vector`` steps without the GIL through the same functions.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        core_init(&self.c)
+
+    def __dealloc__(self):
+        core_free(&self.c)
+
+    def __init__(self, RuleTable table not None, hands, int to_move, int to_beat=0, int beat_seat=-1,
+                 int passes=0, doubling_bombs="all"):
+        cdef int s, r, n, total
+        cdef int sums[NUM_RANKS]
+        cdef uint8_t counts[MAX_SEATS * NUM_RANKS]
+        table.built()
+        self.c.v = NULL             # unusable until the checks below pass
+        self.c.ncodes = -1
+        self.c.nhist = 0
+        hands = list(hands)
+        n = len(hands)
+        if n < 2 or n > MAX_SEATS:
+            raise ValueError(f"a play-phase position has 2 to {MAX_SEATS} hands, got {n}")
+        memset(sums, 0, sizeof(sums))
+        memset(counts, 0, sizeof(counts))
+        for s in range(n):
+            h = hands[s]
+            if isinstance(h, np.ndarray):
+                if h.dtype.kind not in "iu":
+                    raise ValueError(f"hand {s} is not 15 integer counts")
+                h = h.reshape(-1).tolist()
+            elif not isinstance(h, (tuple, list)):
+                raise ValueError(f"hand {s} is not 15 counts")
+            if len(h) != NUM_RANKS:
+                raise ValueError(f"hand {s} is not 15 counts")
+            total = 0
+            for r in range(NUM_RANKS):
+                c = h[r]
+                if type(c) is not int:
+                    if isinstance(c, bool) or not isinstance(c, (int, np.integer)):
+                        raise ValueError(f"hand {s}: {c!r} is not a count")
+                    c = int(c)
+                if c < 0 or c > table.opts.limit[r]:
+                    raise ValueError(f"hand {s}: count {c} of rank {r} is beyond the deck")
+                counts[s * NUM_RANKS + r] = <uint8_t>c
+                sums[r] += c
+                total += c
+            if total > table.opts.max_hand:
+                raise ValueError(f"hand {s} holds {total} cards, more than {table.opts.max_hand}")
+        for r in range(NUM_RANKS):
+            if sums[r] > table.opts.limit[r]:
+                raise ValueError(f"the hands together hold {sums[r]} cards of rank {r}, more than the deck")
+        if not 0 <= to_move < n:
+            raise ValueError(f"to_move {to_move} is not a seat of {n}")
+        if doubling_bombs not in _BOMBS_RULES:
+            raise ValueError(f"doubling_bombs must be one of {tuple(_BOMBS_RULES)}, got {doubling_bombs!r}")
+        if to_beat:
+            if not 0 < to_beat < table.view.n_ids or not table.allowed_code(table.view.codes[to_beat]):
+                raise ValueError(f"to_beat {to_beat} is no play of the table")
+            if not 0 <= beat_seat < n or beat_seat == to_move:
+                raise ValueError(f"beat_seat {beat_seat} is not another seat of {n}")
+            if not 0 <= passes <= n - 2:
+                raise ValueError(f"passes {passes} is not 0..{n - 2}")
+        self.table = table
+        core_start(&self.c, &table.view, n, counts, to_move, _BOMBS_RULES[doubling_bombs])
+        if to_beat:
+            self.c.to_beat, self.c.to_beat_seat, self.c.passes = to_beat, beat_seat, passes
+
+    cdef int ready(self) except -1:
+        if self.c.v == NULL:
+            raise ValueError("this PlayState was never built: make one with PlayState(table, hands, to_move)")
+        return 0
+
+    # -- the position --
+    @property
+    def seats(self):
+        """How many seats (hands) the position has."""
+        return self.c.seats
+
+    @property
+    def current(self):
+        """The seat to act; -1 once a seat has gone out."""
+        return self.c.current
+
+    @property
+    def to_beat(self):
+        """The id of the play to beat (0: the seat to act leads)."""
+        return self.c.to_beat
+
+    @property
+    def to_beat_seat(self):
+        """The seat that made :attr:`to_beat` (-1: leading)."""
+        return self.c.to_beat_seat
+
+    @property
+    def passes(self):
+        """Passes since the last play of the trick."""
+        return self.c.passes
+
+    @property
+    def bombs(self):
+        """Played bombs that double the score (``doubling_bombs``)."""
+        return self.c.bombs
+
+    @property
+    def rockets(self):
+        """Played rockets that double the score (``doubling_bombs``)."""
+        return self.c.rockets
+
+    @property
+    def winner(self):
+        """The seat that went out; -1 while playing."""
+        return self.c.winner
+
+    @property
+    def cards_left(self):
+        """Cards left per seat (tuple of ints)."""
+        return int_tuple(self.c.left, self.c.seats)
+
+    @property
+    def plays_made(self):
+        """Plays (not passes) made per seat (tuple of ints)."""
+        return int_tuple(self.c.nplays, self.c.seats)
+
+    @property
+    def doubling_bombs(self):
+        """The ``doubling_bombs`` rule the counters follow."""
+        return _BOMBS_NAMES[self.c.bombs_rule]
+
+    def hand(self, int seat):
+        """The 15 counts of ``seat`` (tuple of ints). :raises IndexError: not a seat."""
+        self.ready()
+        cdef int c[NUM_RANKS]
+        cdef int r
+        if not 0 <= seat < self.c.seats:
+            raise IndexError(f"seat {seat} of {self.c.seats}")
+        for r in range(NUM_RANKS):
+            c[r] = self.c.hands[seat][r]
+        return int_tuple(c, NUM_RANKS)
+
+    def hand_array(self, int seat):
+        """The 15 counts of ``seat`` as a new read-only ``uint8[15]`` array."""
+        self.ready()
+        if not 0 <= seat < self.c.seats:
+            raise IndexError(f"seat {seat} of {self.c.seats}")
+        cdef cnp.ndarray a = new_array(NUM_RANKS, cnp.NPY_UINT8)
+        memcpy(cnp.PyArray_DATA(a), self.c.hands[seat], NUM_RANKS)
+        a.setflags(write=False)
+        return a
+
+    def history(self, Py_ssize_t start=0):
+        """The steps from number ``start`` on (all by default), in order, as a list of
+        ``(seat, id)``."""
+        if start < 0:
+            start = 0
+        return [(self.c.hist[i].seat, self.c.hist[i].id) for i in range(start, self.c.nhist)]
+
+    def __len__(self):
+        return self.c.nhist
+
+    # -- legal moves --
+    cdef Py_ssize_t fill(self) except -1:
+        """Fill the cache with the legal codes of the position; their number."""
+        cdef Py_ssize_t n = core_fill(&self.c)
+        if n < 0:
+            raise MemoryError()
+        return n
+
+    def legal_ids(self):
+        """The legal plays of the seat to act as action ids: a new ``int32`` array in move
+        order (ascending; the pass, id 0, first when responding); empty once over."""
+        self.ready()
+        cdef Py_ssize_t i, n = self.fill()
+        cdef cnp.ndarray a = new_array(n, cnp.NPY_INT32)
+        cdef int32_t* out = <int32_t*>cnp.PyArray_DATA(a)
+        for i in range(n):
+            out[i] = <int32_t>view_index(self.c.v, self.c.codes[i])
+        return a
+
+    def legal_plays(self):
+        """The legal plays as a new list of the table's interned :class:`ddz.Play` objects."""
+        self.ready()
+        cdef Py_ssize_t n = self.fill()
+        return self.table.plays_of(self.c.codes, n)
+
+    def count(self):
+        """How many legal moves the seat to act has (0 once over); nothing is listed."""
+        self.ready()
+        return core_count(&self.c)
+
+    def legal(self, Py_ssize_t pid):
+        """Whether id ``pid`` is a legal play of the seat to act (``False`` for ids out of
+        range and once over): a fit check and one comparison, nothing generated."""
+        self.ready()
+        return core_is_legal(&self.c, pid)
+
+    # -- stepping --
+    def step(self, Py_ssize_t pid):
+        """Play id ``pid`` if it is legal: ``True`` when played, ``False`` (and nothing
+        changed) for an id out of range, a pass when leading, a play the seat does not
+        hold, one that does not beat, a banned one, or any id once the hand is over."""
+        self.ready()
+        if not core_is_legal(&self.c, pid):
+            return False
+        if core_apply(&self.c, <int32_t>pid) < 0:
+            raise MemoryError()
+        return True
+
+    def advance(self, Py_ssize_t pid):
+        """:meth:`step` answering what the game loop needs next: the seat to act now
+        (``>= 0``), ``-1`` when the play ended the hand (see :attr:`winner`), ``-2`` when
+        ``pid`` was not legal (nothing changed)."""
+        self.ready()
+        if not core_is_legal(&self.c, pid):
+            return -2
+        if core_apply(&self.c, <int32_t>pid) < 0:
+            raise MemoryError()
+        return self.c.current
+
+    def pop(self):
+        """Undo the last step; returns its id, or -1 when there is nothing to undo."""
+        self.ready()
+        return core_pop(&self.c)
+
+    # -- whole-tree counting (perft) --
+    cdef long long perft_(self, int depth) except -1:
+        cdef Py_ssize_t n, i
+        cdef long long total = 0
+        cdef int64_t* mine
+        if self.c.current < 0:
+            return 0
+        if depth == 1:
+            return core_count(&self.c)
+        n = self.fill()
+        mine = <int64_t*>malloc(n * sizeof(int64_t) + 1)
+        if mine == NULL:
+            raise MemoryError()
+        memcpy(mine, self.c.codes, n * sizeof(int64_t))
+        try:
+            for i in range(n):
+                if core_apply(&self.c, <int32_t>view_index(self.c.v, mine[i])) < 0:
+                    raise MemoryError()
+                total += self.perft_(depth - 1)
+                core_pop(&self.c)
+        finally:
+            free(mine)
+        return total
+
+    def perft(self, int depth):
+        """Leaves of the legal-move tree of ``depth`` plies (passes count) from here; the
+        state is restored. ``depth`` 0 counts 1."""
+        self.ready()
+        if depth < 0:
+            raise ValueError("depth must be >= 0")
+        if depth == 0:
+            return 1
+        return self.perft_(depth)
+
+    # -- copies --
+    def copy(self):
+        """An independent copy (history included)."""
+        self.ready()
+        cdef PlayState c = PlayState.__new__(PlayState)
+        c.table = self.table
+        memcpy(&c.c, &self.c, sizeof(PlayCore))
+        c.c.hist = NULL
+        c.c.codes = NULL
+        c.c.hcap = c.c.cap = c.c.nhist = 0
+        c.c.ncodes = -1
+        if self.c.nhist:
+            c.c.hist = <Entry*>malloc(self.c.nhist * sizeof(Entry))
+            if c.c.hist == NULL:
+                raise MemoryError()
+            memcpy(c.c.hist, self.c.hist, self.c.nhist * sizeof(Entry))
+            c.c.nhist = c.c.hcap = self.c.nhist
+        return c
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        # rebuilt from the start of the recorded steps: the hands before them, replayed
+        cdef PlayState c = self.copy()
+        while c.c.nhist:
+            core_pop(&c.c)
+        start = (c.table.rules, [c.hand(s) for s in range(c.c.seats)], c.c.current, c.c.to_beat, c.c.to_beat_seat,
+                 c.c.passes, c.c.bombs, c.c.rockets, c.plays_made, c.doubling_bombs)
+        return (_rebuild, (start, [self.c.hist[i].id for i in range(self.c.nhist)]))
+
+    def __repr__(self):
+        return (f"<ddz.game._game.PlayState seats={self.c.seats} current={self.c.current} to_beat={self.c.to_beat} "
+                f"cards_left={self.cards_left}>")
+
+
+def _rebuild(start, ids):
+    cdef PlayState s
+    cdef int i
+    from ddz.core.tables import table
+    rules, hands, cur, beat, beat_seat, passes, nbombs, nrockets, nplays, bombs_rule = start
+    s = PlayState(table(rules), hands, cur, beat, beat_seat, passes, bombs_rule)
+    s.c.bombs, s.c.rockets = nbombs, nrockets
+    for i in range(s.c.seats):
+        s.c.nplays[i] = nplays[i]
+    for pid in ids:
+        if not s.step(pid):
+            raise ValueError(f"a pickled PlayState replays an illegal id {pid}")
+    return s
+
+
+# -- the deal: Python's Mersenne Twister in C ---------------------------------------
+
+cdef void mt_init_genrand(MTState* m, uint32_t s) noexcept nogil:
+    cdef int i
+    m.mt[0] = s
+    for i in range(1, MT_N):
+        m.mt[i] = <uint32_t>(1812433253u * (m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) + <uint32_t>i)
+    m.mti = MT_N
+
+
+cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil:
+    """``init_by_array``: the state ``random.Random(seed)`` has, for the 32-bit words
+    ``key[0:n]`` of ``abs(seed)`` (least significant first)."""
+    cdef Py_ssize_t i = 1, j = 0, k
+    mt_init_genrand(m, 19650218u)
+    k = MT_N if MT_N > n else n
+    while k:
+        m.mt[i] = <uint32_t>((m.mt[i] ^ ((m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) * 1664525u))
+                             + key[j] + <uint32_t>j)
+        i += 1
+        j += 1
+        if i >= MT_N:
+            m.mt[0] = m.mt[MT_N - 1]
+            i = 1
+        if j >= n:
+            j = 0
+        k -= 1
+    k = MT_N - 1
+    while k:
+        m.mt[i] = <uint32_t>((m.mt[i] ^ ((m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) * 1566083941u))
+                             - <uint32_t>i)
+        i += 1
+        if i >= MT_N:
+            m.mt[0] = m.mt[MT_N - 1]
+            i = 1
+        k -= 1
+    m.mt[0] = 0x80000000u
+
+
+cdef uint32_t mt_next(MTState* m) noexcept nogil:
+    """``genrand_uint32``: the next 32 random bits."""
+    cdef uint32_t y
+    cdef int kk
+    if m.mti >= MT_N:
+        for kk in range(MT_N - MT_M):
+            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
+            m.mt[kk] = m.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        for kk in range(MT_N - MT_M, MT_N - 1):
+            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
+            m.mt[kk] = m.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        y = (m.mt[MT_N - 1] & 0x80000000u) | (m.mt[0] & 0x7fffffffu)
+        m.mt[MT_N - 1] = m.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+        m.mti = 0
+    y = m.mt[m.mti]
+    m.mti += 1
+    y ^= (y >> 11)
+    y ^= (y << 7) & 0x9d2c5680u
+    y ^= (y << 15) & 0xefc60000u
+    y ^= (y >> 18)
+    return y
+
+
+cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil:
+    """``Random._randbelow(n)`` for ``1 <= n < 2**32``: rejection sampling on
+    ``getrandbits(n.bit_length())``."""
+    cdef int k = 0
+    cdef uint32_t b = n, r
+    while b:
+        k += 1
+        b >>= 1
+    r = mt_next(m) >> (32 - k)
+    while r >= n:
+        r = mt_next(m) >> (32 - k)
+    return r
+
+
+cdef class Twister:
+    """The random generator of the deal: ``random.Random``'s MT19937 in C, bit for bit.
+
+    ``Twister(seed)`` holds the same state as ``random.Random(seed)`` for any int seed
+    (CPython seeds with the 32-bit words of ``abs(seed)``); :meth:`randrange` and
+    :meth:`deal` draw exactly what ``Random.randrange`` and ``Random.shuffle`` would, so
+    ``ddz.Game(seed=...)`` deals the same cards with or without the core (the module
+    docstring of :mod:`ddz.game` defines the deal through ``random.Random``).
+    :meth:`getstate` / :meth:`setstate` use ``random.Random``'s state format.
+    """
+
+
+    def __init__(self, seed=0):
+        cdef Py_ssize_t i, nkey
+        cdef uint32_t* key
+        if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+            raise TypeError(f"a Twister seed is an int, not {type(seed).__name__}")
+        n = abs(operator.index(seed))
+        words = []
+        while True:
+            words.append(n & 0xFFFFFFFF)
+            n >>= 32
+            if not n:
+                break
+        nkey = len(words)
+        key = <uint32_t*>malloc(nkey * sizeof(uint32_t))
+        if key == NULL:
+            raise MemoryError()
+        for i in range(nkey):
+            key[i] = <uint32_t>words[i]
+        mt_seed(&self.m, key, nkey)
+        free(key)
+
+    def randrange(self, Py_ssize_t n):
+        """``Random.randrange(n)`` for ``1 <= n < 2**32``."""
+        if not 0 < n < 4294967296:
+            raise ValueError(f"randrange({n}): n must be 1 .. 2**32 - 1")
+        return mt_below(&self.m, <uint32_t>n)
+
+    def deal(self, ranks, sizes):
+        """Shuffle positions ``0 .. len(ranks) - 1`` as ``Random.shuffle`` would and cut
+        them into consecutive parts of ``sizes``.
+
+        :param ranks: the rank (0..14) of each card of the deck, in deck order (bytes or a
+            sequence of ints).
+        :param sizes: the size of each part, summing to ``len(ranks)``.
+        :returns: ``(positions, counts)``: per part, its deck positions in ascending order
+            (a tuple of ints) and its 15 rank counts (a tuple of ints).
+        """
+        cdef Py_ssize_t n = len(ranks), i, j, lo, hi, p
+        cdef int* order
+        cdef int t
+        cdef bytes rk = bytes(ranks)
+        cdef const unsigned char* r = rk
+        cdef int cnt[NUM_RANKS]
+        cdef char* seen
+        if sum(sizes) != n or n < 1:
+            raise ValueError("the parts must add up to the deck")
+        order = <int*>malloc(n * sizeof(int))
+        seen = <char*>malloc(n)
+        if order == NULL or seen == NULL:
+            free(order)
+            free(seen)
+            raise MemoryError()
+        try:
+            for i in range(n):
+                order[i] = <int>i
+                if r[i] >= NUM_RANKS:
+                    raise ValueError(f"rank {r[i]} at deck position {i}")
+            i = n - 1
+            while i >= 1:
+                j = mt_below(&self.m, <uint32_t>(i + 1))
+                t = order[i]
+                order[i] = order[j]
+                order[j] = t
+                i -= 1
+            positions, counts = [], []
+            lo = 0
+            for size in sizes:
+                hi = lo + size
+                memset(seen, 0, n)
+                memset(cnt, 0, sizeof(cnt))
+                for i in range(lo, hi):
+                    seen[order[i]] = 1
+                    cnt[r[order[i]]] += 1
+                positions.append(tuple([p for p in range(n) if seen[p]]))
+                counts.append(tuple([cnt[i] for i in range(NUM_RANKS)]))
+                lo = hi
+        finally:
+            free(order)
+            free(seen)
+        return positions, counts
+
+    def getstate(self):
+        """The state in ``random.Random.getstate()``'s format (``Random().setstate`` takes it)."""
+        return (3, tuple([self.m.mt[i] for i in range(MT_N)]) + (self.m.mti,), None)
+
+    def setstate(self, state):
+        """Take a state of :meth:`getstate` or ``random.Random.getstate()``.
+        :raises ValueError: not such a state."""
+        cdef int i
+        try:
+            version, internal, gauss = state
+            words = [int(w) for w in internal]
+        except (TypeError, ValueError):
+            raise ValueError("not a random.Random state") from None
+        if version != 3 or len(words) != MT_N + 1 or not 0 <= words[MT_N] <= MT_N \
+                or any(not 0 <= w < 4294967296 for w in words):
+            raise ValueError("not a random.Random state of version 3")
+        for i in range(MT_N):
+            self.m.mt[i] = <uint32_t>words[i]
+        self.m.mti = words[MT_N]
+
+    def __reduce__(self):
+        return (_twister, (self.getstate(),))
+
+
+def _twister(state):
+    t = Twister()
+    t.setstate(state)
+    return t

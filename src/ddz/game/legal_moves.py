@@ -1,0 +1,144 @@
+"""The legal actions of the seat to act: :meth:`ddz.Game.legal_actions`, their ids,
+the timeout action, and the live :class:`LegalMoves` view (RULES.md §3–§5)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, List, Union
+
+import numpy as np
+
+from ..core.cards import NUM_RANKS
+from ..core.play import PASS, Play, PlayType
+from ..errors import DdzError, IllegalActionError, quote
+from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    from .state import Game
+
+__all__ = ["LegalMoves", "Action", "legal_actions", "compute_legal", "legal_action_ids", "timeout_action"]
+
+Action = Union[Play, str, int, bool]
+
+
+def legal_actions(game) -> List[Action]:
+    """The legal actions of :attr:`current_player` (RULES.md §3–§5), in a fixed order.
+
+    :returns: a new list: bids ``[0, b+1, ..., 3]`` (``0`` is the pass) or ``[0, 1]``
+        (rob variant: pass, call/rob); ``[False, True]`` when doubling; when playing,
+        :class:`ddz.Play` values in the move order of :func:`ddz.legal_moves` (the
+        pass first when responding); ``[]`` when the hand is over.
+    """
+    if game._phase is _PLAYING:
+        return game._ps.legal_plays()
+    legal = game._legal
+    if legal is None:
+        legal = game._compute_legal()
+    return list(legal)
+
+def compute_legal(game) -> list:
+    phase = game._phase
+    if phase is _PLAYING:
+        return game._ps.legal_plays()
+    if phase is _BIDDING:
+        legal = game._auction.legal(game._hands[game._current])
+    elif phase is _DOUBLING or phase is _OPENING:
+        legal = [False, True]
+    else:
+        legal = []
+    game._legal = legal
+    return legal
+
+def legal_action_ids(game) -> npt.NDArray[np.int32]:
+    """The legal plays as action ids of ``ddz.game.actions.ActionSpace(rules)`` (play phase).
+
+    Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
+    order of :meth:`legal_actions`; :meth:`step_id` plays one, and ``space.play(i)``
+    turns an id back into the :class:`ddz.Play`. One kernel call on the play state.
+
+    :returns: a new numpy ``int32`` array.
+    :raises IllegalActionError: not in the play phase (bids and doubles have no ids).
+    """
+    if game._phase is _PLAYING:
+        return game._ps.legal_ids()
+    raise IllegalActionError(f"action ids exist only in the play phase; the phase is {game._phase.value!r}")
+
+
+def timeout_action(game) -> Action:
+    """What :attr:`current_player` does on a timeout (RULES.md §5): pass when bidding
+    (bid 1 when the four-player forced bid forbids the pass), not double, not play
+    open, pass when responding, and when leading its lowest single card.
+
+    :returns: the action (pass it to :meth:`step`).
+    :raises IllegalActionError: the hand is over.
+    """
+    phase = game._phase
+    if phase is _BIDDING:
+        return game._compute_legal()[0]     # the pass, or the lowest bid when it is forced
+    if phase is _DOUBLING or phase is _OPENING:
+        return False
+    if phase is _PLAYING:
+        ps = game._ps
+        if ps.to_beat:
+            return PASS
+        hand = ps.hand(ps.current)
+        low = next(r for r in range(NUM_RANKS) if hand[r])
+        return game._table.plays[game._table.index_of_play[Play(PlayType.SINGLE, low, 1)]]
+    raise IllegalActionError("the hand is over: nobody is to act")
+
+
+class LegalMoves:
+    """The live view of :attr:`Game.legal_moves` (python-chess style): the legal actions
+    of the seat to act in the game's current position, whatever it is when asked.
+
+    ``len(view)`` and ``view.count()`` count them (in the play phase without listing
+    them); ``bool(view)`` is ``False`` only once the hand is over; ``action in view``
+    tests one action (in the play phase a :class:`ddz.Play` or notation, by a fit check
+    and one comparison); iteration and indexing follow :meth:`Game.legal_actions`.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: "Game") -> None:
+        self._game = game
+
+    def count(self) -> int:
+        """How many legal actions the seat to act has (0 once over)."""
+        g = self._game
+        if g._phase is _PLAYING:
+            return g._ps.count()
+        return len(g.legal_actions())
+
+    __len__ = count
+
+    def __bool__(self) -> bool:
+        # every phase but the end has a legal action: a pass, a bid, or any single
+        return self._game._phase is not _OVER
+
+    def __contains__(self, action: object) -> bool:
+        g = self._game
+        if g._phase is not _PLAYING:
+            return any(type(a) is type(action) and a == action for a in g.legal_actions())
+        if isinstance(action, str):
+            try:
+                action = Play.parse(action, g._move_rules)
+            except DdzError:
+                return False
+        if not isinstance(action, Play):
+            return False
+        pid = g._table.index_of_play.get(action)
+        return pid is not None and g._ps.legal(pid)
+
+    def __iter__(self):
+        return iter(self._game.legal_actions())
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer, slice)):   # a list reads True as 1
+            raise DdzError(f"legal moves are indexed by an int or a slice, not {quote(index)} ({type(index).__name__})")
+        return self._game.legal_actions()[index]
+
+    def __repr__(self) -> str:
+        acts = self._game.legal_actions()
+        shown = ", ".join(str(a) for a in acts[:10]) + (", ..." if len(acts) > 10 else "")
+        return f"<ddz.LegalMoves ({len(acts)}): {shown}>"

@@ -1,0 +1,164 @@
+"""What one seat sees (RULES.md §5): :class:`Observation`, and the game's
+:meth:`ddz.Game.observation`."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+from ..core.cards import format_cards
+from ..core.play import Play
+from ..core.rules import Rules
+from ..errors import DdzError
+from .phase import _DOUBLING, Phase
+
+__all__ = ["Observation", "observation", "trusted_observation", "seat_arg", "raw_observation"]
+
+Counts = Tuple[int, ...]
+
+_new_tuple = tuple.__new__
+
+
+class Observation(NamedTuple):
+    """What one seat sees (RULES.md §5: own hand plus public information).
+
+    :ivar seat: the observing seat. :ivar phase: the :class:`Phase`.
+    :ivar current_player: the seat to act (``None`` when the hand is over).
+    :ivar rules: the :class:`ddz.Rules`.
+    :ivar hand: the seat's own cards (15 counts).
+    :ivar landlord: the landlord's seat, or ``None`` during bidding.
+    :ivar bid: the highest bid so far (``bidding="rob"``: 1 once someone called).
+    :ivar bidding: every bidding action of this deal, ``(seat, value)``.
+    :ivar robs: robs so far. :ivar doubles: per seat ``True``/``False`` or ``None``
+        (not chosen yet, or chosen but not yet revealed: the farmers' choices are revealed
+        together).
+    :ivar bottom: the bottom cards (15 counts) once revealed, else ``None`` (in the
+        four-player game they are shown to the landlord only, RULES.md §7).
+    :ivar plays: every play so far (passes included), ``(seat, Play)``, in order.
+    :ivar cards_left: cards left per seat.
+    :ivar to_beat: the play to beat (``None`` when leading or outside the play phase).
+    :ivar to_beat_seat: who made it (``None`` likewise).
+    :ivar multiplier: the multiplier so far (robs, doubles, bottom bonus, open play, bombs,
+        rockets; spring and anti-spring are only known at the end).
+    :ivar open_hand: the landlord's cards when it plays open (亮牌, RULES.md §7: visible
+        to everyone), else ``None``.
+    :ivar face_up: with ``Rules.first_bidder="face_up"`` the card turned face up during the
+        deal, ``(seat that received it, card)`` (the card as text: ``"7H"``, or ``"7"`` for a
+        deal in rank notation), public; else ``None``.
+
+    An immutable named tuple (cheap to build at every turn).
+    """
+
+    seat: int
+    phase: Phase
+    current_player: Optional[int]
+    rules: Rules
+    hand: Counts
+    landlord: Optional[int]
+    bid: int
+    bidding: Tuple[Tuple[int, int], ...]
+    robs: int
+    doubles: Tuple[Optional[bool], ...]
+    bottom: Optional[Counts]
+    plays: Tuple[Tuple[int, Play], ...]
+    cards_left: Tuple[int, ...]
+    to_beat: Optional[Play]
+    to_beat_seat: Optional[int]
+    multiplier: int
+    open_hand: Optional[Counts] = None
+    face_up: Optional[Tuple[int, str]] = None
+
+    @property
+    def hand_str(self) -> str:
+        """The own hand in canonical notation."""
+        return format_cards(self.hand)
+
+    @property
+    def is_landlord(self) -> bool:
+        """``True`` when the observing seat is the landlord."""
+        return self.landlord == self.seat
+
+    @property
+    def partners(self) -> Tuple[int, ...]:
+        """The other farmers' seats (``()`` for the landlord or before it is known)."""
+        lord = self.landlord
+        if lord is None or lord == self.seat:
+            return ()
+        return tuple(s for s in range(len(self.cards_left)) if s != lord and s != self.seat)
+
+    @property
+    def partner(self) -> Optional[int]:
+        """The other farmer's seat in the three-player game (``None`` for the landlord,
+        before it is known, and with four players: see :attr:`partners`)."""
+        partners = self.partners
+        return partners[0] if len(partners) == 1 else None
+
+
+def observation(game, seat: Optional[int] = None) -> Observation:
+    """What ``seat`` sees (RULES.md §5): its own hand and the public information.
+
+    :param seat: 0 .. seats - 1; default :attr:`current_player`.
+    :returns: an :class:`Observation` (a frozen snapshot).
+    :raises DdzError: not a seat (or no seat given once the hand is over).
+    """
+    if seat is None:
+        if game._current is None:
+            raise DdzError("the hand is over: give the seat to observe")
+        seat = game._current
+    else:
+        seat = game._seat_arg(seat)
+    return game._observation(seat)
+
+def trusted_observation(game, seat: int) -> Observation:
+    """:meth:`observation` for a trusted seat (the bots' loop)."""
+    lord = game.landlord
+    doubles = game._doubles
+    ndoubles = game._ndoubles
+    if game._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
+        # RULES.md §4: the farmers' choices are revealed together, so until both have
+        # chosen a seat sees only its own, in `doubles` and in the multiplier alike
+        shown = [None] * game.seats
+        shown[seat] = doubles[seat]
+        doubles = shown
+        ndoubles = int(bool(shown[seat]))
+    ps = game._ps
+    if ps is None:
+        hand, left, plays, to_beat, beat_seat, played = (
+            game._hands[seat], tuple(game._left), (), None, None, 0)
+    else:
+        hand, left, plays, played = ps.hand(seat), ps.cards_left, game.plays, ps.bombs + ps.rockets
+        b = ps.to_beat
+        to_beat, beat_seat = (game._table.plays[b], ps.to_beat_seat) if b else (None, None)
+    # RULES.md §7: the four-player bottom is shown to the landlord only
+    bottom = None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom
+    open_hand = None
+    if game._open:
+        open_hand = game._hands[lord] if ps is None else ps.hand(lord)
+    # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
+    return _new_tuple(Observation, (
+        seat, game._phase, game._current, game.rules, hand,
+        lord, game._auction.bid, tuple(game._auction.bids), game._auction.robs, tuple(doubles),
+        bottom, plays, left, to_beat, beat_seat,
+        game._factor() << (game._auction.robs + ndoubles + played), open_hand, game.face_up))
+
+
+def seat_arg(game, seat: object) -> int:
+    """``seat`` as a seat of ``game`` (an int 0 .. seats - 1).
+
+    :raises DdzError: not a seat."""
+    return game._seat_arg(seat)
+
+
+def raw_observation(game, seat: object) -> tuple:
+    """The fields of ``game`` that :func:`trusted_observation` reads for ``seat``, raw (for
+    the compiled observation encoder of :mod:`ddz.envs`, which reads them as
+    :meth:`ddz.Game.observation` does, without building the :class:`Observation`):
+    ``(seat, phase, current, play_state, hands, cards_left, bottom, landlord, bid, robs,
+    bids, doubles, ndoubles)``; ``bottom`` is ``None`` until there is a landlord.
+
+    :raises DdzError: ``seat`` is not a seat."""
+    seat = game._seat_arg(seat)
+    a = game._auction
+    lord = game.landlord
+    return (seat, game._phase, game._current, game._ps, game._hands, game._left,
+            None if lord is None else game._deals[-1].bottom, lord, a.bid, a.robs, a.bids, game._doubles,
+            game._ndoubles)

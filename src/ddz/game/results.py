@@ -1,0 +1,119 @@
+"""How a hand ends: :class:`Result` and the scoring of a hand played out (RULES.md §6),
+or of a void one (§3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Tuple
+
+from ..core.cards import is_integer
+from ..errors import DdzError, quote
+from .phase import _OVER, SEATS
+
+__all__ = ["Result", "finish"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished hand (RULES.md §5, §6), or of a void one (§3).
+
+    :ivar landlord: the landlord's seat (``None`` for a void hand).
+    :ivar winner: ``"landlord"`` or ``"farmers"`` (``None`` for a void hand).
+    :ivar winners: the winning seats (``()`` for a void hand).
+    :ivar base: the base score (the winning bid; 1 with ``bidding="rob"``; 0 for a void
+        hand).
+    :ivar bombs: bombs played (each ×2). :ivar rockets: rockets played (each ×2).
+    :ivar spring: 春天 (×2). :ivar anti_spring: 反春天 (×2).
+    :ivar doubles: doubles and redoubles (each ×2). :ivar robs: robs (each ×2).
+    :ivar bottom_bonus: the bottom-card factor (1 when the option is off).
+    :ivar multiplier: the product of every factor above (and ×3 for open play).
+    :ivar score: S = base × multiplier.
+    :ivar scores: settlement per seat (zero-sum): the landlord ±2S, each farmer ∓S; in the
+        four-player game the landlord ±3S (RULES.md §7).
+    :ivar void: ``None`` for a hand that was played out; for a void hand (everybody
+        passed the auction and ``Rules.all_pass`` or ``Rules.max_redeals`` ended it, RULES.md
+        §3) the reason, a sentence. A void hand has no landlord, no winner, score 0 and
+        scores all 0; test it with ``if result.void:``.
+    :ivar open_play: the four-player landlord played open (亮牌, ×3, RULES.md §7).
+
+    ``bombs`` and ``rockets`` count those that doubled the score under
+    ``Rules.doubling_bombs`` (RULES.md §6): every one played with ``"all"``.
+    """
+
+    landlord: Optional[int]
+    winner: Optional[str]
+    winners: Tuple[int, ...]
+    base: int
+    bombs: int
+    rockets: int
+    spring: bool
+    anti_spring: bool
+    doubles: int
+    robs: int
+    bottom_bonus: int
+    multiplier: int
+    score: int
+    scores: Tuple[int, ...]
+    void: Optional[str] = None
+    open_play: bool = False
+
+    @classmethod
+    def voided(cls, reason: str, seats: int = SEATS) -> "Result":
+        """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
+
+        :param reason: why the hand is void (kept in :attr:`void`), a non-empty str.
+        :param seats: players at the table (3 or 4).
+        :raises DdzError: another reason or number of seats.
+        """
+        if not isinstance(reason, str) or not reason or not is_integer(seats) or seats not in (3, 4):
+            raise DdzError(f"a void result needs a reason (a non-empty str) and 3 or 4 seats, got "
+                           f"{quote(reason)} and {quote(seats)}")
+        return cls(landlord=None, winner=None, winners=(), base=0, bombs=0, rockets=0,
+                   spring=False, anti_spring=False, doubles=0, robs=0, bottom_bonus=1,
+                   multiplier=1, score=0, scores=(0,) * int(seats), void=reason)
+
+    @property
+    def breakdown(self) -> Dict[str, int]:
+        """Each factor of S = base × multiplier, e.g. ``{"bid": 3, "bombs": 4, ...}``:
+        ``bid`` is the base, every other entry a factor (1 when it did not apply)."""
+        return {"bid": self.base, "bombs": 2 ** self.bombs, "rocket": 2 ** self.rockets,
+                "spring": 2 if self.spring else 1, "anti_spring": 2 if self.anti_spring else 1,
+                "doubles": 2 ** self.doubles, "robs": 2 ** self.robs,
+                "bottom_bonus": self.bottom_bonus, "open_play": 3 if self.open_play else 1}
+
+    def to_json(self) -> Dict[str, Any]:
+        """A JSON-serializable dict of every field (``void``: ``null`` or the reason)."""
+        return {"landlord": self.landlord, "winner": self.winner, "winners": list(self.winners),
+                "base": self.base, "bombs": self.bombs, "rockets": self.rockets,
+                "spring": self.spring, "anti_spring": self.anti_spring, "doubles": self.doubles,
+                "robs": self.robs, "bottom_bonus": self.bottom_bonus,
+                "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores),
+                "void": self.void, "open_play": self.open_play}
+
+
+def finish(game, seat: int) -> None:
+    """``seat`` played its last card: score the hand (RULES.md §6)."""
+    ps = game._ps
+    lord = game.landlord
+    lord_wins = seat == lord
+    farmers = tuple(s for s in range(game.seats) if s != lord)
+    nplays = ps.plays_made
+    spring = lord_wins and not any(nplays[s] for s in farmers)
+    anti = (not lord_wins) and nplays[lord] == 1
+    doubles = game._ndoubles
+    bombs, rockets = ps.bombs, ps.rockets
+    robs = game._auction.robs
+    n = bombs + rockets + spring + anti + doubles + robs
+    multiplier = game._factor() << n
+    score = game._auction.bid * multiplier
+    sign = 1 if lord_wins else -1
+    scores = [-sign * score] * game.seats
+    scores[lord] = len(farmers) * sign * score      # ±2S, or ±3S with four players
+    game.result = Result(
+        landlord=lord, winner="landlord" if lord_wins else "farmers",
+        winners=(lord,) if lord_wins else farmers, base=game._auction.bid, bombs=bombs,
+        rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
+        robs=robs, bottom_bonus=game._bonus, multiplier=multiplier, score=score,
+        scores=tuple(scores), open_play=bool(game._open))
+    game._phase = _OVER
+    game._current = None

@@ -1,0 +1,101 @@
+"""Perfect-information Monte Carlo for the search bots (RULES.md §5): deals sampled
+consistent with what a seat has seen (:func:`sample_deals`), each solved exactly
+(:func:`solve_sampled`); :class:`ddz.SolverBot` and :class:`ddz.ExpertBot` play by them."""
+
+from __future__ import annotations
+
+import random
+from typing import List, Optional
+
+from ..core.cards import deck_counts
+from ..core.play import Play
+from ..game.observations import Observation
+
+__all__ = ["solve_sampled", "sample_deals"]
+
+
+def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, node_limit: int,
+                  give_up: Optional[int] = None) -> Optional[Play]:
+    """Perfect-information Monte Carlo (RULES.md §5): solve each sampled deal exactly with
+    :func:`ddz.solve` (``all_moves=True``, at most ``node_limit`` positions each) and
+    return the move that wins in the most of them; ties go to ``preferred`` when it is
+    among them, else to the first in ``legal``'s order.
+
+    :param obs: the play-phase observation of a three-player game.
+    :param legal: its legal plays. :param preferred: the tie-break move.
+    :param deals: hand triples (:func:`sample_deals`).
+    :param node_limit: per solve.
+    :param give_up: stop (returning ``None``) when none of the first ``give_up`` deals was
+        solved exactly; ``None`` tries them all.
+    :returns: the move, or ``None`` when no deal was solved exactly.
+    """
+    # the solver and its positions sit above the bots in the import floors (DESIGN.md):
+    # imported when a bot first searches
+    from ..game.position import Position
+    from .solver import solve
+    lord = obs.landlord
+    lp = sum(1 for s, p in obs.plays if p and s == lord)
+    fp = any(p and s != lord for s, p in obs.plays)
+    last = obs.to_beat_seat if obs.to_beat is not None else None
+    wins: dict = {}
+    solved = 0
+    for k, hands in enumerate(deals):
+        if k == give_up and not solved:
+            return None
+        pos = Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
+                       rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+        sol = solve(pos, all_moves=True, node_limit=node_limit)
+        if not sol.exact:
+            continue
+        solved += 1
+        for m in sol.moves:
+            wins[m] = wins.get(m, 0) + 1
+    if not solved or not wins:
+        return None
+    best = max(wins.values())
+    if wins.get(preferred, 0) == best:
+        return preferred
+    for p in legal:
+        if wins.get(p, 0) == best:
+            return p
+    return None  # pragma: no cover - the solver's moves are legal moves
+
+
+def sample_deals(obs: Observation, rng: random.Random, samples: int):
+    """``samples`` random hand triples consistent with what a three-player seat has seen
+    (RULES.md §5): its own hand, every play so far, each seat's card count, and the bottom
+    cards the landlord has not played yet (still in its hand). One ``rng.shuffle`` of
+    the unseen cards per deal.
+
+    :returns: a generator of 3-tuples of 15-count tuples, the observing seat's own hand
+        at its seat.
+    """
+    seen = list(obs.hand)
+    lord_played = [0] * 15
+    for s, p in obs.plays:
+        for r, c in enumerate(p.counts):
+            seen[r] += c
+            if s == obs.landlord:
+                lord_played[r] += c
+    unseen = [int(d) - s for d, s in zip(deck_counts(1), seen)]
+    others = [s for s in range(3) if s != obs.seat]
+    # the bottom cards the landlord has not played are still in its hand
+    forced = {s: [0] * 15 for s in others}
+    if obs.bottom is not None and obs.landlord != obs.seat:
+        forced[obs.landlord] = [max(0, b - lp) for b, lp in zip(obs.bottom, lord_played)]
+    pool = []
+    for r, c in enumerate(unseen):
+        pool += [r] * (c - sum(forced[s][r] for s in others))
+    for _ in range(samples):
+        rng.shuffle(pool)
+        hands = [None, None, None]
+        hands[obs.seat] = tuple(obs.hand)
+        at = 0
+        for s in others:
+            h = list(forced[s])
+            need = obs.cards_left[s] - sum(h)
+            for r in pool[at:at + need]:
+                h[r] += 1
+            at += need
+            hands[s] = tuple(h)
+        yield hands

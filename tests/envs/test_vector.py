@@ -1,0 +1,282 @@
+"""The vectorised game in C (``ddz.envs._vector`` behind ``ddz.envs.CVectorGame``) against its
+pure-Python reference ``PyVectorGame`` (its lockstep with independent ``ddz.Game`` objects
+is ``tests/test_envs.py``): identical hands, legal ids, observations, rewards and ends,
+for every rule option the C games support; the built-in policies in C against their Python twin; bad input; seeds."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import ddz
+from ddz import DdzError, IllegalActionError, Rules
+from ddz.core.implementation import NO_EXTENSIONS
+from ddz.game.actions import ActionIdError
+from ddz.envs import VectorGame, encode_observation, env_actions
+from ddz.envs.core import _c_encoder, encode_observation_py
+from ddz.envs.vector import CVectorGame, PyVectorGame, c_unsupported
+
+needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+
+C_RULES = [ddz.STANDARD,
+           Rules(bidding="rob", doubling=True),
+           Rules(bid_rounds="until_passes", kickers="repeat", doubling_bombs="beating"),
+           Rules(all_pass="void", doubling_bombs="six_plus", banned={"TRIO_PAIR"}, straights=False),
+           Rules(max_redeals=0, doubling=True, wings="trios", kickers="repeat", four_with_two=False)]
+C_IDS = ["standard", "rob-doubling", "until-passes-repeat-beating", "void-six-plus-banned", "no-redeal-openspiel"]
+
+
+def random_actions(vg, rng):
+    ids, offsets = vg.legal_ids()
+    return ids[offsets[:-1] + rng.integers(0, np.diff(offsets))]
+
+
+def assert_same_state(a, b):
+    ia, oa = a.legal_ids()
+    ib, ob = b.legal_ids()
+    np.testing.assert_array_equal(oa, ob)
+    np.testing.assert_array_equal(ia, ib)
+    np.testing.assert_array_equal(a.observations, b.observations)
+    np.testing.assert_array_equal(a.current_players, b.current_players)
+    np.testing.assert_array_equal(a.seeds, b.seeds)
+    for i in range(a.num_envs):
+        np.testing.assert_array_equal(a.hands(i), b.hands(i))
+    np.testing.assert_array_equal(a.legal_masks(), b.legal_masks())
+
+
+@needs_core
+@pytest.mark.parametrize("rules", C_RULES, ids=C_IDS)
+def test_c_and_python_vector_games_step_identically(rules):
+    n = 8
+    c, py = CVectorGame(n, rules, seed=11, reward_scale=0.5), PyVectorGame(n, rules, seed=11, reward_scale=0.5)
+    rng = np.random.default_rng(4)
+    assert_same_state(c, py)
+    ends = 0
+    for _ in range(250):
+        actions = random_actions(py, rng)
+        oc, rc, dc = c.step(actions)
+        op, rp, dp = py.step(actions)
+        np.testing.assert_array_equal(dc, dp)
+        np.testing.assert_array_equal(rc, rp)
+        ends += int(dc.sum())
+        assert_same_state(c, py)
+    assert ends >= 10                 # hands ended and were dealt again on both sides
+
+
+@needs_core
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_built_in_policies_in_c_match_their_python_twin(policy):
+    rules = Rules(bidding="rob", doubling=True)
+    n, steps = 6, 120
+    c, py = CVectorGame(n, rules, seed=21), PyVectorGame(n, rules, seed=21)
+    rec_c, rec_p = np.zeros((steps, n), np.int32), np.zeros((steps, n), np.int32)
+    fc, tc = c.play(steps, policy, record=rec_c)
+    fp, tp = py.play(steps, policy, record=rec_p)
+    np.testing.assert_array_equal(rec_c, rec_p)
+    assert fc == fp and fc > 0
+    np.testing.assert_array_equal(tc, tp)
+    assert tc.sum() == 0              # zero-sum scores
+    assert_same_state(c, py)
+    # the policy's generator goes on where it stopped, and stepping goes on from there
+    assert c.play(30, policy)[1].tolist() == py.play(30, policy)[1].tolist()
+    actions = random_actions(py, np.random.default_rng(0))
+    np.testing.assert_array_equal(c.step(actions)[1], py.step(actions)[1])
+    assert_same_state(c, py)
+
+
+@needs_core
+def test_recorded_random_play_replays_through_step():
+    n, steps = 5, 80
+    a, b = CVectorGame(n, seed=8), CVectorGame(n, seed=8)
+    record = np.zeros((steps, n), np.int32)
+    a.play(steps, record=record)
+    for t in range(steps):
+        b.step(record[t])
+    assert_same_state(a, b)
+
+
+@needs_core
+def test_seed_decides_everything():
+    a, b, other = CVectorGame(16, seed=5), CVectorGame(16, seed=5), CVectorGame(16, seed=6)
+    assert not np.array_equal(a.observations, other.observations)
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        actions = random_actions(a, rng)
+        ra = a.step(actions)[1].copy()
+        rb = b.step(actions)[1]
+        np.testing.assert_array_equal(ra, rb)
+    assert_same_state(a, b)
+    seeds = a.seeds.copy()
+    a.reset()
+    assert not np.array_equal(seeds, a.seeds)      # reset deals the next hands
+
+
+@needs_core
+def test_c_vector_game_refuses_what_it_does_not_support_and_vector_game_falls_back():
+    for rules, option in [(Rules.four_player(), "Rules.players=4"), (Rules(bottom_bonus=True), "Rules.bottom_bonus"),
+                          (Rules(first_bidder="face_up"), "Rules.first_bidder='face_up'")]:
+        assert c_unsupported(rules) == option if option != "Rules.bottom_bonus" else c_unsupported(rules).startswith(option)
+        with pytest.raises(DdzError, match=option.replace(".", r"\.")):
+            CVectorGame(2, rules)
+        vg = VectorGame(2, rules)
+        assert isinstance(vg, PyVectorGame) and isinstance(vg, VectorGame)
+    vg = VectorGame(2)
+    assert isinstance(vg, CVectorGame) and isinstance(vg, VectorGame)
+
+
+@needs_core
+def test_c_vector_game_is_not_picklable():
+    vg = CVectorGame(2)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        pickle.dumps(vg)
+    with pytest.raises(TypeError, match="cannot be pickled"):
+        copy.deepcopy(vg)
+
+
+@needs_core
+def test_c_vector_game_bad_input():
+    vg = CVectorGame(4, seed=3)
+    with pytest.raises(ActionIdError):
+        vg.step(np.zeros((4, 1), np.int32))
+    ids, offsets = vg.legal_ids()
+    actions = ids[offsets[:-1]].copy()
+    actions[3] = len(vg.actions.space) + 4          # "double": not a bidding action
+    with pytest.raises(IllegalActionError, match=r"actions\[3\] = .*double.* game 3 \(phase bidding"):
+        vg.step(actions)
+    strided = np.zeros(8, np.int32)[::2]
+    strided[:] = ids[offsets[:-1]]
+    vg.step(strided)                                  # a non-contiguous int32 array is converted
+    for bad in [dict(steps=-1), dict(steps=2, policy="smart"), dict(steps=2, record=np.zeros((2, 4), np.int64)),
+                dict(steps=2, record=np.zeros((3, 4), np.int32))]:
+        with pytest.raises(DdzError):
+            vg.play(**bad)
+    with pytest.raises(DdzError):
+        vg.legal_masks(out=np.zeros((4, vg.num_actions), np.int8)[:, ::-1])
+    for bad in [-1, 4, 1.0, True]:
+        with pytest.raises(DdzError):
+            vg.hands(bad)
+
+
+_WITHOUT_CORE = """
+import pytest
+from ddz.errors import DdzError
+from ddz.envs.vector import CVectorGame, PyVectorGame, VectorGame
+assert isinstance(VectorGame(2), PyVectorGame)
+with pytest.raises(DdzError, match="compiled core"):
+    CVectorGame(2)
+print("ok")
+"""
+
+
+def test_vector_game_without_the_core_is_the_python_one():
+    """Under ``DDZ_NO_EXTENSIONS=1`` (in a child process when this one has the core),
+    ``VectorGame`` is the Python one and ``CVectorGame`` refuses with a clear error."""
+    if NO_EXTENSIONS:
+        exec(_WITHOUT_CORE, {})
+        return
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, DDZ_NO_EXTENSIONS="1")
+    out = subprocess.run([sys.executable, "-c", _WITHOUT_CORE], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+ENCODER_RULES = C_RULES + [Rules(all_pass="void", doubling=True), Rules(bidding="rob", kickers="repeat",
+                                                                      doubling_bombs="beating")]
+
+
+@needs_core
+@pytest.mark.parametrize("rules", ENCODER_RULES, ids=C_IDS + ["void-doubling", "rob-repeat"])
+def test_c_encoder_of_one_game_matches_the_python_one(rules):
+    """``encode_observation`` (the C encoder, for the PettingZoo and Gymnasium envs) gives
+    the reference's array for every seat, in every phase, over and void hands included."""
+    assert _c_encoder(rules) is not None
+    acts = env_actions(rules)
+    rng = np.random.default_rng(7)
+    out = np.zeros(len(encode_observation_py(ddz.Game(rules, seed=0), 0)), np.float32)
+    phases = set()
+    for seed in range(12):
+        game = ddz.Game(rules, seed=seed)
+        while True:
+            phases.add(game.phase.value)
+            for seat in range(rules.seats):
+                want = encode_observation_py(game, seat)
+                np.testing.assert_array_equal(encode_observation(game, seat), want)
+                np.testing.assert_array_equal(encode_observation(game, seat, out), want)
+            if game.result is not None:
+                break
+            ids = acts.legal_ids(game)
+            acts.step(game, int(ids[rng.integers(len(ids))]))
+    assert {"bidding", "playing", "over"} <= phases
+    assert ("doubling" in phases) == rules.doubling
+    with pytest.raises(DdzError):
+        encode_observation(ddz.Game(rules, seed=1), 3)
+
+
+def test_encoder_falls_back_for_what_it_does_not_encode():
+    for rules in [Rules.four_player(), Rules(first_bidder="face_up"), Rules(bottom_bonus=True)]:
+        assert _c_encoder(rules) is None
+        game = ddz.Game(rules, seed=2)
+        np.testing.assert_array_equal(encode_observation(game, 1), encode_observation_py(game, 1))
+    game = ddz.Game(seed=3)       # an out buffer the C encoder cannot take: float64
+    out = np.zeros(len(encode_observation(game, 0)), np.float64)
+    np.testing.assert_array_equal(encode_observation(game, 0, out), encode_observation_py(game, 0))
+
+
+@pytest.mark.parametrize("cls", [VectorGame, PyVectorGame])
+def test_observe_false_skips_only_the_observations(cls):
+    a, b = cls(6, seed=9), cls(6, seed=9, observe=False)
+    assert not b.observations.any() and a.observations.any()
+    rng = np.random.default_rng(5)
+    for _ in range(80):
+        actions = random_actions(a, rng)
+        ra, da = [x.copy() for x in a.step(actions)[1:]]
+        ob, rb, db = b.step(actions)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(da, db)
+        np.testing.assert_array_equal(a.legal_ids()[0], b.legal_ids()[0])
+        assert not ob.any()
+    b.observe = True                  # from the next step on
+    actions = random_actions(a, rng)
+    np.testing.assert_array_equal(a.step(actions)[0], b.step(actions)[0])
+    with pytest.raises(DdzError):
+        cls(2, observe="yes")
+
+
+@needs_core
+def test_games_step_in_threads_as_they_do_alone():
+    """Stepping releases the GIL: two vectors stepped in two threads at once end exactly
+    as when stepped one after the other; a second call into a vector that is being
+    stepped is refused (RuntimeError), never interleaved."""
+    import threading
+
+    def run(vg, out):
+        out.append(vg.play(150))
+        out.append(vg.observations.copy())
+
+    alone = []
+    for seed in (1, 2):
+        run(CVectorGame(64, seed=seed), alone)
+    together = [[], []]
+    a, b = CVectorGame(64, seed=1), CVectorGame(64, seed=2)
+    threads = [threading.Thread(target=run, args=(vg, out)) for vg, out in zip((a, b), together)]
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads):
+        try:
+            a.legal_masks()
+        except RuntimeError as exc:
+            assert "another thread" in str(exc)
+    for t in threads:
+        t.join()
+    for k, out in enumerate(together):
+        (f_alone, t_alone), obs_alone = alone[2 * k], alone[2 * k + 1]
+        (f_thread, t_thread), obs_thread = out
+        assert f_alone == f_thread > 0
+        np.testing.assert_array_equal(t_alone, t_thread)
+        np.testing.assert_array_equal(obs_alone, obs_thread)
