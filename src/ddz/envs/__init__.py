@@ -17,9 +17,30 @@ Gymnasium only in the modules that need them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .core import (AUCTION_ACTIONS, EnvActions, encode_observation, encode_observation_py, env_actions,
                    observation_high, observation_layout, observation_size)
-from .vector import CVectorGame, PyVectorGame, VectorGame, VectorMemoryError
+
+if TYPE_CHECKING:       # for type checkers; at run time the vector loads on first use (below)
+    from .vector import CVectorGame, PyVectorGame, VectorGame, VectorMemoryError
+
+_VECTOR_NAMES = ("VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError")
+
+
+def __getattr__(name: str) -> Any:
+    """The vector's names, loaded from :mod:`ddz.envs.vector` on first use (PEP 562): the
+    package's import chain stays one module shorter (docs/DESIGN.md, import floors)."""
+    if name in _VECTOR_NAMES:
+        from . import vector    # start-up time and the import chain: the vector when it is asked for
+        value = getattr(vector, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ddz.envs' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_VECTOR_NAMES))
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "EnvActions", "env_actions", "encode_observation",
            "encode_observation_py", "observation_layout", "observation_size", "observation_high",
