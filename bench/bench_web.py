@@ -10,7 +10,7 @@ Starts ``ddz serve --port 0`` (2 workers), then
    (``performance.now()`` from the click handler to the answer and the line drawn), as
    seen from the test (Selenium's click to the page's timing appearing: adds WebDriver's
    round trips), and of the search alone (``seconds`` of the answer);
-2. the load test of tests/test_web.py (100 concurrent requests: 30 solves, 40 legal-move
+2. the load test of tests/web/test_web.py (100 concurrent requests: 30 solves, 40 legal-move
    queries, 30 bad inputs) ``--loads`` times in a row: requests, answers other than the
    expected ones, p50/p99 latency, wall time, and the resident memory of the server
    process and of its workers after each run.

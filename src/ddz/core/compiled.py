@@ -1,7 +1,7 @@
 """The rules functions computed by the Cython core (:mod:`ddz.core._core`).
 
 Same public functions, signatures, results, order and exceptions as
-:mod:`ddz.core.reference` (the oracle; ``tests/test_core_crosscheck.py`` holds them equal),
+:mod:`ddz.core.reference` (the oracle; ``tests/core/test_core_crosscheck.py`` holds them equal),
 plus :func:`legal_moves_array`, which returns move codes with no Python object per move.
 
 Arguments are validated once, in C, by the rule set's table (:class:`ddz.core._core.RuleTable`):

@@ -1,7 +1,7 @@
 """Conversions to and from other Dou Dizhu implementations: DouZero, RLCard, OpenSpiel.
 
 None of them is imported here unless a function says so; the encodings are rebuilt from
-their published rules and checked against the real packages by ``tests/test_interop.py``.
+their published rules and checked against the real packages by ``tests/interop/test_interop.py``.
 
 Each engine's helpers default to its profile (``Rules.profile(name)``, RULES.md §2.5),
 whose plays and legal moves are exactly the engine's.
