@@ -6,6 +6,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -116,6 +117,24 @@ def test_closing_a_bot_ends_the_programs_it_started(tmp_path):
     else:
         os.kill(child, 9)
         raise AssertionError("the bot's child outlived it")
+
+
+def test_an_answer_with_an_id_that_is_no_request_id_is_garbage(tmp_path):
+    bot = tmp_path / "string_ids.py"
+    bot.write_text("import json, sys\n"
+                   "for line in sys.stdin:\n"
+                   "    m = json.loads(line)\n"
+                   "    if m['type'] == 'hello':\n"
+                   "        print(json.dumps({'type': 'ready', 'protocol': 1, 'name': 'string-ids'}), flush=True)\n"
+                   "    elif m['type'] == 'act':\n"
+                   "        print(json.dumps({'id': str(m['id']), 'action': m['legal'][0]}), flush=True)\n"
+                   "    elif m['type'] == 'quit':\n"
+                   "        break\n")
+    r = run([f"cmd:{PY} {bot}", "greedy"], deals=1, seed=3, move_seconds=5)
+    assert r.bots[0]["timeouts"] == 0 and r.bots[0]["forfeits"] == 2
+    assert {f["kind"] for f in r.forfeits} == {"garbage"}
+    assert all(re.fullmatch(r"the answer's id must be the integer id of the request, (\d+), not '\1'", f["detail"])
+               for f in r.forfeits)
 
 
 def _running(pid):

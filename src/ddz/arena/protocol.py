@@ -398,7 +398,11 @@ class ProtocolBot:
                 answer = json.loads(line)
             except ValueError:
                 raise Forfeit("garbage", f"not JSON: {line[:200]!r}") from None
-            if isinstance(answer, dict) and answer.get("id") is not None and answer.get("id") != rid:
+            got = answer.get("id") if isinstance(answer, dict) else None
+            if got is not None and got != rid:
+                if isinstance(got, bool) or not isinstance(got, int) or got > rid:
+                    raise Forfeit("garbage", f"the answer's id must be the integer id of the request, {rid}, "
+                                             f"not {got!r}")
                 continue                  # a late answer to a request that timed out
             self._spend(time.monotonic() - t0)
             return parse_action(answer, legal, ids, text_ids, phase, obs.rules)
