@@ -54,10 +54,13 @@ def test_usage_errors_exit_2(capsys):
     assert exc.value.code == 2
 
 
-def test_console_script_runs():
-    proc = subprocess.run([sys.executable, "-m", "ddz.cli", "classify", "BR"],
+@pytest.mark.parametrize("module", ["ddz.cli", "ddz"])
+def test_console_script_runs(module):
+    proc = subprocess.run([sys.executable, "-m", module, "classify", "BR"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "ROCKET BR"
+    bad = subprocess.run([sys.executable, "-m", module, "classify", "XYZ"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("ddz: error:")
 
 
 def test_moves_example_hand_notice_goes_to_stderr(capsys, run_cli):
