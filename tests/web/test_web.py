@@ -20,13 +20,13 @@ import ddz
 from conftest import NO_EXTENSIONS, readme_code
 from webtools import HARD, PUZZLES, WZ8, Server, alive, cpu_seconds, load_test, rss_kib
 
-httpx = pytest.importorskip("httpx")
-pytest.importorskip("psutil")
-pytest.importorskip("starlette")
-pytest.importorskip("uvicorn")
+from ddz.web import api, cards
+from ddz.web.pool import Busy, SolverPool
 
-from ddz.web import api, cards  # noqa: E402
-from ddz.web.pool import Busy, SolverPool  # noqa: E402
+try:
+    import httpx
+except ImportError:         # the tests that need it skip through the web_stack fixture
+    httpx = None
 
 SRC = pathlib.Path(ddz.__file__).resolve().parent / "web"
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "api.md"
@@ -35,7 +35,19 @@ PUZZLE = "KK5543/225543" if NO_EXTENSIONS else f"{WZ8['first']}/{WZ8['second']}"
 
 
 @pytest.fixture(scope="module")
-def server():
+def web_stack():
+    """Skip a test that serves or calls over HTTP when the web extra or the tests' HTTP
+    client is missing (the card component, the replay frames and the API's checks need
+    none of them)."""
+    for name in ("httpx", "psutil", "starlette", "uvicorn"):
+        pytest.importorskip(name)
+
+
+needs_web = pytest.mark.usefixtures("web_stack")
+
+
+@pytest.fixture(scope="module")
+def server(web_stack):
     s = Server("--workers", "2", "--time-limit", "20")
     yield s
     assert s.stop() == 0
@@ -291,6 +303,7 @@ def test_malformed_bodies_are_4xx(server, data, headers, status):
     assert r.status_code == status and set(r.json()) == {"error", "type"}
 
 
+@needs_web
 def test_a_bug_is_a_json_500_not_a_dead_server(capsys):
     from starlette.applications import Starlette
     from starlette.routing import Route
@@ -353,6 +366,7 @@ def test_readme_example(server):
 
 # -- the pool ---------------------------------------------------------------------------
 
+@needs_web
 def test_pool_runs_at_most_n_solves_and_bounds_the_queue():
     async def main():
         pool = SolverPool(workers=1, max_waiting=1)
@@ -457,6 +471,7 @@ def test_replay_of_a_match_and_a_void_hand(server):
 
 # -- the command, the card component, notebooks -----------------------------------------------
 
+@needs_web
 def test_serve_command_help_and_errors(run_cli, capsys):
     with pytest.raises(SystemExit) as exc:
         run_cli("serve", "--help")
@@ -476,6 +491,7 @@ def test_serve_command_help_and_errors(run_cli, capsys):
     assert code == 2 and "do not fit in the" in err and out == ""
 
 
+@needs_web
 def test_serve_stops_on_ctrl_c_and_takes_its_workers_along():
     s = Server("--workers", "1")
     pids = get(s, "/api/status").json()["pids"]
