@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass, field, fields
-from typing import Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from ..core.implementation import compiled
 from ..core.cards import is_integer
@@ -202,8 +202,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
             raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
         threads = int(threads)
     if table_mb is not DEFAULT_TABLE_MB:
-        if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
-            raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+        _table_mb_arg(table_mb)
     if progress is not None and not callable(progress):
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
@@ -270,12 +269,25 @@ def check_table_memory(table_mb: float, tables: int = 1) -> None:
     :raises DdzError: ``table_mb`` out of range.
     :raises TableMemoryError: the tables do not fit in memory.
     """
+    _table_mb_arg(table_mb)
+    _check_fits(table_mb, tables)
+
+
+def _table_mb_arg(table_mb: Any) -> None:
+    """:class:`DdzError` unless ``table_mb`` is a number of MiB from 1 to 2**20."""
     if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
         raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+
+
+def _check_fits(mb: float, tables: int) -> None:
+    """:class:`TableMemoryError` when ``tables`` tables of ``mb`` MiB exceed the memory
+    the system can still give (not checked where it does not say)."""
     avail = _available_mb()
-    if avail is not None and table_mb * tables > avail:
-        raise TableMemoryError(f"{tables} transposition table(s) of {table_mb:,.10g} MiB (table_mb) do not fit "
-                               f"in the {avail:,.0f} MiB of memory available; choose a smaller table_mb")
+    if avail is not None and mb * tables > avail:
+        what = (f"a {mb:,.10g} MiB transposition table (table_mb) does" if tables == 1 else
+                f"{tables} transposition tables of {mb:,.10g} MiB (table_mb) do")
+        raise TableMemoryError(f"{what} not fit in the {avail:,.0f} MiB of memory available; "
+                               "choose a smaller table_mb")
 
 
 def _searcher(mb: float):
@@ -286,10 +298,7 @@ def _searcher(mb: float):
     if cur is not None and cur[0] == mb:
         return cur[1]
     _local.searcher = None            # free the old table first
-    avail = _available_mb()
-    if avail is not None and mb > avail:
-        raise TableMemoryError(f"a {mb:,.10g} MiB transposition table (table_mb) does not fit in the "
-                               f"{avail:,.0f} MiB of memory available; choose a smaller table_mb")
+    _check_fits(mb, 1)
     try:
         s = _solver.Searcher(mb)
     except MemoryError:
