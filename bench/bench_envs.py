@@ -2,7 +2,7 @@
 DouZero's features (issue 31) against DouZero's own.
 
     python bench/bench_envs.py [--games 1024] [--steps 30] [--decisions 20000] [--repeats 5]
-                               [--only envs|douzero] [--dz-hands 100] [--dz-calls 20]
+                               [--only envs|douzero|rules] [--dz-hands 100] [--dz-calls 20]
 
 µs per decision (and decisions per second), uniformly random legal actions, the choice
 included in the time; every engine runs ``--repeats`` times, the engines taking turns
@@ -44,6 +44,11 @@ column times one call on a fresh clone of the game, the legal moves found in the
 ``reuse=True``: µs per call (median of ``--repeats`` runs of 10,240 / games calls, at least 10), per game in its
 play phase and per row.
 
+``--only rules`` (issue 29): ``VectorGame`` per decision under each rule set of the
+hand (``bottom_bonus``, ``first_bidder="face_up"``, ``bid_rounds="until_passes"``,
+``bidding="rob"``, ``doubling``, each profile, ``Rules.four_player()``) as a ratio to the
+default rules in the same run, and ``PyVectorGame`` under the four-player rules.
+
 Engines missing from the environment are skipped. No timing is asserted anywhere.
 """
 
@@ -63,8 +68,8 @@ import ddz  # noqa: E402
 from ddz.envs.vector import CVectorGame, PyVectorGame  # noqa: E402
 
 
-def vector_game(games, steps, cls=CVectorGame, observe=True):
-    vg = cls(games, seed=0, observe=observe)
+def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD):
+    vg = cls(games, rules, seed=0, observe=observe)
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     for _ in range(steps):
@@ -259,6 +264,40 @@ def douzero_vector(games, repeats, dz_median=None):
               + (f"; DouZero's median decision / this per game: {dz_median / (t / playing):.0f}x" if dz_median else ""))
 
 
+RULE_SETS = [("default", ddz.STANDARD), ("bottom_bonus", ddz.Rules(bottom_bonus=True)),
+             ("face_up", ddz.Rules(first_bidder="face_up")),
+             ("until_passes", ddz.Rules(bid_rounds="until_passes")), ("rob", ddz.Rules(bidding="rob")),
+             ("doubling", ddz.Rules(doubling=True)), ("profile rlcard", ddz.Rules.profile("rlcard")),
+             ("profile douzero", ddz.Rules.profile("douzero")), ("profile openspiel", ddz.Rules.profile("openspiel")),
+             ("four_player", ddz.Rules.four_player())]
+
+
+def rule_sets(games, steps, repeats):
+    """Issue 29: ``VectorGame`` (C, observations on, numpy choice) per decision under each
+    rule set, against the default rules in the same run; and ``PyVectorGame`` (64 games)
+    under ``Rules.four_player()``, the path the four-player game took before the hand was
+    in C."""
+    rows = [(name, (lambda r: lambda: vector_game(games, steps, rules=r))(r)) for name, r in RULE_SETS]
+    rows.append(("four_player, PyVectorGame (64 games)",
+                 lambda: vector_game(64, 20, PyVectorGame, rules=ddz.Rules.four_player())))
+    times = {name: [] for name, _ in rows}
+    for _, fn in rows:
+        fn()
+    for _ in range(repeats):
+        for name, fn in rows:
+            times[name].append(fn())
+    med = {name: float(np.median(t)) for name, t in times.items()}
+    base = med["default"]
+    print(f"VectorGame by rule set ({games} games, {steps} steps, observations on; medians of {repeats} runs)")
+    print(f"{'rules':40} {'µs/decision':>12} {'(min..max)':>16} {'x default':>10}")
+    for name, _ in rows:
+        t = times[name]
+        print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
+              f"{med[name] / base:10.2f}")
+    four, py4 = med["four_player"], med["four_player, PyVectorGame (64 games)"]
+    print(f"four_player: C {py4 / four:.0f}x faster than PyVectorGame")
+
+
 def load():
     try:
         return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -272,10 +311,15 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=("envs", "douzero"))
+    ap.add_argument("--only", choices=("envs", "douzero", "rules"))
     ap.add_argument("--dz-hands", type=int, default=100)
     ap.add_argument("--dz-calls", type=int, default=20)
     args = ap.parse_args(argv)
+    if args.only == "rules":
+        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
+        rule_sets(args.games, args.steps, args.repeats)
+        print(f"{load()} at the end")
+        return
     if args.only == "douzero":
         print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
         douzero_features(args.dz_hands, args.repeats, args.dz_calls)

@@ -1,7 +1,8 @@
 """The vectorised game in C (``ddz.envs._vector`` behind ``ddz.envs.CVectorGame``) against its
 pure-Python reference ``PyVectorGame`` (its lockstep with independent ``ddz.Game`` objects
 is ``tests/test_envs.py``): identical hands, legal ids, observations, rewards and ends,
-for every rule option the C games support; the built-in policies in C against their Python twin; bad input; seeds."""
+for every rule set (the covering array of the hand's options is
+``test_hand_lockstep.py``); the built-in policies in C against their Python twin; bad input; seeds."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ddz.core.implementation import NO_EXTENSIONS
 from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions
 from ddz.envs.core import _c_encoder, encode_observation_py
-from ddz.envs.vector import CVectorGame, PyVectorGame, c_unsupported
+from ddz.envs.vector import CVectorGame, PyVectorGame
 
 needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
 
@@ -25,8 +26,11 @@ C_RULES = [ddz.STANDARD,
            Rules(bidding="rob", doubling=True),
            Rules(bid_rounds="until_passes", kickers="repeat", doubling_bombs="beating"),
            Rules(all_pass="void", doubling_bombs="six_plus", banned={"TRIO_PAIR"}, straights=False),
-           Rules(max_redeals=0, doubling=True, wings="trios", kickers="repeat", four_with_two=False)]
-C_IDS = ["standard", "rob-doubling", "until-passes-repeat-beating", "void-six-plus-banned", "no-redeal-openspiel"]
+           Rules(max_redeals=0, doubling=True, wings="trios", kickers="repeat", four_with_two=False),
+           Rules.four_player(),
+           Rules(bottom_bonus=True, first_bidder="face_up", doubling=True)]
+C_IDS = ["standard", "rob-doubling", "until-passes-repeat-beating", "void-six-plus-banned", "no-redeal-openspiel",
+         "four-player", "bonus-face-up"]
 
 
 def random_actions(vg, rng):
@@ -115,16 +119,35 @@ def test_seed_decides_everything():
 
 
 @needs_core
-def test_c_vector_game_refuses_what_it_does_not_support_and_vector_game_falls_back():
-    for rules, option in [(Rules.four_player(), "Rules.players=4"), (Rules(bottom_bonus=True), "Rules.bottom_bonus"),
-                          (Rules(first_bidder="face_up"), "Rules.first_bidder='face_up'")]:
-        assert c_unsupported(rules) == option if option != "Rules.bottom_bonus" else c_unsupported(rules).startswith(option)
-        with pytest.raises(DdzError, match=option.replace(".", r"\.")):
-            CVectorGame(2, rules)
+def test_vector_game_is_the_c_one_for_every_rule_set():
+    for rules in [ddz.STANDARD, Rules.four_player(doubling_bombs="six_plus"), Rules(bottom_bonus=True),
+                  Rules.profile("openspiel")]:
         vg = VectorGame(2, rules)
-        assert isinstance(vg, PyVectorGame) and isinstance(vg, VectorGame)
-    vg = VectorGame(2)
-    assert isinstance(vg, CVectorGame) and isinstance(vg, VectorGame)
+        assert isinstance(vg, CVectorGame) and isinstance(vg, VectorGame)
+
+
+@pytest.mark.parametrize("cls", [CVectorGame, PyVectorGame])
+def test_reset_with_chosen_seeds_replays_those_hands(cls):
+    if cls is CVectorGame and NO_EXTENSIONS:
+        pytest.skip("DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+    rules = Rules.four_player(first_bidder="face_up")
+    vg = cls(3, rules, seed=1)
+    seeds = [5, 2 ** 63 - 1, 0]
+    obs = vg.reset(seeds=np.array(seeds))
+    assert vg.seeds.tolist() == seeds
+    for i, s in enumerate(seeds):
+        game = ddz.Game(rules, seed=s)
+        assert vg.current_players[i] == game.current_player
+        np.testing.assert_array_equal(obs[i], encode_observation_py(game, game.current_player))
+        np.testing.assert_array_equal(vg.hands(i), [game.hand(x) for x in range(4)])
+    later = vg.seeds.copy()
+    vg.reset()                      # the stream goes on: hands other than the chosen ones
+    assert vg.seeds.tolist() != later.tolist()
+    kept = vg.seeds.copy()
+    for bad in ([1, 2], [1, 2, -1], [1, 2, 2 ** 63], [1.0, 2.0, 3.0], "123", [True, False, True], 7):
+        with pytest.raises(DdzError, match="seeds"):
+            vg.reset(seeds=bad)
+    assert vg.seeds.tolist() == kept.tolist()     # nothing was dealt
 
 
 @needs_core
@@ -215,14 +238,10 @@ def test_c_encoder_of_one_game_matches_the_python_one(rules):
     assert {"bidding", "playing", "over"} <= phases
     assert ("doubling" in phases) == rules.doubling
     with pytest.raises(DdzError):
-        encode_observation(ddz.Game(rules, seed=1), 3)
+        encode_observation(ddz.Game(rules, seed=1), rules.seats)
 
 
-def test_encoder_falls_back_for_what_it_does_not_encode():
-    for rules in [Rules.four_player(), Rules(first_bidder="face_up"), Rules(bottom_bonus=True)]:
-        assert _c_encoder(rules) is None
-        game = ddz.Game(rules, seed=2)
-        np.testing.assert_array_equal(encode_observation(game, 1), encode_observation_py(game, 1))
+def test_encoder_takes_an_out_buffer_it_cannot_fill_to_the_reference():
     game = ddz.Game(seed=3)       # an out buffer the C encoder cannot take: float64
     out = np.zeros(len(encode_observation(game, 0)), np.float64)
     np.testing.assert_array_equal(encode_observation(game, 0, out), encode_observation_py(game, 0))

@@ -21,6 +21,7 @@ rewards and ends.
 
 cimport cython
 cimport numpy as cnp
+from libc.math cimport log2
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
@@ -47,6 +48,7 @@ cdef extern from *:
 cdef enum:
     PH_BIDDING = 0
     PH_DOUBLING = 1
+    PH_OPENING = 2
     PH_PLAYING = 3
     AU_ONCE = 0
     AU_UNTIL = 1
@@ -78,7 +80,7 @@ cdef enum:
     B_LOG2 = 16
     B_FACE_UP = 17
 
-PHASE_NAMES = {PH_BIDDING: "bidding", PH_DOUBLING: "doubling", PH_PLAYING: "playing"}
+PHASE_NAMES = {PH_BIDDING: "bidding", PH_DOUBLING: "doubling", PH_OPENING: "opening", PH_PLAYING: "playing"}
 
 
 cdef struct Conf:
@@ -91,12 +93,16 @@ cdef struct Conf:
     int all_void           # all_pass="void"
     int max_redeals
     int bombs_rule
+    int four               # the four-player game (RULES.md §7): forced bid, hidden bottom, open play
+    int bonus              # Rules.bottom_bonus (RULES.md §6)
+    int face_up            # Rules.first_bidder="face_up" (RULES.md §3)
     int32_t P              # play ids 0..P-1; then bid 1..3, call/rob, double, open
     int K                  # card features per block
     Py_ssize_t obs_size
     int at[NBLOCKS]
     int ndeck
     uint8_t ranks[MAX_DECK]    # the rank of each deck position (full_deck order)
+    uint8_t suits[MAX_DECK]    # ... and its suit (0..3; 4 for a joker)
     int enc_base[NUM_RANKS]    # card encoding: rank r's "at least k" bits start here
     int enc_max[NUM_RANKS]     # ... and there are this many
     float scale
@@ -113,7 +119,13 @@ cdef struct VGame:
     int ndeals
     uint8_t hands[MAX_SEATS][NUM_RANKS]    # before the play phase, and its start
     uint8_t bottom[NUM_RANKS]
+    uint8_t flush               # the bottom cards are of one suit (no joker)
+    uint8_t forced[MAX_SEATS]   # four players: this seat may not pass while nobody bid (§7)
     int left[MAX_SEATS]
+    int face_seat               # first_bidder="face_up": who received the face-up card (-1: none)
+    int face_rank               # ... and its rank
+    int bonus                   # the bottom bonus (1 until there is a landlord, RULES.md §6)
+    int8_t open                 # four players: -1 not chosen, 0 closed, 1 open play (×3, §7)
     # the auction of this deal
     int bid
     int robs
@@ -151,8 +163,46 @@ cdef void deal(VGame* g, const Conf* c) noexcept nogil:
         for i in range(s * c.hand_size, (s + 1) * c.hand_size):
             g.hands[s][c.ranks[order[i]]] += 1
         g.left[s] = c.hand_size
+    g.flush = 1
     for i in range(c.seats * c.hand_size, n):
         g.bottom[c.ranks[order[i]]] += 1
+        if c.suits[order[i]] != c.suits[order[c.seats * c.hand_size]] or c.suits[order[i]] == 4:
+            g.flush = 0
+    if c.four:
+        for s in range(c.seats):
+            g.forced[s] = must_bid(g.hands[s])
+
+
+cdef inline uint8_t must_bid(const uint8_t* hand) noexcept nogil:
+    """The four-player forced bid (RULES.md §7, ``ddz.game.auction.must_bid``): all four
+    jokers, or three ranks with four or more cards."""
+    cdef int r, bombs = 0
+    if hand[13] == 2 and hand[14] == 2:
+        return 1
+    for r in range(13):
+        bombs += hand[r] >= 4
+    return bombs >= 3
+
+
+cdef int bonus_factor(const uint8_t* b, bint flush) noexcept nogil:
+    """The bottom bonus of three bottom cards (RULES.md §6, ``ddz.game.deal.bottom_bonus_factor``):
+    4 a trio or a straight flush; 3 both jokers or three consecutive ranks within 3..A; 2 a
+    pair, one suit or the big joker; else 1."""
+    cdef int r, lo = -1, most = 0
+    cdef bint consecutive
+    for r in range(NUM_RANKS):
+        if b[r] > most:
+            most = b[r]
+        if b[r] and lo < 0:
+            lo = r
+    consecutive = most == 1 and lo + 2 < 12 and b[lo + 1] == 1 and b[lo + 2] == 1
+    if most == 3 or (consecutive and flush):
+        return 4
+    if (b[13] and b[14]) or consecutive:
+        return 3
+    if most == 2 or flush or b[14]:
+        return 2
+    return 1
 
 
 cdef void start_deal(VGame* g, const Conf* c) noexcept nogil:
@@ -162,6 +212,8 @@ cdef void start_deal(VGame* g, const Conf* c) noexcept nogil:
     g.in_play = 0
     g.current = g.first
     g.landlord = -1
+    g.bonus = 1
+    g.open = -1
     g.bid = g.robs = g.spoken = g.final = g.passes = g.ndoubles = 0
     g.bidder = g.caller = -1
     for s in range(MAX_SEATS):
@@ -176,9 +228,23 @@ cdef void new_hand(VGame* g, const Conf* c, int64_t seed) noexcept nogil:
     g.seed = seed
     key[0] = <uint32_t>(s & 0xFFFFFFFFu)
     key[1] = <uint32_t>(s >> 32)
+    cdef int k, r, n
     mt_seed(g.rng, key, 2 if key[1] else 1)
     deal(g, c)
-    g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
+    g.face_seat = -1
+    if c.face_up:
+        # RULES.md §3: the k % hand_size-th card (in card order) of seat k // hand_size
+        # is turned face up (``ddz.game.deal``); that seat bids first
+        k = <int>mt_below(g.rng, <uint32_t>(c.seats * c.hand_size))
+        g.face_seat = g.first = k // c.hand_size
+        n = k % c.hand_size
+        r = 0
+        while n >= g.hands[g.face_seat][r]:
+            n -= g.hands[g.face_seat][r]
+            r += 1
+        g.face_rank = r
+    else:
+        g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
     g.ndeals = 1
     start_deal(g, c)
 
@@ -200,9 +266,14 @@ cdef void set_landlord(VGame* g, const Conf* c, int seat) noexcept nogil:
     for r in range(NUM_RANKS):
         g.hands[seat][r] += g.bottom[r]
     g.left[seat] += c.bottom_size
+    if c.bonus:
+        g.bonus = bonus_factor(g.bottom, g.flush)
     if c.doubling:
         g.phase = PH_DOUBLING
         g.current = next_seat(seat, c)
+    elif c.four:
+        g.phase = PH_OPENING            # RULES.md §7: the landlord may play open first
+        g.current = seat
     else:
         start_play(g, c)
 
@@ -290,6 +361,11 @@ cdef void double_step(VGame* g, const Conf* c, int value) noexcept nogil:
         start_play(g, c)
 
 
+cdef inline int factor(const VGame* g) noexcept nogil:
+    """The factors that are not powers of 2: the bottom bonus and open play (×3)."""
+    return g.bonus * 3 if g.open == 1 else g.bonus
+
+
 cdef void score(VGame* g, const Conf* c, float* out) noexcept nogil:
     """The RULES.md §6 scores of a hand won by ``g.pc.winner`` (``Game._finish``)."""
     cdef int s, w = g.pc.winner, lord = g.landlord, spring = 0, anti = 0, n, sign
@@ -303,7 +379,7 @@ cdef void score(VGame* g, const Conf* c, float* out) noexcept nogil:
     else:
         anti = g.pc.nplays[lord] == 1
     n = g.pc.bombs + g.pc.rockets + spring + anti + g.ndoubles + g.robs
-    sc = (<int64_t>g.bid) << n
+    sc = (<int64_t>g.bid * factor(g)) << n
     sign = 1 if lord_wins else -1
     for s in range(c.seats):
         out[s] = <float>(-sign * sc) * c.scale
@@ -316,8 +392,13 @@ cdef Py_ssize_t count_ids(VGame* g, const Conf* c) noexcept nogil:
     if g.phase == PH_PLAYING:
         return core_fill(&g.pc)
     if g.phase == PH_BIDDING:
-        return 2 if c.auction == AU_ROB else 4 - g.bid
+        return 2 if c.auction == AU_ROB else 4 - g.bid - forced(g)
     return 2
+
+
+cdef inline int forced(const VGame* g) noexcept nogil:
+    """1 when the seat to bid may not pass (the four-player forced bid, RULES.md §7)."""
+    return g.forced[g.current] if g.bid == 0 else 0
 
 
 cdef void write_ids(VGame* g, const Conf* c, int32_t* out) noexcept nogil:
@@ -333,8 +414,11 @@ cdef void write_ids(VGame* g, const Conf* c, int32_t* out) noexcept nogil:
         if c.auction == AU_ROB:
             out[1] = c.P + 3
         else:
+            k = 1 - forced(g)
             for b in range(g.bid + 1, 4):
-                out[b - g.bid] = c.P + b - 1
+                out[b - g.bid - 1 + k] = c.P + b - 1
+    elif g.phase == PH_OPENING:
+        out[1] = c.P + 5
     else:
         out[1] = c.P + 4
 
@@ -343,11 +427,13 @@ cdef bint is_legal(VGame* g, const Conf* c, int32_t a) noexcept nogil:
     if g.phase == PH_PLAYING:
         return a < c.P and core_is_legal(&g.pc, a)
     if a == 0:
-        return True
+        return not (g.phase == PH_BIDDING and forced(g))
     if g.phase == PH_BIDDING:
         if c.auction == AU_ROB:
             return a == c.P + 3
         return c.P + g.bid <= a < c.P + 3
+    if g.phase == PH_OPENING:
+        return a == c.P + 5
     return a == c.P + 4
 
 
@@ -368,6 +454,10 @@ cdef int apply(VGame* g, const Conf* c, int32_t a, float* rewards) noexcept nogi
             for s in range(c.seats):
                 rewards[s] = 0
             return 1
+        return 0
+    if g.phase == PH_OPENING:
+        g.open = a != 0                 # RULES.md §7: open play, ×3
+        start_play(g, c)
         return 0
     double_step(g, c, a != 0)
     return 0
@@ -453,12 +543,14 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
         for s in range(S):
             out[at[B_LEFT] + relative(s, seat, S)] = g.left[s]
         out[at[B_BEAT_SEAT] + S] = 1
-    if lord >= 0:
+    if lord >= 0 and (not c.four or seat == lord):       # §7: the four-player bottom is the landlord's
         enc_cards(c, g.bottom, out + at[B_BOTTOM])
-        out[at[B_LORD] + relative(lord, seat, S)] = 1
     else:
         memset(out + at[B_BOTTOM], 0, K * sizeof(float))
-        out[at[B_LORD] + S] = 1
+    out[at[B_LORD] + (relative(lord, seat, S) if lord >= 0 else S)] = 1
+    if g.open == 1:                     # §7: the open hand is everybody's to see
+        enc_cards(c, &g.pc.hands[lord][0] if playing else &g.hands[lord][0], out + at[B_OPEN])
+        out[at[B_OPEN_PLAY]] = 1
     out[at[B_TO_ACT] + (relative(g.current, seat, S) if g.current >= 0 else S)] = 1
     out[at[B_PHASE] + g.phase] = 1
     out[at[B_BID] + g.bid] = 1
@@ -476,8 +568,15 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
             d = -1
         out[at[B_DOUBLES] + 3 * relative(s, seat, S) + 1 + d] = 1
     out[at[B_ROBS]] = g.robs
-    out[at[B_LOG2]] = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
-    out[at[B_FACE_UP] + NUM_RANKS + S] = 1
+    s = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
+    r = factor(g)
+    # math.log2 of the multiplier, as the reference takes it (a double rounded to float)
+    out[at[B_LOG2]] = s if r == 1 else <float>log2(<double>((<int64_t>r) << s))
+    if g.face_seat >= 0:
+        out[at[B_FACE_UP] + g.face_rank] = 1
+        out[at[B_FACE_UP] + NUM_RANKS + relative(g.face_seat, seat, S)] = 1
+    else:
+        out[at[B_FACE_UP] + NUM_RANKS + S] = 1
 
 
 # -- the built-in policies -------------------------------------------------------------
@@ -512,7 +611,7 @@ cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int gre
 
 
 cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssize_t obs_size,
-                   bytes ranks) except -1:
+                   bytes ranks, bytes suits) except -1:
     """Fill ``c`` from the arguments of :class:`VectorCore`, checked enough that no
     argument can make the C code read or write out of bounds.
 
@@ -520,8 +619,9 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
         ``ddz.envs.core.observation_layout``'s for these seats and decks."""
     cdef Py_ssize_t i
     cdef int r, d
-    want = dict(seats=(3, 3), hand_size=(0, 33), bottom_size=(0, 8), auction=(0, 2), doubling=(0, 1),
-                all_void=(0, 1), max_redeals=(0, 2 ** 30), bombs_rule=(0, 2), plays=(1, 2 ** 30), decks=(1, 2))
+    want = dict(seats=(3, 4), hand_size=(1, 33), bottom_size=(0, 8), auction=(0, 2), doubling=(0, 1),
+                all_void=(0, 1), max_redeals=(0, 2 ** 30), bombs_rule=(0, 2), plays=(1, 2 ** 30), decks=(1, 2),
+                four=(0, 1), bonus=(0, 1), face_up=(0, 1))
     for key, (lo, hi) in want.items():
         x = settings.get(key)
         if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
@@ -540,6 +640,10 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
     if ranks and (len(ranks) != S * settings["hand_size"] + settings["bottom_size"] or len(ranks) > MAX_DECK
                   or max(ranks) >= NUM_RANKS):
         raise ValueError("ranks must give a rank 0..14 to each card dealt")
+    if len(suits) != len(ranks) or (suits and max(suits) > 4):
+        raise ValueError("suits must give a suit 0..4 (4: a joker) to each card dealt")
+    if settings["bonus"] and settings["bottom_size"] != 3:
+        raise ValueError("the bottom bonus judges 3 bottom cards")
     c.v = &table.view
     c.seats = settings["seats"]
     c.hand_size = settings["hand_size"]
@@ -549,6 +653,9 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
     c.all_void = settings["all_void"]
     c.max_redeals = settings["max_redeals"]
     c.bombs_rule = settings["bombs_rule"]
+    c.four = settings["four"]
+    c.bonus = settings["bonus"]
+    c.face_up = settings["face_up"]
     c.P = settings["plays"]
     d = settings["decks"]
     c.K = 54 * d
@@ -562,6 +669,7 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
     c.ndeck = len(ranks)
     for i in range(c.ndeck):
         c.ranks[i] = ranks[i]
+        c.suits[i] = suits[i]
     for r in range(NUM_RANKS):
         c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
         c.enc_max[r] = 4 * d if r < 13 else d
@@ -588,9 +696,11 @@ cdef class VectorCore:
     :param num_envs: games. :param table: the ``RuleTable`` of ``rules.move_rules``.
     :param settings: a dict of ints: ``seats``, ``hand_size``, ``bottom_size``,
         ``auction`` (0 once, 1 until_passes, 2 rob), ``doubling``, ``all_void``,
-        ``max_redeals``, ``bombs_rule``, ``plays``, ``decks``.
+        ``max_redeals``, ``bombs_rule``, ``plays``, ``decks``, ``four`` (the four-player
+        game), ``bonus`` (``bottom_bonus``), ``face_up`` (``first_bidder="face_up"``).
     :param layout: ``{block: start}`` of :func:`ddz.envs.core.observation_layout`,
-        ``obs_size`` its length. :param ranks: bytes, the rank of each deck position.
+        ``obs_size`` its length. :param ranks: bytes, the rank of each deck position;
+        :param suits: bytes, its suit (0..3, 4 for a joker).
     :param seed: seeds the numpy generator of the hands' seeds and the policies' stream.
     :param reward_scale: multiplies the scores.
     """
@@ -631,7 +741,7 @@ cdef class VectorCore:
         free(self.rngs)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
-                 Py_ssize_t obs_size, bytes ranks, seed, double reward_scale):
+                 Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale):
         cdef Py_ssize_t i
         cdef int r, d
         cdef Conf* c
@@ -644,7 +754,7 @@ cdef class VectorCore:
         table.built()
         self.table = table
         c = &self.conf
-        conf_from(c, table, settings, layout, obs_size, ranks)
+        conf_from(c, table, settings, layout, obs_size, ranks, suits)
         c.scale = <float>reward_scale
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
         self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
@@ -753,11 +863,12 @@ cdef class VectorCore:
         self.busy = True
         return 0
 
-    def reset(self):
-        """Deal a new hand in every game (the next seeds); the observation buffer."""
+    def reset(self, const int64_t[::1] seeds=None):
+        """Deal a new hand in every game: the next seeds, or ``seeds`` (``int64[num_envs]``,
+        each >= 0); the observation buffer."""
         self.enter()
         try:
-            return self.reset_()
+            return self.reset_(seeds)
         finally:
             self.busy = False
 
@@ -789,13 +900,24 @@ cdef class VectorCore:
         finally:
             self.busy = False
 
-    cdef object reset_(self):
+    cdef object reset_(self, const int64_t[::1] seeds):
         cdef Py_ssize_t i
         self.ready()
-        self.need_seeds(self.n)
+        if seeds is not None:
+            if seeds.shape[0] != self.n:
+                raise ValueError(f"seeds must have {self.n} entries")
+            for i in range(self.n):
+                if seeds[i] < 0:
+                    raise ValueError("a hand seed is >= 0")
+        else:
+            self.need_seeds(self.n)
         with nogil:
             for i in range(self.n):
-                self.next_hand(i)
+                if seeds is None:
+                    self.next_hand(i)
+                else:
+                    new_hand(&self.games[i], &self.conf, seeds[i])
+                    self.seeds_p[i] = seeds[i]
                 self.refresh(i, self.observe)
         self.write_all_ids()
         return self.obs
@@ -1029,10 +1151,15 @@ cdef class VectorCore:
         return out
 
     def info(self, Py_ssize_t i):
-        """``(landlord, bid, robs, doubles, redeals)`` of game ``i`` (-1: no landlord)."""
+        """``(landlord, bid, robs, doubles, redeals, bottom_bonus, open_play, multiplier)`` of
+        game ``i`` (-1: no landlord; ``open_play`` -1 not chosen, 0, 1; ``multiplier`` the
+        referee's, as ``ddz.Game.multiplier``: robs, doubles, the bottom bonus, open play,
+        bombs and rockets counted so far)."""
         self.check_index(i)
         cdef VGame* g = &self.games[i]
-        return g.landlord, g.bid, g.robs, g.ndoubles, g.ndeals - 1
+        cdef int n = g.robs + g.ndoubles + ((g.pc.bombs + g.pc.rockets) if g.in_play else 0)
+        return (g.landlord, g.bid, g.robs, g.ndoubles, g.ndeals - 1, g.bonus, g.open,
+                (<int64_t>factor(g)) << n)
 
     def __reduce__(self):
         raise TypeError("a C VectorGame cannot be pickled")
@@ -1072,10 +1199,11 @@ cdef class GameEncoder:
         self.obs_size = obs_size
         table.built()
         self.table = table
-        conf_from(&self.conf, table, settings, layout, obs_size, b"")
+        conf_from(&self.conf, table, settings, layout, obs_size, b"", b"")
 
     def encode(self, int seat, int phase, int current, PlayState ps, hands, left, bottom, int landlord,
-               int bid, int robs, bids, doubles, int ndoubles, cnp.float32_t[::1] out):
+               int bid, int robs, bids, doubles, int ndoubles, int bonus, int open_play, int face_seat,
+               int face_rank, cnp.float32_t[::1] out):
         """Write the observation of ``seat`` into ``out`` (``float32[obs_size]``).
 
         :param phase: 0 bidding, 1 doubling, 3 playing, 4 over. :param current: the seat to
@@ -1084,7 +1212,9 @@ cdef class GameEncoder:
             there is a landlord): the start of the play phase. :param left: cards left
             before the play phase. :param bottom: 15 counts, or ``None`` when not shown.
         :param bids: ``(seat, value)`` of this deal's auction. :param doubles: per seat
-            ``None``/``False``/``True``.
+            ``None``/``False``/``True``. :param bonus: the bottom bonus so far (1..4).
+        :param open_play: -1 not chosen, 0, 1. :param face_seat, face_rank: the face-up
+            card (-1, 0 when none).
         """
         cdef VGame g
         cdef int s, S = self.conf.seats
@@ -1093,7 +1223,9 @@ cdef class GameEncoder:
         if out.shape[0] != self.conf.obs_size:
             raise ValueError("out has the wrong size")
         if not (0 <= seat < S and phase in (0, 1, 2, 3, 4) and -1 <= current < S and -1 <= landlord < S
-                and 0 <= bid <= 3 and 0 <= robs <= 64 and 0 <= ndoubles <= S):
+                and 0 <= bid <= 3 and 0 <= robs <= 64 and 0 <= ndoubles <= S and 1 <= bonus <= 4
+                and -1 <= open_play <= 1 and -1 <= face_seat < S and 0 <= face_rank < NUM_RANKS
+                and (open_play != 1 or landlord >= 0)):
             raise ValueError("a seat, phase, bid or count out of range")
         if len(hands) != S or len(left) != S or len(doubles) != S:
             raise ValueError(f"hands, left and doubles need {S} entries")
@@ -1114,6 +1246,7 @@ cdef class GameEncoder:
         if bottom is not None:
             read_counts(bottom, g.bottom, self.conf.v.opts.limit, "the bottom")
         g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
+        g.bonus, g.open, g.face_seat, g.face_rank = bonus, open_play, face_seat, face_rank
         for who, value in bids:
             if not (0 <= who < S and 0 <= value <= 3):
                 raise ValueError("a bid (seat, value) out of range")

@@ -86,7 +86,7 @@ from ..core.tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
            "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
-           "REWARD_SCALE_RANGE"]
+           "REWARD_SCALE_RANGE", "c_settings"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
@@ -359,18 +359,19 @@ def _encoder(rules: Rules) -> _Encoder:
     return enc
 
 
-def c_unsupported(rules: Rules) -> Optional[str]:
-    """The first rule option of ``rules`` that the C games and encoder of ``ddz.envs._vector``
-    (:class:`ddz.envs.CVectorGame`, :func:`encode_observation`) do not support, as
-    ``"Rules.name=value"``, or ``None`` when they support them all: four players (the open
-    hand), the bottom bonus (a multiplier that is not a power of 2), the face-up card."""
-    if rules.players != 3:
-        return f"Rules.players={rules.players}"
-    if rules.bottom_bonus:
-        return "Rules.bottom_bonus=True"
-    if rules.first_bidder != "random":
-        return f"Rules.first_bidder={rules.first_bidder!r}"
-    return None
+_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
+
+
+def c_settings(rules: Rules) -> Dict[str, int]:
+    """The settings of the C hand of ``ddz.envs._vector`` (its ``Conf``) for ``rules``: every
+    option of RULES.md §3–§7 that changes the flow of a hand, as ints (the move options
+    are in the table, ``ddz.core.tables.table(rules.move_rules)``)."""
+    return dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size,
+                auction=2 if rules.bidding == "rob" else (1 if rules.bid_rounds == "until_passes" else 0),
+                doubling=int(rules.doubling), all_void=int(rules.all_pass == "void"),
+                max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
+                plays=env_actions(rules).plays, decks=rules.decks, four=int(rules.players == 4),
+                bonus=int(rules.bottom_bonus), face_up=int(rules.first_bidder == "face_up"))
 
 
 _PHASE_CODE = {Phase.BIDDING: 0, Phase.DOUBLING: 1, Phase.OPENING: 2, Phase.PLAYING: 3, Phase.OVER: 4}
@@ -379,17 +380,13 @@ _C_ENCODERS: Dict[Rules, Any] = {}
 
 def _c_encoder(rules: Rules) -> Any:
     """The C encoder of ``rules`` (``ddz.envs._vector.GameEncoder``), or ``None`` without the
-    core or for the options it does not encode (:func:`c_unsupported`)."""
+    core."""
     enc = _C_ENCODERS.get(rules, False)
     if enc is False:
         enc = None
-        if _vector is not None and c_unsupported(rules) is None:
-            acts = env_actions(rules)
-            settings = dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size, auction=0,
-                            doubling=int(rules.doubling), all_void=0, max_redeals=0, bombs_rule=0,
-                            plays=acts.plays, decks=rules.decks)
+        if _vector is not None:
             layout = {name: start for name, start, _ in observation_layout(rules)}
-            enc = _vector.GameEncoder(table(rules.move_rules), settings, layout, observation_size(rules))
+            enc = _vector.GameEncoder(table(rules.move_rules), c_settings(rules), layout, observation_size(rules))
         _C_ENCODERS[rules] = enc
     return enc
 
@@ -399,8 +396,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     only what that seat may see (RULES.md §5).
 
     With the compiled core the vector is written by the C encoder of the vectorised game
-    (``ddz.envs._vector``) for the three-player rule sets without ``first_bidder="face_up"``
-    and ``bottom_bonus``; otherwise (and under ``DDZ_NO_EXTENSIONS=1``) by
+    (``ddz.envs._vector``), for every rule set; under ``DDZ_NO_EXTENSIONS=1`` by
     :func:`encode_observation_py`, the reference, which builds it from
     :meth:`ddz.Game.observation`. The test suite requires both to give the same arrays.
 
@@ -416,12 +412,14 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
         return encode_observation_py(game, seat, out)
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation)
-    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles = \
-        raw_observation(game, seat)
+    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles, bonus, open_play, \
+        face_up = raw_observation(game, seat)
     if out is None:
         out = np.empty(enc.obs_size, np.float32)
     enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
-               -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, out)
+               -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, bonus,
+               -1 if open_play is None else int(open_play), -1 if face_up is None else face_up[0],
+               0 if face_up is None else RANK_CHARS.index(face_up[1][0]), out)
     return out
 
 

@@ -3,18 +3,17 @@
 ``VectorGame(num_envs, rules, seed)`` is one of two implementations with the same
 interface, chosen at construction:
 
-* :class:`CVectorGame`, when the core is compiled and the rule set is one it supports:
-  the games live in C (``ddz.envs._vector``) and are stepped without the GIL; the play phase
-  is the core's ``PlayCore`` state machine, the very one :class:`ddz.Game` steps through
-  ``ddz.game._game.PlayState``, and the deal, the auction, doubling, scoring and the
-  observation encoding are C twins of :mod:`ddz.game.deal`, :mod:`ddz.game.auction`,
-  :class:`ddz.Game` and :func:`ddz.envs.core.encode_observation`. It supports three
-  players with every move option, ``bidding`` (``"points"`` with either ``bid_rounds``,
-  or ``"rob"``), ``doubling``, ``all_pass``, ``max_redeals`` and ``doubling_bombs``; it
-  refuses ``players=4``, ``bottom_bonus=True`` and ``first_bidder="face_up"``
-  (:func:`c_unsupported` names the option).
-* :class:`PyVectorGame`, the pure-Python reference: a list of :class:`ddz.Game` (any rule
-  set), used under ``DDZ_NO_EXTENSIONS=1`` and for the rule sets the C one refuses.
+* :class:`CVectorGame`, whenever the core is compiled, for every rule set: the games live
+  in C (``ddz.envs._vector``) and are stepped without the GIL; the play phase is the
+  core's ``PlayCore`` state machine, the very one :class:`ddz.Game` steps through
+  ``ddz.game._game.PlayState``, and the whole hand around it is in C too: the deal (the
+  face-up card included), the auction (points once or until passes, rob, the four-player
+  forced bid), doubling, the four-player open play, redeals and void hands, scoring
+  (spring, anti-spring, ``doubling_bombs``, ``bottom_bonus``) and the observation
+  encoding, twins of :mod:`ddz.game.deal`, :mod:`ddz.game.auction`, :class:`ddz.Game`
+  and :func:`ddz.envs.core.encode_observation`.
+* :class:`PyVectorGame`, the pure-Python reference: a list of :class:`ddz.Game`, used
+  under ``DDZ_NO_EXTENSIONS=1`` and by the tests as the oracle.
 
 The test suite steps both, and independent :class:`ddz.Game` objects, in lockstep and
 requires identical hands, legal ids, observations, rewards and ends.
@@ -46,22 +45,20 @@ import numpy.typing as npt
 
 from ..core import arguments as _args
 from ..core.implementation import compiled
-from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
+from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError, quote
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
-from ..game.deal import DECKS
+from ..game.deal import DECK_SUITS, DECKS
 from .memory import _available_bytes, _memory_error
-from .core import (c_unsupported, encode_observation, env_actions, observation_layout, observation_size,
-                   reward_scale_arg)
+from .core import c_settings, encode_observation, env_actions, observation_layout, observation_size, reward_scale_arg
 
-__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "c_unsupported", "VectorMemoryError"]
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
 
 SEED_BOUND = 2 ** 62
 _MASK64 = (1 << 64) - 1
-_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
 
 
 MAX_ENVS = 1 << 24
@@ -101,6 +98,19 @@ def _index_arg(i: Any, n: int) -> int:
     if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
         raise DdzError(f"a game index is an int 0..{n - 1}, got {i!r}")
     return int(i)
+
+
+def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
+    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1.
+
+    :raises DdzError: anything else."""
+    if seeds is None:
+        return None
+    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, np.ndarray)) else None
+    if a is None or a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer) \
+            or (n and (int(a.min()) < 0 or int(a.max()) >= 2 ** 63)):
+        raise DdzError(f"seeds must be None or {n} hand seeds, ints 0 .. 2**63 - 1, got {quote(seeds)}")
+    return np.ascontiguousarray(a, np.int64)
 
 
 def _int_actions(actions: Any, n: int) -> np.ndarray:
@@ -146,8 +156,8 @@ class VectorGame(abc.ABC):
     (RULES.md §3–§7).
 
     ``VectorGame(num_envs, rules=STANDARD, seed=0, reward_scale=1.0)`` returns a
-    :class:`CVectorGame` when the core is compiled and supports ``rules``
-    (:func:`c_unsupported`), else a :class:`PyVectorGame`; both are instances of
+    :class:`CVectorGame` when the core is compiled, else (``DDZ_NO_EXTENSIONS=1``) a
+    :class:`PyVectorGame`; both are instances of
     ``VectorGame`` and behave identically (module docstring).
 
     :param num_envs: an int from 1 to ``MAX_ENVS`` = 2**24.
@@ -175,7 +185,7 @@ class VectorGame(abc.ABC):
     def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
                 reward_scale: float = 1.0, observe: bool = True) -> Any:
         _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale, observe)
-        if _vector is not None and c_unsupported(rules) is None:
+        if _vector is not None:
             return CVectorGame(num_envs, rules, seed, reward_scale, observe)
         return PyVectorGame(num_envs, rules, seed, reward_scale, observe)
 
@@ -186,9 +196,7 @@ class CVectorGame:
     :class:`VectorGame`.
 
     :raises VectorMemoryError: the games need more memory than is available.
-    :raises DdzError: a bad argument, a rule option it does not support (the message
-        names it: use :class:`PyVectorGame`), or the compiled core is absent
-        (``DDZ_NO_EXTENSIONS=1``).
+    :raises DdzError: a bad argument, or the compiled core is absent (``DDZ_NO_EXTENSIONS=1``).
 
     It cannot be pickled or copied (``TypeError``): rebuild it with the same seed, or use
     :class:`PyVectorGame`.
@@ -199,26 +207,18 @@ class CVectorGame:
         n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale, observe)
         if _vector is None:
             raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
-        problem = c_unsupported(rules)
-        if problem is not None:
-            raise DdzError(f"CVectorGame does not support {problem}: use PyVectorGame, or VectorGame, "
-                           "which falls back to it")
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
         self.actions = env_actions(rules)
         self.num_actions = self.actions.size
         self.num_players = rules.seats
         self.observation_size = observation_size(rules)
-        settings = dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size,
-                        auction=2 if rules.bidding == "rob" else (1 if rules.bid_rounds == "until_passes" else 0),
-                        doubling=int(rules.doubling), all_void=int(rules.all_pass == "void"),
-                        max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
-                        plays=self.actions.plays, decks=rules.decks)
+        settings = c_settings(rules)
         layout = {name: start for name, start, _ in observation_layout(rules)}
         per_game = _vector.game_bytes(self.observation_size, rules.seats)
         _check_memory(n, per_game, "CVectorGame")
         try:
             self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                            DECKS[rules.decks][1], seed, scale)
+                                            DECKS[rules.decks][1], DECK_SUITS[rules.decks], seed, scale)
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)
@@ -235,12 +235,16 @@ class CVectorGame:
             raise DdzError(f"observe must be True or False, got {value!r}")
         self._core.observe = bool(value)
 
-    def reset(self) -> npt.NDArray[np.float32]:
-        """Deal a new hand in every game (the next seeds, module docstring).
+    def reset(self, seeds: Any = None) -> npt.NDArray[np.float32]:
+        """Deal a new hand in every game: the next seeds (module docstring), or ``seeds``.
 
+        :param seeds: ``None``, or ``int[num_envs]`` hand seeds (0 .. 2**63 - 1): game
+            ``i`` deals ``ddz.Game(rules, seed=seeds[i])``'s hand (to replay chosen hands;
+            the games' later hands take the next seeds of the stream as before).
         :returns: the observation buffer, ``float32[num_envs, observation_size]``.
+        :raises DdzError: bad ``seeds``.
         """
-        return self._core.reset()
+        return self._core.reset(_seeds_arg(seeds, self.num_envs))
 
     @property
     def observations(self) -> npt.NDArray[np.float32]:
@@ -396,8 +400,8 @@ class PyVectorGame:
             self.games = []
             raise _memory_error(n, per_game, _available_bytes(), "PyVectorGame") from None
 
-    def _new_game(self, i: int) -> Game:
-        s = int(self._rng.integers(0, SEED_BOUND))
+    def _new_game(self, i: int, seed: Optional[int] = None) -> Game:
+        s = int(self._rng.integers(0, SEED_BOUND)) if seed is None else seed
         self.seeds[i] = s
         return Game(self.rules, seed=s)
 
@@ -408,12 +412,16 @@ class PyVectorGame:
         if self.observe:
             encode_observation(g, seat, self._obs[i])
 
-    def reset(self) -> npt.NDArray[np.float32]:
-        """Deal a new hand in every game (the next seeds, module docstring).
+    def reset(self, seeds: Any = None) -> npt.NDArray[np.float32]:
+        """Deal a new hand in every game: the next seeds (module docstring), or ``seeds``.
 
+        :param seeds: ``None``, or ``int[num_envs]`` hand seeds (0 .. 2**63 - 1): game
+            ``i`` deals ``ddz.Game(rules, seed=seeds[i])``'s hand.
         :returns: the observation buffer, ``float32[num_envs, observation_size]``.
+        :raises DdzError: bad ``seeds``.
         """
-        self.games = [self._new_game(i) for i in range(self.num_envs)]
+        chosen = _seeds_arg(seeds, self.num_envs)
+        self.games = [self._new_game(i, None if chosen is None else int(chosen[i])) for i in range(self.num_envs)]
         for i in range(self.num_envs):
             self._observe(i)
         self._ids = None

@@ -206,6 +206,9 @@ class Deal:
 #: per number of decks, the full deck in card order and the rank of each card (the shuffle's input)
 DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
     d: (tuple(full_deck(d)), bytes(c.rank for c in full_deck(d))) for d in (1, 2)}
+#: the suit of each card of ``full_deck(decks)`` as bytes (0..3 as :class:`ddz.Suit`, 4 for a
+#: joker): the compiled deal reads the bottom bonus's flush from it (RULES.md §6)
+DECK_SUITS: Dict[int, bytes] = {d: bytes(4 if c.suit is None else int(c.suit) for c in full_deck(d)) for d in (1, 2)}
 
 
 def new_rng(seed: int) -> Any:

@@ -153,12 +153,14 @@ def raw_observation(game, seat: object) -> tuple:
     the compiled observation encoder of :mod:`ddz.envs`, which reads them as
     :meth:`ddz.Game.observation` does, without building the :class:`Observation`):
     ``(seat, phase, current, play_state, hands, cards_left, bottom, landlord, bid, robs,
-    bids, doubles, ndoubles)``; ``bottom`` is ``None`` until there is a landlord.
+    bids, doubles, ndoubles, bonus, open_play, face_up)``; ``bottom`` is ``None`` until there
+    is a landlord and, with four players, for the farmers (RULES.md §7); ``bonus`` is the
+    bottom bonus so far (1 before the landlord), ``open_play`` ``None``/``False``/``True``.
 
     :raises DdzError: ``seat`` is not a seat."""
     seat = game._seat_arg(seat)
     a = game._auction
     lord = game.landlord
     return (seat, game._phase, game._current, game._ps, game._hands, game._left,
-            None if lord is None else game._deals[-1].bottom, lord, a.bid, a.robs, a.bids, game._doubles,
-            game._ndoubles)
+            None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom, lord,
+            a.bid, a.robs, a.bids, game._doubles, game._ndoubles, game._bonus, game._open, game.face_up)
