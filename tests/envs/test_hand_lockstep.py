@@ -1,12 +1,14 @@
-"""The hand in C (``ddz.envs._vector``, behind :class:`ddz.envs.CVectorGame`) against the
-pure-Python hand of :class:`ddz.Game` (``ddz.game.deal``, ``ddz.game.auction``, doubling,
-open play and scoring in ``ddz.game.state``/``results``), the oracle (issue 29).
+"""The hand in C (``ddz.game._game``'s ``Hand``: every game of :class:`ddz.envs.CVectorGame`,
+and ``CHand`` inside :class:`ddz.Game`) against the pure-Python hand
+(:class:`ddz.game.hand.PyHand`: ``ddz.game.auction``, ``ddz.game.deal``, its doubling,
+open play and scoring), the oracle (issue 29).
 
-Every game of a vector is stepped beside its own :class:`ddz.Game` on the same seed; at
+Every game of a vector is stepped beside a reference game (:class:`ReferenceGame`: a
+``ddz.Game`` on ``PyHand``) and a ``ddz.Game`` (on ``CHand``), all on the same seed; at
 every decision the test compares the seat to act, the legal env ids, the observation (the
-pure-Python encoder, :func:`ddz.envs.core.encode_observation_py`), the referee's
-multiplier and the auction's state, and at the end of each hand the rewards against
-``Result.scores``. It runs a pairwise covering array of the options that change a hand's
+pure-Python encoder, :func:`ddz.envs.core.encode_observation_py`, of the reference; the
+``Observation`` of the other game), the referee's multiplier and the auction's state, and
+at the end of each hand the rewards and the ``Result``. It runs a pairwise covering array of the options that change a hand's
 flow, each engine profile and the four-player game (500 hands each), and asserts that
 every event of RULES.md §3–§7 occurred at least 20 times: spring, anti-spring, redeal,
 void hand, forced bid, open play, each bottom-bonus factor, re-rob, redouble, and each
@@ -30,8 +32,20 @@ from ddz.core.implementation import NO_EXTENSIONS
 from ddz.envs import env_actions
 from ddz.envs.core import encode_observation_py
 from ddz.game.deal import bottom_bonus_factor, new_rng, shuffled_deal
+from ddz.game.hand import PyHand
 
 pytestmark = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C hand is absent")
+
+class ReferenceGame(ddz.Game):
+    """``ddz.Game`` on the pure-Python hand (the oracle)."""
+
+    _new_hand = staticmethod(PyHand)
+
+
+def test_the_reference_and_the_product_run_different_hands():
+    assert isinstance(ReferenceGame(seed=1)._hand, PyHand)
+    assert type(ddz.Game(seed=1)._hand).__name__ == "CHand"
+
 
 # the options of a three-player hand that change its flow, and their values
 FACTORS: Dict[str, Tuple] = {
@@ -171,7 +185,8 @@ def lockstep(rules: Rules, hands: int, seed: int, events: Counter, n: int = 40, 
         seeds = vg.seeds.copy()
         seeds[:len(chosen)] = chosen
         vg.reset(seeds=seeds)
-    games = [ddz.Game(rules, seed=int(s)) for s in vg.seeds]
+    games = [ReferenceGame(rules, seed=int(s)) for s in vg.seeds]
+    products = [ddz.Game(rules, seed=int(s)) for s in vg.seeds]
     policy = Styles(seed)
     styles = [policy.style() for _ in range(n)]
     done_hands = 0
@@ -189,6 +204,9 @@ def lockstep(rules: Rules, hands: int, seed: int, events: Counter, n: int = 40, 
             assert (vg.current_players[i], lord, bid, robs, redeals, mult) == (
                 seat, -1 if g.landlord is None else g.landlord, g.bid, g.observation(seat).robs,
                 len(g.deals) - 1, g.multiplier), (i, g)
+            p = products[i]
+            assert p.observation(seat) == g.observation(seat) and p.multiplier == g.multiplier, (i, g)
+            np.testing.assert_array_equal(acts.legal_ids(p), row)
             if g.phase.value == "bidding" and row[0] != 0:
                 events["forced_bid"] += 1
             actions[i] = policy.choose(g, styles[i], row)
@@ -201,12 +219,15 @@ def lockstep(rules: Rules, hands: int, seed: int, events: Counter, n: int = 40, 
         _, rewards, dones = vg.step(actions)
         for i, g in enumerate(games):
             acts.step(g, int(actions[i]))
+            acts.step(products[i], int(actions[i]))
             assert (g.result is not None) == bool(dones[i]), (i, g)
+            assert products[i].result == g.result, (i, g)
             if dones[i]:
                 np.testing.assert_array_equal(rewards[i], np.asarray(g.result.scores, np.float32) * 0.5)
                 count_hand(g, events)
                 done_hands += 1
-                games[i] = ddz.Game(rules, seed=int(vg.seeds[i]))
+                games[i] = ReferenceGame(rules, seed=int(vg.seeds[i]))
+                products[i] = ddz.Game(rules, seed=int(vg.seeds[i]))
                 styles[i] = policy.style()
             else:
                 assert not rewards[i].any()

@@ -37,7 +37,8 @@ class VectorCore:
 
 class GameEncoder:
     obs_size: int
-    def __init__(self, table: RuleTable, settings: Dict[str, int], layout: Dict[str, int], obs_size: int) -> None: ...
+    def __init__(self, table: RuleTable, settings: Dict[str, int], layout: Dict[str, int], obs_size: int,
+                 ranks: bytes, suits: bytes) -> None: ...
     def encode(self, seat: int, phase: int, current: int, ps: Any, hands: Any, left: Any, bottom: Any,
                landlord: int, bid: int, robs: int, bids: Any, doubles: Any, ndoubles: int, bonus: int,
                open_play: int, face_seat: int, face_rank: int, out: npt.NDArray[np.float32]) -> None: ...

@@ -28,8 +28,10 @@ from libc.string cimport memcpy, memset
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView, view_index
 from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
-from ddz.game._game cimport (MAX_SEATS, PlayState, MTState, PlayCore, core_apply, core_fill, core_free, core_init, core_is_legal,
-                        core_start, mt_below, mt_seed)
+from ddz.game._game cimport (HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_PLAYING, Hand,
+                             HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init, hand_apply,
+                             hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
+                             hand_next_seat, hand_write_ids)
 
 import numpy as np
 
@@ -46,14 +48,6 @@ cdef extern from *:
     void DDZ_PREFETCH_W(const void* p) noexcept nogil
 
 cdef enum:
-    PH_BIDDING = 0
-    PH_DOUBLING = 1
-    PH_OPENING = 2
-    PH_PLAYING = 3
-    AU_ONCE = 0
-    AU_UNTIL = 1
-    AU_ROB = 2
-    MAX_DECK = 108
     NBLOCKS = 18
 
 # the blocks of the observation, in the order of ddz.envs.core.observation_layout
@@ -84,383 +78,24 @@ PHASE_NAMES = {PH_BIDDING: "bidding", PH_DOUBLING: "doubling", PH_OPENING: "open
 
 
 cdef struct Conf:
-    const TableView* v
-    int seats
-    int hand_size
-    int bottom_size
-    int auction
-    int doubling
-    int all_void           # all_pass="void"
-    int max_redeals
-    int bombs_rule
-    int four               # the four-player game (RULES.md §7): forced bid, hidden bottom, open play
-    int bonus              # Rules.bottom_bonus (RULES.md §6)
-    int face_up            # Rules.first_bidder="face_up" (RULES.md §3)
-    int32_t P              # play ids 0..P-1; then bid 1..3, call/rob, double, open
+    HandConf h             # the hand's settings (ddz.game._game)
     int K                  # card features per block
     Py_ssize_t obs_size
     int at[NBLOCKS]
-    int ndeck
-    uint8_t ranks[MAX_DECK]    # the rank of each deck position (full_deck order)
-    uint8_t suits[MAX_DECK]    # ... and its suit (0..3; 4 for a joker)
     int enc_base[NUM_RANKS]    # card encoding: rank r's "at least k" bits start here
     int enc_max[NUM_RANKS]     # ... and there are this many
     float scale
 
 
-cdef struct VGame:
-    PlayCore pc
-    MTState* rng                # the deal's generator (kept apart: 2.5 KB, used once a hand)
-    int64_t seed
-    int phase
-    int current
-    int first
-    int landlord
-    int ndeals
-    uint8_t hands[MAX_SEATS][NUM_RANKS]    # before the play phase, and its start
-    uint8_t bottom[NUM_RANKS]
-    uint8_t flush               # the bottom cards are of one suit (no joker)
-    uint8_t forced[MAX_SEATS]   # four players: this seat may not pass while nobody bid (§7)
-    int left[MAX_SEATS]
-    int face_seat               # first_bidder="face_up": who received the face-up card (-1: none)
-    int face_rank               # ... and its rank
-    int bonus                   # the bottom bonus (1 until there is a landlord, RULES.md §6)
-    int8_t open                 # four players: -1 not chosen, 0 closed, 1 open play (×3, §7)
-    # the auction of this deal
-    int bid
-    int robs
-    int spoken
-    int bidder
-    int caller
-    int final
-    int passes
-    int8_t word[MAX_SEATS]      # latest word per seat: 0 silent, 1 + value
-    # doubling
-    int8_t doubles[MAX_SEATS]   # -1 not chosen, 0 no, 1 yes
-    int ndoubles
-    int in_play                 # pc holds the play phase (from its start, also once over)
+ctypedef Hand VGame           # a game of the vector is one hand (ddz.game._game)
 
 
-# -- one game ------------------------------------------------------------------------
-
-cdef void deal(VGame* g, const Conf* c) noexcept nogil:
-    """Shuffle the deck positions as ``random.Random.shuffle`` and cut them in seat order
-    (``ddz.game.deal.shuffled_deal``)."""
-    cdef int order[MAX_DECK]
-    cdef int i, j, t, s, n = c.ndeck
-    for i in range(n):
-        order[i] = i
-    i = n - 1
-    while i >= 1:
-        j = <int>mt_below(g.rng, <uint32_t>(i + 1))
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
-        i -= 1
-    memset(g.hands, 0, sizeof(g.hands))
-    memset(g.bottom, 0, sizeof(g.bottom))
-    for s in range(c.seats):
-        for i in range(s * c.hand_size, (s + 1) * c.hand_size):
-            g.hands[s][c.ranks[order[i]]] += 1
-        g.left[s] = c.hand_size
-    g.flush = 1
-    for i in range(c.seats * c.hand_size, n):
-        g.bottom[c.ranks[order[i]]] += 1
-        if c.suits[order[i]] != c.suits[order[c.seats * c.hand_size]] or c.suits[order[i]] == 4:
-            g.flush = 0
-    if c.four:
-        for s in range(c.seats):
-            g.forced[s] = must_bid(g.hands[s])
-
-
-cdef inline uint8_t must_bid(const uint8_t* hand) noexcept nogil:
-    """The four-player forced bid (RULES.md §7, ``ddz.game.auction.must_bid``): all four
-    jokers, or three ranks with four or more cards."""
-    cdef int r, bombs = 0
-    if hand[13] == 2 and hand[14] == 2:
-        return 1
-    for r in range(13):
-        bombs += hand[r] >= 4
-    return bombs >= 3
-
-
-cdef int bonus_factor(const uint8_t* b, bint flush) noexcept nogil:
-    """The bottom bonus of three bottom cards (RULES.md §6, ``ddz.game.deal.bottom_bonus_factor``):
-    4 a trio or a straight flush; 3 both jokers or three consecutive ranks within 3..A; 2 a
-    pair, one suit or the big joker; else 1."""
-    cdef int r, lo = -1, most = 0
-    cdef bint consecutive
-    for r in range(NUM_RANKS):
-        if b[r] > most:
-            most = b[r]
-        if b[r] and lo < 0:
-            lo = r
-    consecutive = most == 1 and lo + 2 < 12 and b[lo + 1] == 1 and b[lo + 2] == 1
-    if most == 3 or (consecutive and flush):
-        return 4
-    if (b[13] and b[14]) or consecutive:
-        return 3
-    if most == 2 or flush or b[14]:
-        return 2
-    return 1
-
-
-cdef void start_deal(VGame* g, const Conf* c) noexcept nogil:
-    """A deal's auction begins (``Game._start_deal``)."""
+cdef inline void rewards(const VGame* g, const Conf* c, int status, float* out) noexcept nogil:
+    """The rewards of a step that returned ``status`` (``hand_apply``): the scores times
+    the scale once the hand is over, else (void hands too) zeros."""
     cdef int s
-    g.phase = PH_BIDDING
-    g.in_play = 0
-    g.current = g.first
-    g.landlord = -1
-    g.bonus = 1
-    g.open = -1
-    g.bid = g.robs = g.spoken = g.final = g.passes = g.ndoubles = 0
-    g.bidder = g.caller = -1
-    for s in range(MAX_SEATS):
-        g.word[s] = 0
-        g.doubles[s] = -1
-
-
-cdef void new_hand(VGame* g, const Conf* c, int64_t seed) noexcept nogil:
-    """``ddz.Game(rules, seed=seed)``: seed the generator, deal, draw the first bidder."""
-    cdef uint32_t key[2]
-    cdef uint64_t s = <uint64_t>seed
-    g.seed = seed
-    key[0] = <uint32_t>(s & 0xFFFFFFFFu)
-    key[1] = <uint32_t>(s >> 32)
-    cdef int k, r, n
-    mt_seed(g.rng, key, 2 if key[1] else 1)
-    deal(g, c)
-    g.face_seat = -1
-    if c.face_up:
-        # RULES.md §3: the k % hand_size-th card (in card order) of seat k // hand_size
-        # is turned face up (``ddz.game.deal``); that seat bids first
-        k = <int>mt_below(g.rng, <uint32_t>(c.seats * c.hand_size))
-        g.face_seat = g.first = k // c.hand_size
-        n = k % c.hand_size
-        r = 0
-        while n >= g.hands[g.face_seat][r]:
-            n -= g.hands[g.face_seat][r]
-            r += 1
-        g.face_rank = r
-    else:
-        g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
-    g.ndeals = 1
-    start_deal(g, c)
-
-
-cdef inline int next_seat(int s, const Conf* c) noexcept nogil:
-    return s + 1 if s + 1 < c.seats else 0
-
-
-cdef void start_play(VGame* g, const Conf* c) noexcept nogil:
-    g.phase = PH_PLAYING
-    g.in_play = 1
-    g.current = g.landlord
-    core_start(&g.pc, c.v, c.seats, &g.hands[0][0], g.landlord, c.bombs_rule)
-
-
-cdef void set_landlord(VGame* g, const Conf* c, int seat) noexcept nogil:
-    cdef int r
-    g.landlord = seat
-    for r in range(NUM_RANKS):
-        g.hands[seat][r] += g.bottom[r]
-    g.left[seat] += c.bottom_size
-    if c.bonus:
-        g.bonus = bonus_factor(g.bottom, g.flush)
-    if c.doubling:
-        g.phase = PH_DOUBLING
-        g.current = next_seat(seat, c)
-    elif c.four:
-        g.phase = PH_OPENING            # RULES.md §7: the landlord may play open first
-        g.current = seat
-    else:
-        start_play(g, c)
-
-
-cdef int all_passed(VGame* g, const Conf* c) noexcept nogil:
-    """Everybody passed (RULES.md §3): 1 when the hand ends void, 0 after a redeal."""
-    if c.all_void or g.ndeals > c.max_redeals:
-        return 1
-    deal(g, c)
-    g.ndeals += 1
-    start_deal(g, c)
-    return 0
-
-
-cdef int bid_step(VGame* g, const Conf* c, int value) noexcept nogil:
-    """One word of the auction (``ddz.game.auction``); 1 when the hand ended void."""
-    cdef int seat = g.current
-    g.word[seat] = <int8_t>(1 + value)
-    if c.auction == AU_ONCE:
-        g.spoken += 1
-        if value:
-            g.bid, g.bidder = value, seat
-        if value == 3 or g.spoken == c.seats:
-            if g.bidder < 0:
-                return all_passed(g, c)
-            set_landlord(g, c, g.bidder)
-            return 0
-    elif c.auction == AU_UNTIL:
-        if value:
-            g.bid, g.bidder, g.passes = value, seat, 0
-            if value == 3:
-                set_landlord(g, c, seat)
-                return 0
-        elif g.bidder < 0:
-            g.spoken += 1
-            if g.spoken == c.seats:
-                return all_passed(g, c)
-        else:
-            g.passes += 1
-            if g.passes == c.seats - 1:
-                set_landlord(g, c, g.bidder)
-                return 0
-    else:
-        if g.final:
-            if value:
-                g.robs += 1
-                g.bidder = seat
-            set_landlord(g, c, g.bidder)
-            return 0
-        g.spoken += 1
-        if value:
-            if g.caller < 0:
-                g.caller = g.bidder = seat
-                g.bid = 1
-            else:
-                g.robs += 1
-                g.bidder = seat
-        if g.spoken < c.seats:
-            pass
-        elif g.caller < 0:
-            return all_passed(g, c)
-        elif g.robs:
-            g.final = 1
-            g.current = g.caller
-            return 0
-        else:
-            set_landlord(g, c, g.bidder)
-            return 0
-    g.current = next_seat(seat, c)
-    return 0
-
-
-cdef void double_step(VGame* g, const Conf* c, int value) noexcept nogil:
-    """A double (RULES.md §4, ``Game._apply_double``)."""
-    cdef int seat = g.current, lord = g.landlord, s, anyone = 0
-    g.doubles[seat] = <int8_t>value
-    g.ndoubles += value
-    for s in range(c.seats):
-        anyone |= g.doubles[s] == 1
-    if seat == next_seat(lord, c):
-        g.current = next_seat(next_seat(lord, c), c)
-    elif seat != lord and anyone:
-        g.current = lord
-    else:
-        start_play(g, c)
-
-
-cdef inline int factor(const VGame* g) noexcept nogil:
-    """The factors that are not powers of 2: the bottom bonus and open play (×3)."""
-    return g.bonus * 3 if g.open == 1 else g.bonus
-
-
-cdef void score(VGame* g, const Conf* c, float* out) noexcept nogil:
-    """The RULES.md §6 scores of a hand won by ``g.pc.winner`` (``Game._finish``)."""
-    cdef int s, w = g.pc.winner, lord = g.landlord, spring = 0, anti = 0, n, sign
-    cdef bint lord_wins = w == lord
-    cdef int64_t sc
-    if lord_wins:
-        spring = 1
-        for s in range(c.seats):
-            if s != lord and g.pc.nplays[s]:
-                spring = 0
-    else:
-        anti = g.pc.nplays[lord] == 1
-    n = g.pc.bombs + g.pc.rockets + spring + anti + g.ndoubles + g.robs
-    sc = (<int64_t>g.bid * factor(g)) << n
-    sign = 1 if lord_wins else -1
-    for s in range(c.seats):
-        out[s] = <float>(-sign * sc) * c.scale
-    out[lord] = <float>((c.seats - 1) * sign * sc) * c.scale
-
-
-cdef Py_ssize_t count_ids(VGame* g, const Conf* c) noexcept nogil:
-    """How many legal env ids the seat to act has (the play phase: cached codes); -1 when
-    out of memory."""
-    if g.phase == PH_PLAYING:
-        return core_fill(&g.pc)
-    if g.phase == PH_BIDDING:
-        return 2 if c.auction == AU_ROB else 4 - g.bid - forced(g)
-    return 2
-
-
-cdef inline int forced(const VGame* g) noexcept nogil:
-    """1 when the seat to bid may not pass (the four-player forced bid, RULES.md §7)."""
-    return g.forced[g.current] if g.bid == 0 else 0
-
-
-cdef void write_ids(VGame* g, const Conf* c, int32_t* out) noexcept nogil:
-    """The legal env ids, ascending, after :func:`count_ids`."""
-    cdef Py_ssize_t k
-    cdef int b
-    if g.phase == PH_PLAYING:
-        for k in range(g.pc.ncodes):
-            out[k] = <int32_t>view_index(c.v, g.pc.codes[k])
-        return
-    out[0] = 0
-    if g.phase == PH_BIDDING:
-        if c.auction == AU_ROB:
-            out[1] = c.P + 3
-        else:
-            k = 1 - forced(g)
-            for b in range(g.bid + 1, 4):
-                out[b - g.bid - 1 + k] = c.P + b - 1
-    elif g.phase == PH_OPENING:
-        out[1] = c.P + 5
-    else:
-        out[1] = c.P + 4
-
-
-cdef bint is_legal(VGame* g, const Conf* c, int32_t a) noexcept nogil:
-    if g.phase == PH_PLAYING:
-        return a < c.P and core_is_legal(&g.pc, a)
-    if a == 0:
-        return not (g.phase == PH_BIDDING and forced(g))
-    if g.phase == PH_BIDDING:
-        if c.auction == AU_ROB:
-            return a == c.P + 3
-        return c.P + g.bid <= a < c.P + 3
-    if g.phase == PH_OPENING:
-        return a == c.P + 5
-    return a == c.P + 4
-
-
-cdef int apply(VGame* g, const Conf* c, int32_t a, float* rewards) noexcept nogil:
-    """Take the legal env id ``a``: 1 when the hand ended (``rewards`` written: the scores,
-    or zeros for a void hand), 0 otherwise, -1 when out of memory."""
-    cdef int s
-    if g.phase == PH_PLAYING:
-        if core_apply(&g.pc, a) < 0:
-            return -1
-        if g.pc.current >= 0:
-            g.current = g.pc.current
-            return 0
-        score(g, c, rewards)
-        return 1
-    if g.phase == PH_BIDDING:
-        if bid_step(g, c, 0 if a == 0 else (1 if c.auction == AU_ROB else a - c.P + 1)):
-            for s in range(c.seats):
-                rewards[s] = 0
-            return 1
-        return 0
-    if g.phase == PH_OPENING:
-        g.open = a != 0                 # RULES.md §7: open play, ×3
-        start_play(g, c)
-        return 0
-    double_step(g, c, a != 0)
-    return 0
+    for s in range(c.h.seats):
+        out[s] = <float>g.scores[s] * c.scale if status == HAND_OVER else 0
 
 
 cdef float PREFIX[9][8]       # PREFIX[n]: n ones, then zeros ("at least k copies" bits)
@@ -503,7 +138,7 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
     """The observation of ``seat`` (``ddz.envs.core.encode_observation``). Every
     card block is written whole (zeros included), so only the small blocks are cleared
     first: the row is written once."""
-    cdef int S = c.seats, K = c.K, s, r, rel, lord = g.landlord, shown_doubles
+    cdef int S = c.h.seats, K = c.K, s, r, rel, lord = g.landlord, shown_doubles
     cdef uint8_t played[NUM_RANKS]
     cdef int32_t last[MAX_SEATS]
     cdef const int* at = c.at
@@ -527,11 +162,11 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
             last[relative(g.pc.hist[h].seat, seat, S)] = g.pc.hist[h].id
         for rel in range(S):
             if last[rel]:
-                enc_cards(c, c.v.counts + last[rel] * NUM_RANKS, out + at[B_LAST] + rel * K)
+                enc_cards(c, c.h.v.counts + last[rel] * NUM_RANKS, out + at[B_LAST] + rel * K)
             else:
                 memset(out + at[B_LAST] + rel * K, 0, K * sizeof(float))
         if g.pc.to_beat:
-            enc_cards(c, c.v.counts + g.pc.to_beat * NUM_RANKS, out + at[B_TO_BEAT])
+            enc_cards(c, c.h.v.counts + g.pc.to_beat * NUM_RANKS, out + at[B_TO_BEAT])
             out[at[B_BEAT_SEAT] + relative(g.pc.to_beat_seat, seat, S)] = 1
         else:
             memset(out + at[B_TO_BEAT], 0, K * sizeof(float))
@@ -543,7 +178,7 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
         for s in range(S):
             out[at[B_LEFT] + relative(s, seat, S)] = g.left[s]
         out[at[B_BEAT_SEAT] + S] = 1
-    if lord >= 0 and (not c.four or seat == lord):       # §7: the four-player bottom is the landlord's
+    if lord >= 0 and (not c.h.four or seat == lord):       # §7: the four-player bottom is the landlord's
         enc_cards(c, g.bottom, out + at[B_BOTTOM])
     else:
         memset(out + at[B_BOTTOM], 0, K * sizeof(float))
@@ -558,8 +193,8 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
         out[at[B_AUCTION] + 5 * relative(s, seat, S) + g.word[s]] = 1
     # RULES.md §4: the farmers' doubles are shown together, once both chose
     shown_doubles = g.ndoubles
-    hidden = g.phase == PH_DOUBLING and (g.doubles[next_seat(lord, c)] < 0
-                                         or g.doubles[next_seat(next_seat(lord, c), c)] < 0)
+    hidden = g.phase == PH_DOUBLING and (g.doubles[hand_next_seat(lord, &c.h)] < 0
+                                         or g.doubles[hand_next_seat(hand_next_seat(lord, &c.h), &c.h)] < 0)
     if hidden:
         shown_doubles = g.doubles[seat] == 1
     for s in range(S):
@@ -569,7 +204,7 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
         out[at[B_DOUBLES] + 3 * relative(s, seat, S) + 1 + d] = 1
     out[at[B_ROBS]] = g.robs
     s = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
-    r = factor(g)
+    r = hand_factor(g)
     # math.log2 of the multiplier, as the reference takes it (a double rounded to float)
     out[at[B_LOG2]] = s if r == 1 else <float>log2(<double>((<int64_t>r) << s))
     if g.face_seat >= 0:
@@ -601,7 +236,7 @@ cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int gre
     if g.phase != PH_PLAYING:
         return ids[n - 1]
     for k in range(n):
-        p = c.v.counts + ids[k] * NUM_RANKS
+        p = c.h.v.counts + ids[k] * NUM_RANKS
         cards = 0
         for r in range(NUM_RANKS):
             cards += p[r]
@@ -619,15 +254,7 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
         ``ddz.envs.core.observation_layout``'s for these seats and decks."""
     cdef Py_ssize_t i
     cdef int r, d
-    want = dict(seats=(3, 4), hand_size=(1, 33), bottom_size=(0, 8), auction=(0, 2), doubling=(0, 1),
-                all_void=(0, 1), max_redeals=(0, 2 ** 30), bombs_rule=(0, 2), plays=(1, 2 ** 30), decks=(1, 2),
-                four=(0, 1), bonus=(0, 1), face_up=(0, 1))
-    for key, (lo, hi) in want.items():
-        x = settings.get(key)
-        if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-            raise ValueError(f"setting {key!r} must be an int {lo}..{hi}, got {x!r}")
-    if settings["plays"] != table.view.n_ids or settings["decks"] != table.opts.decks:
-        raise ValueError("settings 'plays' and 'decks' must be those of the table")
+    hand_conf_from(&c.h, table, settings, ranks, suits)
     k, S = 54 * settings["decks"], settings["seats"]
     sizes = (k, S * k, S * k, k, S + 1, k, k, S, S + 1, S + 1, 5, 4, S * 5, S * 3, 1, 1, 1, NUM_RANKS + S + 1)
     start = 0
@@ -637,26 +264,6 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
         start += size
     if obs_size != start:
         raise ValueError(f"obs_size must be {start}")
-    if ranks and (len(ranks) != S * settings["hand_size"] + settings["bottom_size"] or len(ranks) > MAX_DECK
-                  or max(ranks) >= NUM_RANKS):
-        raise ValueError("ranks must give a rank 0..14 to each card dealt")
-    if len(suits) != len(ranks) or (suits and max(suits) > 4):
-        raise ValueError("suits must give a suit 0..4 (4: a joker) to each card dealt")
-    if settings["bonus"] and settings["bottom_size"] != 3:
-        raise ValueError("the bottom bonus judges 3 bottom cards")
-    c.v = &table.view
-    c.seats = settings["seats"]
-    c.hand_size = settings["hand_size"]
-    c.bottom_size = settings["bottom_size"]
-    c.auction = settings["auction"]
-    c.doubling = settings["doubling"]
-    c.all_void = settings["all_void"]
-    c.max_redeals = settings["max_redeals"]
-    c.bombs_rule = settings["bombs_rule"]
-    c.four = settings["four"]
-    c.bonus = settings["bonus"]
-    c.face_up = settings["face_up"]
-    c.P = settings["plays"]
     d = settings["decks"]
     c.K = 54 * d
     c.obs_size = obs_size
@@ -664,12 +271,6 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
         c.at[i] = layout[name]
         if i and c.at[i] <= c.at[i - 1]:
             raise ValueError("the observation blocks are not in the order of BLOCKS")
-    if len(ranks) > MAX_DECK or c.seats > MAX_SEATS or d > 2:
-        raise ValueError("deck or seats beyond the C game")
-    c.ndeck = len(ranks)
-    for i in range(c.ndeck):
-        c.ranks[i] = ranks[i]
-        c.suits[i] = suits[i]
     for r in range(NUM_RANKS):
         c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
         c.enc_max[r] = 4 * d if r < 13 else d
@@ -766,7 +367,7 @@ cdef class VectorCore:
             core_init(&self.games[i].pc)
             self.games[i].rng = &self.rngs[i]
         self.obs = np.zeros((num_envs, obs_size), np.float32)
-        self.rewards = np.zeros((num_envs, c.seats), np.float32)
+        self.rewards = np.zeros((num_envs, c.h.seats), np.float32)
         self.dones = np.zeros(num_envs, np.bool_)
         self.current_players = np.zeros(num_envs, np.int32)
         self.seeds = np.zeros(num_envs, np.int64)
@@ -803,7 +404,7 @@ cdef class VectorCore:
 
     cdef inline void next_hand(self, Py_ssize_t i) noexcept nogil:
         """Game ``i`` starts its next hand, with the next seed (:meth:`need_seeds`)."""
-        new_hand(&self.games[i], &self.conf, self.sb_p[self.seed_pos])
+        hand_new_hand(&self.games[i], &self.conf.h, self.sb_p[self.seed_pos])
         self.seeds_p[i] = self.sb_p[self.seed_pos]
         self.seed_pos += 1
 
@@ -824,7 +425,7 @@ cdef class VectorCore:
                     DDZ_PREFETCH_W(row + k)
                     k += 64
             encode(g, &self.conf, g.current, self.obs_p + i * self.conf.obs_size)
-        return count_ids(g, &self.conf)
+        return hand_count_ids(g, &self.conf.h)
 
     cdef int write_all_ids(self) except -1:
         """The CSR of legal ids (counts computed), growing the buffer when needed."""
@@ -834,7 +435,7 @@ cdef class VectorCore:
         with nogil:
             off[0] = 0
             for i in range(self.n):
-                k = count_ids(&self.games[i], &self.conf)
+                k = hand_count_ids(&self.games[i], &self.conf.h)
                 if k < 0:
                     total = -1
                     break
@@ -849,7 +450,7 @@ cdef class VectorCore:
         ids = self.ids_p
         with nogil:
             for i in range(self.n):
-                write_ids(&self.games[i], &self.conf, ids + off[i])
+                hand_write_ids(&self.games[i], &self.conf.h, ids + off[i])
         self.nids = total
         self.ids_view = None
         return 0
@@ -916,7 +517,7 @@ cdef class VectorCore:
                 if seeds is None:
                     self.next_hand(i)
                 else:
-                    new_hand(&self.games[i], &self.conf, seeds[i])
+                    hand_new_hand(&self.games[i], &self.conf.h, seeds[i])
                     self.seeds_p[i] = seeds[i]
                 self.refresh(i, self.observe)
         self.write_all_ids()
@@ -1009,8 +610,8 @@ cdef class VectorCore:
         cdef const int64_t* off = self.off_p
         cdef const int32_t* ids = self.ids_p
         self.ready()
-        if out.shape[0] != self.n or out.shape[1] < self.conf.P + 6:
-            raise ValueError(f"out must have shape ({self.n}, {self.conf.P + 6})")
+        if out.shape[0] != self.n or out.shape[1] < self.conf.h.P + 6:
+            raise ValueError(f"out must have shape ({self.n}, {self.conf.h.P + 6})")
         with nogil:
             for i in range(self.n):
                 memset(&out[i, 0], 0, out.shape[1])
@@ -1024,7 +625,7 @@ cdef class VectorCore:
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must have {self.n} entries")
         for i in range(self.n):
-            if not is_legal(&self.games[i], &self.conf, actions[i]):
+            if not hand_is_legal(&self.games[i], &self.conf.h, actions[i]):
                 return i
         return -1
 
@@ -1035,7 +636,7 @@ cdef class VectorCore:
         self.need_seeds(self.n)
         cdef float* rew = self.rew_p
         cdef uint8_t* done = self.done_p
-        cdef int S = self.conf.seats
+        cdef int S = self.conf.h.seats
         i = self.first_illegal(actions)
         if i >= 0:
             return i
@@ -1045,21 +646,20 @@ cdef class VectorCore:
             self.off_p[0] = 0
             for i in range(self.n):
                 g = &self.games[i]
-                res = apply(g, &self.conf, actions[i], rew + i * S)
+                res = hand_apply(g, &self.conf.h, actions[i])
                 if res < 0:
                     break
-                done[i] = res
+                rewards(g, &self.conf, res, rew + i * S)
+                done[i] = res != 0
                 if res:
                     self.next_hand(i)
-                else:
-                    memset(rew + i * S, 0, S * sizeof(float))
                 k = self.refresh(i, self.observe)
                 if k < 0:
                     res = -1
                     break
                 # the legal ids in the same pass, while the game is in cache
                 if fits and total + k <= self.ids_cap:
-                    write_ids(g, &self.conf, self.ids_p + total)
+                    hand_write_ids(g, &self.conf.h, self.ids_p + total)
                 else:
                     fits = False
                 total += k
@@ -1075,7 +675,7 @@ cdef class VectorCore:
 
     cdef object play_(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record):
         cdef Py_ssize_t t = 0, i, k, finished = 0, chunk
-        cdef int res = 0, s, S = self.conf.seats
+        cdef int res = 0, s, S = self.conf.h.seats
         cdef VGame* g
         cdef int32_t a
         cdef int32_t* buf
@@ -1097,18 +697,19 @@ cdef class VectorCore:
                     while t < steps and self.seed_len - self.seed_pos >= self.n:
                         for i in range(self.n):
                             g = &self.games[i]
-                            k = count_ids(g, &self.conf)
+                            k = hand_count_ids(g, &self.conf.h)
                             if k < 0:
                                 res = -1
                                 break
-                            write_ids(g, &self.conf, buf)
+                            hand_write_ids(g, &self.conf.h, buf)
                             a = choose(g, &self.conf, buf, k, greedy, &self.pstate)
                             if rec:
                                 record[t, i] = a
-                            res = apply(g, &self.conf, a, rw)
+                            res = hand_apply(g, &self.conf.h, a)
                             if res < 0:
                                 break
                             if res:
+                                rewards(g, &self.conf, res, rw)
                                 finished += 1
                                 for s in range(S):
                                     total[s] += rw[s]
@@ -1143,9 +744,9 @@ cdef class VectorCore:
         self.check_index(i)
         cdef VGame* g = &self.games[i]
         cdef int s, r
-        out = np.zeros((self.conf.seats, NUM_RANKS), np.int64)
+        out = np.zeros((self.conf.h.seats, NUM_RANKS), np.int64)
         cdef int64_t[:, ::1] o = out
-        for s in range(self.conf.seats):
+        for s in range(self.conf.h.seats):
             for r in range(NUM_RANKS):
                 o[s, r] = g.pc.hands[s][r] if g.phase == PH_PLAYING else g.hands[s][r]
         return out
@@ -1159,7 +760,7 @@ cdef class VectorCore:
         cdef VGame* g = &self.games[i]
         cdef int n = g.robs + g.ndoubles + ((g.pc.bombs + g.pc.rockets) if g.in_play else 0)
         return (g.landlord, g.bid, g.robs, g.ndoubles, g.ndeals - 1, g.bonus, g.open,
-                (<int64_t>factor(g)) << n)
+                (<int64_t>hand_factor(g)) << n)
 
     def __reduce__(self):
         raise TypeError("a C VectorGame cannot be pickled")
@@ -1186,20 +787,21 @@ cdef class GameEncoder:
     """The C observation encoder for one :class:`ddz.Game` at a time (the PettingZoo and
     Gymnasium envs, through :func:`ddz.envs.core.encode_observation`): the game's fields
     are copied into a game struct and :func:`encode` (the vector game's) writes the row.
-    Arguments as :class:`VectorCore`'s (``ranks`` unused); trusted."""
+    Arguments as :class:`VectorCore`'s; trusted."""
 
     cdef Conf conf
     cdef RuleTable table
     cdef readonly Py_ssize_t obs_size
 
     def __cinit__(self, *args, **kwargs):
-        self.conf.v = NULL
+        self.conf.h.v = NULL
 
-    def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size):
+    def __init__(self, RuleTable table not None, dict settings, dict layout, Py_ssize_t obs_size, bytes ranks,
+                 bytes suits):
         self.obs_size = obs_size
         table.built()
         self.table = table
-        conf_from(&self.conf, table, settings, layout, obs_size, b"", b"")
+        conf_from(&self.conf, table, settings, layout, obs_size, ranks, suits)
 
     def encode(self, int seat, int phase, int current, PlayState ps, hands, left, bottom, int landlord,
                int bid, int robs, bids, doubles, int ndoubles, int bonus, int open_play, int face_seat,
@@ -1217,8 +819,8 @@ cdef class GameEncoder:
             card (-1, 0 when none).
         """
         cdef VGame g
-        cdef int s, S = self.conf.seats
-        if self.conf.v == NULL:
+        cdef int s, S = self.conf.h.seats
+        if self.conf.h.v == NULL:
             raise ValueError("this GameEncoder was never initialised")
         if out.shape[0] != self.conf.obs_size:
             raise ValueError("out has the wrong size")
@@ -1231,7 +833,7 @@ cdef class GameEncoder:
             raise ValueError(f"hands, left and doubles need {S} entries")
         memset(&g, 0, sizeof(VGame))
         if ps is not None:
-            if ps.c.v != self.conf.v:
+            if ps.c.v != self.conf.h.v:
                 raise ValueError("the play state is of another table")
             memcpy(&g.pc, &ps.c, sizeof(PlayCore))      # read only: its buffers stay the PlayState's
             g.in_play = 1
@@ -1239,12 +841,12 @@ cdef class GameEncoder:
         g.current = current
         g.landlord = landlord
         for s in range(S):
-            read_counts(hands[s], g.hands[s], self.conf.v.opts.limit, "a hand")
+            read_counts(hands[s], g.hands[s], self.conf.h.v.opts.limit, "a hand")
             g.left[s] = left[s]
             d = doubles[s]
             g.doubles[s] = -1 if d is None else (1 if d else 0)
         if bottom is not None:
-            read_counts(bottom, g.bottom, self.conf.v.opts.limit, "the bottom")
+            read_counts(bottom, g.bottom, self.conf.h.v.opts.limit, "the bottom")
         g.bid, g.robs, g.ndoubles = bid, robs, ndoubles
         g.bonus, g.open, g.face_seat, g.face_rank = bonus, open_play, face_seat, face_rank
         for who, value in bids:

@@ -79,6 +79,8 @@ from ..core.implementation import compiled
 from ..game.actions import ActionSpace, encode_actions
 from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, DdzError, IllegalActionError, quote
+from ..game.deal import DECK_SUITS, DECKS
+from ..game.hand import hand_settings
 from ..game.observations import raw_observation, seat_arg
 from ..game.state import Game, Phase
 from ..core.rules import Rules
@@ -86,7 +88,7 @@ from ..core.tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
            "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
-           "REWARD_SCALE_RANGE", "c_settings"]
+           "REWARD_SCALE_RANGE"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
@@ -359,19 +361,6 @@ def _encoder(rules: Rules) -> _Encoder:
     return enc
 
 
-_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
-
-
-def c_settings(rules: Rules) -> Dict[str, int]:
-    """The settings of the C hand of ``ddz.envs._vector`` (its ``Conf``) for ``rules``: every
-    option of RULES.md §3–§7 that changes the flow of a hand, as ints (the move options
-    are in the table, ``ddz.core.tables.table(rules.move_rules)``)."""
-    return dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size,
-                auction=2 if rules.bidding == "rob" else (1 if rules.bid_rounds == "until_passes" else 0),
-                doubling=int(rules.doubling), all_void=int(rules.all_pass == "void"),
-                max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
-                plays=env_actions(rules).plays, decks=rules.decks, four=int(rules.players == 4),
-                bonus=int(rules.bottom_bonus), face_up=int(rules.first_bidder == "face_up"))
 
 
 _PHASE_CODE = {Phase.BIDDING: 0, Phase.DOUBLING: 1, Phase.OPENING: 2, Phase.PLAYING: 3, Phase.OVER: 4}
@@ -386,7 +375,8 @@ def _c_encoder(rules: Rules) -> Any:
         enc = None
         if _vector is not None:
             layout = {name: start for name, start, _ in observation_layout(rules)}
-            enc = _vector.GameEncoder(table(rules.move_rules), c_settings(rules), layout, observation_size(rules))
+            enc = _vector.GameEncoder(table(rules.move_rules), hand_settings(rules), layout, observation_size(rules),
+                                      DECKS[rules.decks][1], DECK_SUITS[rules.decks])
         _C_ENCODERS[rules] = enc
     return enc
 

@@ -51,7 +51,8 @@ from ..core.rules import STANDARD, Rules
 from ..core.tables import table
 from ..game.deal import DECK_SUITS, DECKS
 from .memory import _available_bytes, _memory_error
-from .core import c_settings, encode_observation, env_actions, observation_layout, observation_size, reward_scale_arg
+from ..game.hand import hand_settings
+from .core import encode_observation, env_actions, observation_layout, observation_size, reward_scale_arg
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError"]
 
@@ -212,7 +213,7 @@ class CVectorGame:
         self.num_actions = self.actions.size
         self.num_players = rules.seats
         self.observation_size = observation_size(rules)
-        settings = c_settings(rules)
+        settings = hand_settings(rules)
         layout = {name: start for name, start, _ in observation_layout(rules)}
         per_game = _vector.game_bytes(self.observation_size, rules.seats)
         _check_memory(n, per_game, "CVectorGame")

@@ -100,3 +100,111 @@ cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil
 
 cdef class Twister:
     cdef MTState m
+
+
+# -- the hand around the play phase (RULES.md §3, §4, §6, §7): _game.pyx --------------
+
+cdef enum:
+    MAX_DECK = 108
+    PH_BIDDING = 0
+    PH_DOUBLING = 1
+    PH_OPENING = 2
+    PH_PLAYING = 3
+    PH_OVER = 4
+    AU_ONCE = 0            # bid_rounds="once"
+    AU_UNTIL = 1           # bid_rounds="until_passes"
+    AU_ROB = 2             # bidding="rob"
+    HAND_OVER = 1          # hand_apply: the hand ended, scored
+    HAND_VOID = 2          # ... ended void (everybody passed, no redeal left)
+    HAND_DEAL = 3          # ... everybody passed: the caller deals again (no generator)
+
+
+cdef struct HandConf:
+    const TableView* v     # the move rules' table
+    int seats
+    int hand_size
+    int bottom_size
+    int auction            # AU_*
+    int doubling           # Rules.doubling (§4)
+    int all_void           # Rules.all_pass="void"
+    int max_redeals
+    int bombs_rule         # Rules.doubling_bombs: 0 all, 1 beating, 2 six_plus
+    int four               # the four-player game (§7): forced bid, open play
+    int bonus              # Rules.bottom_bonus (§6)
+    int face_up            # Rules.first_bidder="face_up" (§3)
+    int32_t P              # env ids: plays 0..P-1, then bid 1..3, call/rob, double, open
+    int ndeck
+    uint8_t ranks[MAX_DECK]    # the rank of each deck position (full_deck order)
+    uint8_t suits[MAX_DECK]    # ... and its suit (0..3; 4 for a joker)
+
+
+cdef struct Hand:
+    PlayCore pc
+    MTState* rng                # the deal's generator (NULL: the caller deals, HAND_DEAL)
+    int64_t seed
+    int phase                   # PH_*
+    int current                 # the seat to act (-1 once over)
+    int first                   # the first bidder of every deal of the hand
+    int landlord                # -1 until known
+    int ndeals                  # deals so far (redeals + 1)
+    uint8_t hands[MAX_SEATS][NUM_RANKS]    # before the play phase, and its start
+    uint8_t bottom[NUM_RANKS]
+    uint8_t flush               # the bottom cards are of one suit (no joker)
+    uint8_t forced[MAX_SEATS]   # four players: this seat may not pass while nobody bid (§7)
+    int left[MAX_SEATS]
+    int face_seat               # first_bidder="face_up": who received the face-up card (-1: none)
+    int face_rank               # ... and its rank
+    int bonus                   # the bottom bonus (1 until there is a landlord, §6)
+    int8_t open                 # four players: -1 not chosen, 0 closed, 1 open play (×3, §7)
+    # the auction of this deal
+    int bid
+    int robs
+    int spoken
+    int bidder
+    int caller
+    int final
+    int passes
+    int8_t word[MAX_SEATS]      # latest word per seat: 0 silent, 1 + value
+    # doubling
+    int8_t doubles[MAX_SEATS]   # -1 not chosen, 0 no, 1 yes
+    int ndoubles
+    int in_play                 # pc holds the play phase (from its start, also once over)
+    # the score, once over (hand_score)
+    int spring
+    int anti
+    int64_t multiplier
+    int64_t scores[MAX_SEATS]
+
+
+cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil
+cdef uint8_t hand_must_bid(const uint8_t* hand) noexcept nogil
+cdef int hand_bonus_factor(const uint8_t* b, bint flush) noexcept nogil
+cdef void hand_start_deal(Hand* g, const HandConf* c) noexcept nogil
+cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
+cdef int hand_next_seat(int s, const HandConf* c) noexcept nogil
+cdef void hand_start_play(Hand* g, const HandConf* c) noexcept nogil
+cdef void hand_set_landlord(Hand* g, const HandConf* c, int seat) noexcept nogil
+cdef int hand_all_passed(Hand* g, const HandConf* c) noexcept nogil
+cdef void hand_redealt(Hand* g, const HandConf* c) noexcept nogil
+cdef int hand_bid_step(Hand* g, const HandConf* c, int value) noexcept nogil
+cdef void hand_double_step(Hand* g, const HandConf* c, int value) noexcept nogil
+cdef int hand_factor(const Hand* g) noexcept nogil
+cdef void hand_score(Hand* g, const HandConf* c, const PlayCore* pc) noexcept nogil
+cdef Py_ssize_t hand_count_ids(Hand* g, const HandConf* c) noexcept nogil
+cdef int hand_forced(const Hand* g) noexcept nogil
+cdef void hand_write_ids(Hand* g, const HandConf* c, int32_t* out) noexcept nogil
+cdef bint hand_is_legal(Hand* g, const HandConf* c, int32_t a) noexcept nogil
+cdef int hand_apply(Hand* g, const HandConf* c, int32_t a) noexcept nogil
+cdef int hand_conf_from(HandConf* c, RuleTable table, dict settings, bytes ranks, bytes suits) except -1
+
+
+cdef class HandRules:
+    cdef HandConf c
+    cdef readonly RuleTable table
+    cdef int ready(self) except -1
+
+
+cdef class CHand:
+    cdef Hand h
+    cdef readonly HandRules rules
+    cdef int32_t env_id(self, int value) except -2

@@ -30,7 +30,7 @@ from ..core.cards import RANK_CHARS, format_cards, is_integer
 from ..core.play import Play, PlayType, engine_readings
 from ..core.rules import Rules
 from ..errors import DdzError, IllegalActionError, InvalidPlayError, NotInHandError
-from .auction import _BID_WORDS, _ROB_WORDS, Rob
+from .auction import _BID_WORDS, _ROB_WORDS
 from .deal import Deal
 
 __all__ = ["play_arg", "bid_arg", "double_arg", "open_arg"]
@@ -132,8 +132,8 @@ def play_arg(game, action: Any) -> int:
                              f"(played by seat {ps.to_beat_seat})")
 
 def bid_arg(game, action: Any) -> int:
-    points = not isinstance(game._auction, Rob)
-    words = game._auction.words
+    points = game.rules.bidding != "rob"
+    words = _BID_WORDS if points else _ROB_WORDS
     if isinstance(action, str):
         value = words.get(action.strip().lower())
         if value is None:
@@ -156,7 +156,7 @@ def bid_arg(game, action: Any) -> int:
     legal = game._legal if game._legal is not None else game._compute_legal()
     if value not in legal:
         if points and value in (1, 2, 3):
-            raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {game._auction.bid}")
+            raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {game._hand.bid}")
         if points and value == 0 and legal and legal[0] == 1:
             raise IllegalActionError(f"seat {game._current} must bid: it holds all four jokers or three "
                                      "bombs and nobody has bid yet (RULES.md §7)")

@@ -55,7 +55,8 @@ from ..core.implementation import compiled
 from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
 
-__all__ = ["Deal", "bottom_bonus_factor", "shuffled_deal", "new_rng", "copy_rng", "shuffle_deal"]
+__all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "copy_rng",
+           "shuffle_deal"]
 
 _game = compiled("game._game", "the compiled play phase and the deal's generator (ddz.game._game)")
 
@@ -289,17 +290,27 @@ def bottom_bonus_factor(deal: Deal) -> int:
     counts = deal.bottom
     if sum(counts) != 3:
         raise DealError(f"the bottom-card bonus judges 3 bottom cards, not {sum(counts)}")
+    if deal.cards is None and not (counts[SMALL_JOKER] or counts[BIG_JOKER]):
+        raise DealError("the bottom-card bonus needs suits (a flush doubles the score); "
+                        "give the deal in suited notation, e.g. '3S 4S 5S'")
+    return bonus_factor(counts, bottom_flush(deal))
+
+
+def bottom_flush(deal: Deal) -> bool:
+    """Whether the bottom cards of ``deal`` are all of one suit (a joker has none; a deal in
+    rank notation has no suits: ``False``)."""
+    if deal.cards is None:
+        return False
+    bottom = deal.cards[-1]
+    return bool(bottom) and all(c.suit is not None for c in bottom) and len({c.suit for c in bottom}) == 1
+
+
+def bonus_factor(counts: Sequence[int], flush: bool) -> int:
+    """The bottom bonus (RULES.md §6) of three bottom cards given as 15 counts, ``flush``
+    saying whether they are of one suit (trusted; :func:`bottom_bonus_factor` checks a
+    deal): 4, 3, 2 or 1. The C hand's twin is ``hand_bonus_factor`` (``ddz.game._game``)."""
     ranks = sorted(r for r in range(NUM_RANKS) for _ in range(counts[r]))
     consecutive = (ranks[2] < CHAIN_RANKS and ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1)
-    has_joker = counts[SMALL_JOKER] or counts[BIG_JOKER]
-    if deal.cards is None:
-        if not has_joker:
-            raise DealError("the bottom-card bonus needs suits (a flush doubles the score); "
-                            "give the deal in suited notation, e.g. '3S 4S 5S'")
-        flush = False
-    else:
-        suits = {c.suit for c in deal.cards[-1]}
-        flush = not has_joker and len(suits) == 1
     if max(counts) == 3 or (consecutive and flush):
         return 4
     if (counts[SMALL_JOKER] and counts[BIG_JOKER]) or consecutive:

@@ -42,7 +42,7 @@ def compute_legal(game) -> list:
     if phase is _PLAYING:
         return game._ps.legal_plays()
     if phase is _BIDDING:
-        legal = game._auction.legal(game._hands[game._current])
+        legal = game._hand.legal_values()
     elif phase is _DOUBLING or phase is _OPENING:
         legal = [False, True]
     else:

@@ -111,8 +111,9 @@ def observation(game, seat: Optional[int] = None) -> Observation:
 def trusted_observation(game, seat: int) -> Observation:
     """:meth:`observation` for a trusted seat (the bots' loop)."""
     lord = game.landlord
-    doubles = game._doubles
-    ndoubles = game._ndoubles
+    h = game._hand
+    doubles = h.doubles
+    ndoubles = h.ndoubles
     if game._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
         # RULES.md §4: the farmers' choices are revealed together, so until both have
         # chosen a seat sees only its own, in `doubles` and in the multiplier alike
@@ -123,7 +124,7 @@ def trusted_observation(game, seat: int) -> Observation:
     ps = game._ps
     if ps is None:
         hand, left, plays, to_beat, beat_seat, played = (
-            game._hands[seat], tuple(game._left), (), None, None, 0)
+            h.hand(seat), tuple(h.left), (), None, None, 0)
     else:
         hand, left, plays, played = ps.hand(seat), ps.cards_left, game.plays, ps.bombs + ps.rockets
         b = ps.to_beat
@@ -131,14 +132,15 @@ def trusted_observation(game, seat: int) -> Observation:
     # RULES.md §7: the four-player bottom is shown to the landlord only
     bottom = None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom
     open_hand = None
-    if game._open:
-        open_hand = game._hands[lord] if ps is None else ps.hand(lord)
+    if h.open_play:
+        open_hand = h.hand(lord) if ps is None else ps.hand(lord)
     # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
     return _new_tuple(Observation, (
         seat, game._phase, game._current, game.rules, hand,
-        lord, game._auction.bid, tuple(game._auction.bids), game._auction.robs, tuple(doubles),
+        lord, h.bid, tuple(game._bids), h.robs, tuple(doubles),
         bottom, plays, left, to_beat, beat_seat,
-        game._factor() << (game._auction.robs + ndoubles + played), open_hand, game.face_up))
+        # the multiplier without the doubles this seat may not see yet
+        h.multiplier(played) >> (h.ndoubles - ndoubles), open_hand, game.face_up))
 
 
 def seat_arg(game, seat: object) -> int:
@@ -159,8 +161,8 @@ def raw_observation(game, seat: object) -> tuple:
 
     :raises DdzError: ``seat`` is not a seat."""
     seat = game._seat_arg(seat)
-    a = game._auction
+    h = game._hand
     lord = game.landlord
-    return (seat, game._phase, game._current, game._ps, game._hands, game._left,
+    return (seat, game._phase, game._current, game._ps, [h.hand(s) for s in range(game.seats)], h.left,
             None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom, lord,
-            a.bid, a.robs, a.bids, game._doubles, game._ndoubles, game._bonus, game._open, game.face_up)
+            h.bid, h.robs, game._bids, h.doubles, h.ndoubles, h.bonus, h.open_play, game.face_up)

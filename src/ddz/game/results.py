@@ -94,26 +94,16 @@ class Result:
 def finish(game, seat: int) -> None:
     """``seat`` played its last card: score the hand (RULES.md §6)."""
     ps = game._ps
+    h = game._hand
     lord = game.landlord
     lord_wins = seat == lord
     farmers = tuple(s for s in range(game.seats) if s != lord)
-    nplays = ps.plays_made
-    spring = lord_wins and not any(nplays[s] for s in farmers)
-    anti = (not lord_wins) and nplays[lord] == 1
-    doubles = game._ndoubles
-    bombs, rockets = ps.bombs, ps.rockets
-    robs = game._auction.robs
-    n = bombs + rockets + spring + anti + doubles + robs
-    multiplier = game._factor() << n
-    score = game._auction.bid * multiplier
-    sign = 1 if lord_wins else -1
-    scores = [-sign * score] * game.seats
-    scores[lord] = len(farmers) * sign * score      # ±2S, or ±3S with four players
+    spring, anti, multiplier, score, scores = h.finish(ps)     # the hand scores (ddz.game.hand)
     game.result = Result(
         landlord=lord, winner="landlord" if lord_wins else "farmers",
-        winners=(lord,) if lord_wins else farmers, base=game._auction.bid, bombs=bombs,
-        rockets=rockets, spring=spring, anti_spring=anti, doubles=doubles,
-        robs=robs, bottom_bonus=game._bonus, multiplier=multiplier, score=score,
-        scores=tuple(scores), open_play=bool(game._open))
+        winners=(lord,) if lord_wins else farmers, base=h.bid, bombs=ps.bombs,
+        rockets=ps.rockets, spring=spring, anti_spring=anti, doubles=h.ndoubles,
+        robs=h.robs, bottom_bonus=h.bonus, multiplier=multiplier, score=score,
+        scores=scores, open_play=bool(h.open_play))
     game._phase = _OVER
     game._current = None

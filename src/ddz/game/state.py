@@ -14,7 +14,6 @@ How a game deals, redeals and picks the first bidder: :mod:`ddz.game.deal`.
 
 from __future__ import annotations
 
-import copy
 import enum
 import random
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
@@ -23,8 +22,8 @@ import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
-from .auction import auction
-from .deal import Deal, bottom_bonus_factor, check_bonus_deal, copy_rng, new_rng, shuffled_deal
+from .deal import Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, new_rng, shuffled_deal
+from . import hand as _hand_mod
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..core.play import Play
 from .playstate import play_state
@@ -125,6 +124,7 @@ class Game:
             drawn = self._rng.randrange(seats)
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
+        self._hand = self._new_hand(rules, self.first_bidder)   # RULES.md §3-§7: ddz.game.hand
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
         self._npushed = 0            # plays made with push() since the last step: pop() undoes them
@@ -136,18 +136,17 @@ class Game:
     def _shuffle(self) -> Deal:
         return shuffled_deal(self._rng, self.rules)
 
+    # the hand (auction, doubling, open play, redeals, score): the C one, or the reference
+    # (ddz.game.hand.new_hand decides; the lockstep test's reference games use PyHand)
+    _new_hand = staticmethod(_hand_mod.new_hand)
+
     def _start_deal(self, deal: Deal) -> None:
         self._deals.append(deal)
-        self._hands: List[Counts] = list(deal.hands)   # until the play phase; then the play state holds them
-        self._left = [self.rules.hand_size] * self.seats
+        self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
+        self._bids: List[Tuple[int, int]] = []     # this deal's auction, (seat, value)
         self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
-        self._auction = auction(self.rules, self.first_bidder)   # RULES.md §3: ddz.game.auction
         self.landlord: Optional[int] = None
-        self._doubles: List[Optional[bool]] = [None] * self.seats
-        self._ndoubles = 0
-        self._bonus = 1
-        self._open: Optional[bool] = None    # four players: the landlord's open-play choice
         self._ps: Any = None          # the play phase (ddz.game._game.PlayState), from its start
         self._plays: List[Tuple[int, Play]] = []   # cache of `plays` (pop() truncates it)
         self.result: Optional[Result] = None
@@ -158,17 +157,13 @@ class Game:
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
 
-    def _all_passed(self) -> None:
-        """Everybody passed the auction (RULES.md §3): redeal, or end the hand void
-        (``Rules.all_pass``, ``Rules.max_redeals``)."""
-        rules = self.rules
-        if rules.all_pass == "void":
-            self._void("everybody passed the auction (Rules.all_pass='void')")
-        elif len(self._deals) > rules.max_redeals:
-            self._void(f"everybody passed the auction of {len(self._deals)} deals in a row "
-                       f"(Rules.max_redeals={rules.max_redeals})")
-        else:
-            self._redeal()
+    def _void_reason(self) -> str:
+        """Why everybody passing ended the hand void (the hand decided it: ``Rules.all_pass``,
+        ``Rules.max_redeals``, RULES.md §3)."""
+        if self.rules.all_pass == "void":
+            return "everybody passed the auction (Rules.all_pass='void')"
+        return (f"everybody passed the auction of {len(self._deals)} deals in a row "
+                f"(Rules.max_redeals={self.rules.max_redeals})")
 
     def _void(self, reason: str) -> None:
         """End the hand void: no landlord, no winner, every score 0."""
@@ -225,7 +220,7 @@ class Game:
     @property
     def bid(self) -> int:
         """The highest bid so far (with ``bidding="rob"``: 1 once someone called)."""
-        return self._auction.bid
+        return self._hand.bid
 
     @property
     def to_beat(self) -> Optional[Play]:
@@ -251,7 +246,7 @@ class Game:
         ps = self._ps
         if ps is not None:
             return ps.hand(seat)
-        return self._hands[seat]
+        return self._hand.hand(seat)
 
     @property
     def cards_left(self) -> Tuple[int, ...]:
@@ -259,7 +254,7 @@ class Game:
         ps = self._ps
         if ps is not None:
             return ps.cards_left
-        return tuple(self._left)
+        return tuple(self._hand.left)
 
     @property
     def legal_moves(self) -> "LegalMoves":
@@ -279,12 +274,7 @@ class Game:
         if self.result is not None:
             return self.result.multiplier
         ps = self._ps
-        played = 0 if ps is None else ps.bombs + ps.rockets
-        return self._factor() << (self._auction.robs + self._ndoubles + played)
-
-    def _factor(self) -> int:
-        """The factors that are not powers of 2: the bottom bonus and open play (×3)."""
-        return self._bonus * 3 if self._open else self._bonus
+        return self._hand.multiplier(0 if ps is None else ps.bombs + ps.rockets)
 
     def _seat_arg(self, seat: Any) -> int:
         if not is_integer(seat) or not 0 <= seat < self.seats:
@@ -437,62 +427,46 @@ class Game:
     _double_arg = action_words.double_arg
     _open_arg = action_words.open_arg
 
-    # -- transitions (trusted arguments) --
+    # -- transitions (trusted arguments): the hand decides, the game keeps the record --
     def _apply_bid(self, value: int) -> None:
-        self._actions.append((self._current, value))
-        self._legal = None
-        a = self._auction
-        if a.step(value):
-            self._calls.append(len(self._actions) - 1)
-        if a.landlord is not None:
-            self._set_landlord(a.landlord)
-        elif a.all_passed:
-            self._all_passed()
-        else:
-            self._current = a.current
-
-    def _set_landlord(self, seat: int) -> None:
-        self.landlord = seat
-        deal = self._deals[-1]
-        self._hands[seat] = tuple([h + b for h, b in zip(self._hands[seat], deal.bottom)])
-        self._left[seat] += self.rules.bottom_size
-        if self.rules.bottom_bonus:
-            self._bonus = bottom_bonus_factor(deal)
-        if self.rules.doubling:
-            self._phase = _DOUBLING
-            self._current = (seat + 1) % self.seats
-        elif self.rules.players == 4:
-            self._phase = _OPENING          # RULES.md §7: the landlord may play open first
-            self._current = seat
-        else:
-            self._start_play()
-
-    def _start_play(self) -> None:
-        """The play phase begins: the landlord leads (RULES.md §5)."""
-        self._phase = _PLAYING
-        self._current = self.landlord
-        self._ps = play_state(self._table, self._hands, self.landlord, doubling_bombs=self.rules.doubling_bombs)
+        seat = self._current
+        self._actions.append((seat, value))
+        if value and self.rules.bidding == "rob" and not any(v for _, v in self._bids):
+            self._calls.append(len(self._actions) - 1)      # the first call (the record's word)
+        self._bids.append((seat, value))
+        self._word(value)
 
     def _apply_open(self, value: bool) -> None:
         """The four-player landlord plays open (亮牌, ×3) or not (RULES.md §7)."""
         self._actions.append((self._current, value))
-        self._open = value
-        self._legal = None
-        self._start_play()
+        self._word(int(value))
 
     def _apply_double(self, value: bool) -> None:
-        seat = self._current
-        self._actions.append((seat, value))
-        self._doubles[seat] = value
-        self._ndoubles += value
+        """A double or redouble (RULES.md §4)."""
+        self._actions.append((self._current, value))
+        self._word(int(value))
+
+    def _word(self, value: int) -> None:
+        """The hand takes a word of the auction, doubling or open play; the game follows."""
+        h = self._hand
+        status = h.step(value)
         self._legal = None
-        lord = self.landlord
-        if seat == (lord + 1) % self.seats:
-            self._current = (lord + 2) % self.seats
-        elif seat != lord and any(self._doubles):
-            self._current = lord
+        if status == _hand_mod.HAND_VOID:
+            self._void(self._void_reason())
+            return
+        if status == _hand_mod.HAND_DEAL:
+            self._redeal()
+            return
+        self.landlord = h.landlord
+        phase = h.phase
+        if phase == _hand_mod.PLAYING:
+            self._phase = _PLAYING
+            self._current = self.landlord
+            self._ps = play_state(self._table, [h.hand(s) for s in range(self.seats)], self.landlord,
+                                  doubling_bombs=self.rules.doubling_bombs)
         else:
-            self._start_play()
+            self._phase = _PHASES[phase]
+            self._current = h.current
 
     _finish = results.finish       # ``seat`` played its last card: score the hand (RULES.md §6)
 
@@ -537,15 +511,24 @@ class Game:
     _observation = observations.trusted_observation
 
     def __getstate__(self) -> Dict[str, Any]:
-        # the shared table and action space are looked up again, not pickled
+        # the shared table and action space are looked up again, not pickled; the C hand
+        # travels as its state (its settings are the rules')
         d = self.__dict__.copy()
         d["_table"] = None
         d["_space"] = None
+        if not isinstance(self._hand, _hand_mod.PyHand):
+            d["_hand"] = ("CHand", self._hand.state())
         return d
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._table = table(self._move_rules)
+        h = self._hand
+        if isinstance(h, tuple):
+            self._hand = _hand_mod.new_hand(self.rules, self.first_bidder)
+            if isinstance(self._hand, _hand_mod.PyHand):
+                raise DdzError("this game was pickled with the compiled core; unpickle it with the core")
+            self._hand.restore(h[1])
 
     def __copy__(self) -> "Game":
         return self.clone()
@@ -563,9 +546,9 @@ class Game:
         g = Game.__new__(Game)
         d = self.__dict__.copy()
         d["_rng"] = copy_rng(self._rng)
-        for name in ("_pending", "_deals", "_actions", "_calls", "_hands", "_doubles", "_left", "_plays"):
+        for name in ("_pending", "_deals", "_actions", "_calls", "_bids", "_plays"):
             d[name] = list(d[name])
-        d["_auction"] = copy.deepcopy(self._auction)
+        d["_hand"] = self._hand.copy()
         d["_legal"] = None
         d["_npushed"] = 0
         if self._ps is not None:
@@ -576,6 +559,9 @@ class Game:
     to_record = records.to_record
     from_record = classmethod(records.from_record)
     _check_seeded_deal = records.check_seeded_deal
+
+
+_PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
 
 
 def _action_space(rules: Rules):
