@@ -2,7 +2,7 @@
 DouZero's features (issue 31) against DouZero's own.
 
     python bench/bench_envs.py [--games 1024] [--steps 30] [--decisions 20000] [--repeats 5]
-                               [--only envs|douzero|rules] [--dz-hands 100] [--dz-calls 20]
+                               [--only envs|douzero|rules|gym] [--dz-hands 100] [--dz-calls 20]
 
 µs per decision (and decisions per second), uniformly random legal actions, the choice
 included in the time; every engine runs ``--repeats`` times, the engines taking turns
@@ -48,6 +48,9 @@ play phase and per row.
 hand (``bottom_bonus``, ``first_bidder="face_up"``, ``bid_rounds="until_passes"``,
 ``bidding="rob"``, ``doubling``, each profile, ``Rules.four_player()``) as a ratio to the
 default rules in the same run, and ``PyVectorGame`` under the four-player rules.
+
+``--only gym`` (issue 31): Gymnasium's vector API, ``make_vec(..., "vector_entry_point")``
+(the C vector env) against ``VectorGame.step`` and ``make_vec(..., "sync")``.
 
 Engines missing from the environment are skipped. No timing is asserted anywhere.
 """
@@ -298,6 +301,64 @@ def rule_sets(games, steps, repeats):
     print(f"four_player: C {py4 / four:.0f}x faster than PyVectorGame")
 
 
+def gym_vector(games, steps, repeats):
+    """Issue 31: Gymnasium's vector API. µs per env step (one agent decision, the bots'
+    moves in between included), the step call alone timed (the harness's choice of a
+    legal action from the mask is not): ``make_vec(..., "vector_entry_point")`` (C) and
+    ``make_vec(..., "sync")`` (``SyncVectorEnv`` of the single env, 64 envs) against
+    ``VectorGame.step`` (every seat, no bots), medians of ``repeats`` runs."""
+    import gymnasium
+    import ddz.envs  # noqa: F401  (registers the env)
+
+    def run_env(mode, n):
+        env = gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=n, vectorization_mode=mode)
+        obs, _ = env.reset(seed=0)
+        rng = np.random.default_rng(0)
+        spent = 0.0
+        for _ in range(steps):
+            mask = obs["action_mask"]
+            counts = mask.sum(1)
+            rows, cols = np.nonzero(mask)
+            first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            pick = first + (rng.random(n) * np.maximum(counts, 1)).astype(np.int64)
+            actions = np.where(counts > 0, cols[np.minimum(pick, len(cols) - 1)], 0)
+            t = time.perf_counter()
+            obs, *_ = env.step(actions)
+            spent += time.perf_counter() - t
+        env.close()
+        return spent / (n * steps)
+
+    def run_raw(n):
+        vg = CVectorGame(n, seed=0)
+        rng = np.random.default_rng(0)
+        spent = 0.0
+        for _ in range(steps):
+            ids, offsets = vg.legal_ids()
+            a = ids[offsets[:-1] + (rng.random(n) * np.diff(offsets)).astype(np.int64)].astype(np.int32)
+            t = time.perf_counter()
+            vg.step(a)
+            spent += time.perf_counter() - t
+        return spent / (n * steps)
+
+    rows = [(f"make_vec vector_entry_point ({games} envs)", lambda: run_env("vector_entry_point", games)),
+            (f"VectorGame.step ({games} games)", lambda: run_raw(games)),
+            ("make_vec sync (64 envs)", lambda: run_env("sync", 64))]
+    times = {name: [] for name, _ in rows}
+    for _, fn in rows:
+        fn()
+    for _ in range(repeats):
+        for name, fn in rows:
+            times[name].append(fn())
+    med = {name: float(np.median(t)) for name, t in times.items()}
+    print(f"Gymnasium vector API ({steps} steps; µs per env step, the step call alone; medians of {repeats} runs)")
+    for name, _ in rows:
+        t = times[name]
+        print(f"{name:44} {med[name] * 1e6:10.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>18}")
+    fast, raw, sync = (med[name] for name, _ in rows)
+    print(f"vector env / VectorGame.step: {fast / raw:.2f}x (an env step is one agent decision plus the bots' "
+          f"moves); SyncVectorEnv / vector env: {sync / fast:.0f}x")
+
+
 def load():
     try:
         return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -311,10 +372,15 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=("envs", "douzero", "rules"))
+    ap.add_argument("--only", choices=("envs", "douzero", "rules", "gym"))
     ap.add_argument("--dz-hands", type=int, default=100)
     ap.add_argument("--dz-calls", type=int, default=20)
     args = ap.parse_args(argv)
+    if args.only == "gym":
+        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
+        gym_vector(args.games, args.steps, args.repeats)
+        print(f"{load()} at the end")
+        return
     if args.only == "rules":
         print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
         rule_sets(args.games, args.steps, args.repeats)

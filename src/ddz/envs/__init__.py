@@ -2,11 +2,13 @@
 
 * :class:`VectorGame` (:mod:`ddz.envs.vector`): N games stepped in one call, numpy in
   and out; needs nothing beyond numpy. In C (:class:`CVectorGame`) when the core is
-  compiled and supports the rules, else :class:`PyVectorGame` (a loop over ``ddz.Game``).
+  compiled, else :class:`PyVectorGame` (a loop over ``ddz.Game``).
 * :mod:`ddz.envs.pettingzoo`: the PettingZoo AEC env (``env()``, ``raw_env``), every seat
   an agent (needs ``pettingzoo``: ``pip install "ddz[envs]"``).
 * :mod:`ddz.envs.gymnasium`: one seat against bots; importing :mod:`ddz.envs` registers
-  it as ``gymnasium.make("ddz/DouDizhu-v0", ...)`` when ``gymnasium`` is installed.
+  it as ``gymnasium.make("ddz/DouDizhu-v0", ...)`` when ``gymnasium`` is installed, and
+  its vector env in C as ``gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=N,
+  vectorization_mode="vector_entry_point")``.
 * :mod:`ddz.envs.core`: the action table and the observation layout they share.
 * :mod:`ddz.envs.douzero`: DouZero's features of a game (``get_obs(game)``, the dict of
   DouZero's own ``get_obs``), in C when the core is compiled; not imported here.
@@ -57,7 +59,8 @@ def _register() -> None:
     except ImportError:
         return
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="ddz.envs.gymnasium:DouDizhuEnv")
+        gymnasium.register(id=ENV_ID, entry_point="ddz.envs.gymnasium:DouDizhuEnv",
+                           vector_entry_point="ddz.envs.gymnasium:DouDizhuVectorEnv")
 
 
 _register()

@@ -28,10 +28,10 @@ from libc.string cimport memcpy, memset
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView, view_index
 from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
-from ddz.game._game cimport (HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_PLAYING, Hand,
-                             HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init, hand_apply,
-                             hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
-                             hand_next_seat, hand_write_ids)
+from ddz.game._game cimport (HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
+                             PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
+                             hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
+                             hand_next_seat, hand_write_ids, mt_below, mt_seed)
 
 import numpy as np
 
@@ -764,6 +764,217 @@ cdef class VectorCore:
 
     def __reduce__(self):
         raise TypeError("a C VectorGame cannot be pickled")
+
+
+# -- one seat against bots, N times (the Gymnasium vector env) ---------------------------
+
+cdef inline void seed_int(MTState* m, uint64_t seed) noexcept nogil:
+    """Seed ``m`` as ``random.Random(seed)`` seeds itself from an int (init_by_array of its
+    32-bit words)."""
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFu)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_seed(m, key, 2 if key[1] else 1)
+
+
+@cython.final
+cdef class SeatCore:
+    """``num_envs`` hands in C, one seat of each played by the caller and the others by
+    random bots in C: each other seat's choice is ``legal[randrange(len(legal))]`` of its
+    own ``random.Random(bot seed)``, over the legal actions in ``ddz.Game.legal_actions()``
+    order (ascending env ids), as :class:`ddz.RandomBot` chooses. The engine of
+    ``ddz.envs.gymnasium.DouDizhuVectorEnv``, which checks the arguments and keeps the
+    episodes' generators; hands do not restart by themselves.
+
+    :param seat: the caller's seat. Other arguments as :class:`VectorCore`'s."""
+
+    cdef VGame* games
+    cdef MTState* rngs            # per game: the deal's generator
+    cdef MTState* bots            # per game and seat: the bots' generators
+    cdef int32_t* buf
+    cdef Py_ssize_t n, cap
+    cdef Conf conf
+    cdef RuleTable table
+    cdef readonly int seat
+    cdef double scale
+
+    def __cinit__(self, *args, **kwargs):
+        self.games = NULL
+        self.rngs = self.bots = NULL
+        self.buf = NULL
+        self.n = 0
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.games != NULL:
+            for i in range(self.n):
+                core_free(&self.games[i].pc)
+            free(self.games)
+        free(self.rngs)
+        free(self.bots)
+        free(self.buf)
+
+    def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
+                 Py_ssize_t obs_size, bytes ranks, bytes suits, int seat, double reward_scale):
+        cdef Py_ssize_t i
+        if self.games != NULL:
+            raise RuntimeError("SeatCore is initialised once")
+        if not 1 <= num_envs <= 1 << 24:
+            raise ValueError(f"num_envs must be 1..2**24, got {num_envs}")
+        table.built()
+        self.table = table
+        conf_from(&self.conf, table, settings, layout, obs_size, ranks, suits)
+        if not 0 <= seat < self.conf.h.seats:
+            raise ValueError(f"seat must be 0..{self.conf.h.seats - 1}")
+        self.seat = seat
+        self.scale = reward_scale
+        self.cap = table.max_moves + 8
+        self.games = <VGame*>calloc(num_envs, sizeof(VGame))
+        self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
+        self.bots = <MTState*>calloc(num_envs * MAX_SEATS, sizeof(MTState))
+        self.buf = <int32_t*>calloc(self.cap, sizeof(int32_t))
+        if self.games == NULL or self.rngs == NULL or self.bots == NULL or self.buf == NULL:
+            raise MemoryError(f"cannot allocate {num_envs:,} games")
+        self.n = num_envs
+        for i in range(num_envs):
+            core_init(&self.games[i].pc)
+            self.games[i].rng = &self.rngs[i]
+            self.games[i].phase = PH_OVER
+            self.games[i].current = -1
+
+    cdef int check(self, Py_ssize_t i) except -1:
+        if self.games == NULL:
+            raise ValueError("this SeatCore was never initialised")
+        if not 0 <= i < self.n:
+            raise IndexError(f"game {i} of {self.n}")
+        return 0
+
+    cdef int bots_play(self, Py_ssize_t i) noexcept nogil:
+        """The other seats of game ``i`` act until the caller's turn or the end: 0 (the
+        caller's turn), ``HAND_OVER``, ``HAND_VOID``, or -1 when out of memory."""
+        cdef VGame* g = &self.games[i]
+        cdef Py_ssize_t k
+        cdef int res
+        while g.phase != PH_OVER and g.current != self.seat:
+            k = hand_count_ids(g, &self.conf.h)
+            if k < 0:
+                return -1
+            hand_write_ids(g, &self.conf.h, self.buf)
+            res = hand_apply(g, &self.conf.h, self.buf[mt_below(&self.bots[i * MAX_SEATS + g.current], <uint32_t>k)])
+            if res != 0:
+                return res
+        return 0 if g.phase != PH_OVER else HAND_VOID
+
+    def seed_bots(self, Py_ssize_t i, tuple seeds):
+        """Seed the bots of game ``i``: one int >= 0 per other seat, in seat order."""
+        cdef int s, k = 0
+        self.check(i)
+        if len(seeds) != self.conf.h.seats - 1:
+            raise ValueError("one bot seed per other seat")
+        for s in range(self.conf.h.seats):
+            if s != self.seat:
+                if not 0 <= seeds[k] < 2 ** 64:
+                    raise ValueError("a bot seed is an int 0 .. 2**64 - 1")
+                seed_int(&self.bots[i * MAX_SEATS + s], <uint64_t>seeds[k])
+                k += 1
+
+    def deal(self, Py_ssize_t i, int64_t seed):
+        """Deal ``ddz.Game(rules, seed=seed)``'s hand in game ``i`` and let the bots act:
+        0 when it is the caller's turn, else the hand ended first (``HAND_OVER`` or
+        ``HAND_VOID``)."""
+        cdef int res
+        self.check(i)
+        if seed < 0:
+            raise ValueError("a hand seed is >= 0")
+        hand_new_hand(&self.games[i], &self.conf.h, seed)
+        res = self.bots_play(i)
+        if res < 0:
+            raise MemoryError()
+        return res
+
+    def legal(self, Py_ssize_t i, int64_t a):
+        """Whether env id ``a`` is legal for the caller in game ``i``."""
+        self.check(i)
+        return (self.games[i].current == self.seat and 0 <= a < self.conf.h.P + 6
+                and hand_is_legal(&self.games[i], &self.conf.h, <int32_t>a))
+
+    def step(self, const int64_t[::1] actions, const uint8_t[::1] active, int8_t[::1] status, double[::1] rewards):
+        """The caller's seat takes ``actions[i]`` in every game with ``active[i]``, then the
+        bots act: ``status[i]`` 0 (the caller's turn again), 1 (``HAND_OVER``; ``rewards[i]``
+        its score times the scale), 2 (void), -2 (the action was not legal: nothing done)."""
+        cdef Py_ssize_t i
+        cdef int64_t a
+        cdef int res = 0
+        cdef VGame* g
+        if self.games == NULL:
+            raise ValueError("this SeatCore was never initialised")
+        if actions.shape[0] != self.n or active.shape[0] != self.n or status.shape[0] != self.n \
+                or rewards.shape[0] != self.n:
+            raise ValueError(f"actions, active, status and rewards need {self.n} entries")
+        with nogil:
+            for i in range(self.n):
+                rewards[i] = 0
+                status[i] = 0
+                if not active[i]:
+                    continue
+                g = &self.games[i]
+                a = actions[i]
+                if not (g.current == self.seat and 0 <= a < self.conf.h.P + 6
+                        and hand_is_legal(g, &self.conf.h, <int32_t>a)):
+                    status[i] = -2
+                    continue
+                res = hand_apply(g, &self.conf.h, <int32_t>a)
+                if res == 0:
+                    res = self.bots_play(i)
+                if res < 0:
+                    break
+                status[i] = res
+                if res == HAND_OVER:
+                    rewards[i] = <double>g.scores[self.seat] * self.scale
+        if res < 0:
+            raise MemoryError()
+
+    def observe(self, float[:, ::1] obs, int8_t[:, ::1] mask, const uint8_t[::1] blank):
+        """The caller's observation of every game into ``obs`` and its legal ids as 0/1 into
+        ``mask`` (zeros when it is not its turn, or where ``blank[i]``)."""
+        cdef Py_ssize_t i, k = 0, j
+        cdef VGame* g
+        if self.games == NULL:
+            raise ValueError("this SeatCore was never initialised")
+        if obs.shape[0] != self.n or obs.shape[1] != self.conf.obs_size or mask.shape[0] != self.n \
+                or mask.shape[1] != self.conf.h.P + 6 or blank.shape[0] != self.n:
+            raise ValueError("obs, mask or blank of the wrong shape")
+        with nogil:
+            for i in range(self.n):
+                g = &self.games[i]
+                encode(g, &self.conf, self.seat, &obs[i, 0])
+                memset(&mask[i, 0], 0, mask.shape[1])
+                if not blank[i] and g.current == self.seat and g.phase != PH_OVER:
+                    k = hand_count_ids(g, &self.conf.h)
+                    if k < 0:
+                        break
+                    hand_write_ids(g, &self.conf.h, self.buf)
+                    for j in range(k):
+                        mask[i, self.buf[j]] = 1
+        if k < 0:
+            raise MemoryError()
+
+    def outcome(self, Py_ssize_t i):
+        """How game ``i``'s hand ended: ``None`` while it goes on; ``("void", deals)``; or
+        ``(landlord, bid, bombs, rockets, spring, anti_spring, doubles, robs, bottom_bonus,
+        multiplier, score, scores, open_play)``."""
+        self.check(i)
+        cdef VGame* g = &self.games[i]
+        if g.phase != PH_OVER:
+            return None
+        if g.landlord < 0:
+            return ("void", g.ndeals)
+        return (g.landlord, g.bid, g.pc.bombs, g.pc.rockets, bool(g.spring), bool(g.anti), g.ndoubles, g.robs,
+                g.bonus, g.multiplier, g.bid * g.multiplier, tuple([g.scores[s] for s in range(self.conf.h.seats)]),
+                g.open == 1)
+
+    def __reduce__(self):
+        raise TypeError("a SeatCore cannot be pickled")
 
 
 # -- the encoder of one ddz.Game ---------------------------------------------------------

@@ -22,6 +22,13 @@ included; the other seats are played by bots (:class:`ddz.RandomBot`,
   too, so the episode is deterministic. A hand that ends before the agent's first turn
   (the landlord going out with its first play) is skipped: a new one is dealt.
 
+Gymnasium's vector API: ``gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=N,
+vectorization_mode="vector_entry_point", rules=..., seat=0)`` builds
+:class:`DouDizhuVectorEnv`, ``N`` of these episodes stepped in C (the hands and the random
+opponents), with the same observations, masks, rewards, ends and infos as
+``gymnasium.vector.SyncVectorEnv`` of ``N`` :class:`DouDizhuEnv` seeded alike (the test
+suite steps both side by side), autoreset ``NEXT_STEP``.
+
 Needs ``gymnasium`` (``pip install "ddz[envs]"``).
 """
 
@@ -35,18 +42,28 @@ import numpy as np
 try:
     import gymnasium
     from gymnasium import spaces
+    from gymnasium.utils import seeding
+    from gymnasium.vector import AutoresetMode, VectorEnv
+    from gymnasium.vector.utils import batch_space
 except ImportError as exc:  # the optional extra is missing: say how to install it
     raise ImportError(f"ddz.envs.gymnasium needs Gymnasium ({exc}); install it with: "
                       "pip install 'ddz[envs]'") from exc
 
 from ..core import arguments as _args
+from ..core.implementation import compiled
 from ..search.bots import Bot, GreedyBot, RandomBot
-from ..errors import DdzError
+from ..errors import ActionIdError, DdzError, IllegalActionError
+from ..game.deal import DECK_SUITS, DECKS
+from ..game.hand import hand_settings
+from ..game.results import Result, void_reason
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
-from .core import encode_observation, env_actions, observation_high, reward_scale_arg
+from ..core.tables import table
+from .core import encode_observation, env_actions, observation_high, observation_layout, reward_scale_arg
 
-__all__ = ["DouDizhuEnv"]
+__all__ = ["DouDizhuEnv", "DouDizhuVectorEnv"]
+
+_vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
 
 SEED_BOUND = 2 ** 62
 Opponent = Union[str, Bot]
@@ -200,3 +217,176 @@ class DouDizhuEnv(gymnasium.Env):
         if self.game.result is not None:
             info["result"] = self.game.result
         return info
+
+
+class DouDizhuVectorEnv(VectorEnv):
+    """``num_envs`` episodes of :class:`DouDizhuEnv` in C (module docstring): Gymnasium's
+    ``VectorEnv`` with autoreset ``NEXT_STEP`` (the step after an episode ends resets that
+    env: its action is ignored, its reward 0).
+
+    :param num_envs: an int from 1 to 2**24.
+    :param rules, seat, reward_scale, illegal_action, illegal_reward: as
+        :class:`DouDizhuEnv`'s (checked the same way).
+    :param opponents: ``"random"`` only: the other seats are random bots played in C,
+        choosing as :class:`ddz.RandomBot` does from its own seed.
+    :raises DdzError: a bad argument, or the compiled core is absent.
+
+    ``reset(seed=s)`` seeds env ``i`` with ``s + i`` (a list: one seed per env; ``None``:
+    the envs' generators go on), as ``SyncVectorEnv`` does; ``options={"reset_mask":
+    bool[N]}`` resets only those envs. ``step(actions int[N])`` returns ``(observations
+    {"observation": float32[N, F], "action_mask": int8[N, P + 6]}, rewards float64[N],
+    terminations bool[N], truncations bool[N], infos)``; the observations are buffers
+    that the next call overwrites (copy them to keep them; ``SyncVectorEnv`` copies),
+    the rest new arrays. ``infos`` holds ``action_mask`` (after a step, the observation's
+    very array) and ``illegal_action`` for every env and ``result`` (a
+    :class:`ddz.Result`) for the envs whose episode ended, each with its ``_name`` mask.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, rules: Rules = STANDARD, seat: int = 0, opponents: Any = "random",
+                 reward_scale: float = 1.0, illegal_action: str = "terminate", illegal_reward: float = -1.0) -> None:
+        if _vector is None:
+            raise DdzError("DouDizhuVectorEnv needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use "
+                           "gymnasium.make_vec(..., vectorization_mode='sync')")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= 1 << 24:
+            raise DdzError(f"num_envs must be an int from 1 to 2**24, got {num_envs!r}")
+        single = DouDizhuEnv(rules, seat, opponents, reward_scale, illegal_action, illegal_reward)  # the checks
+        if any(bot != "random" for bot in single.opponents):
+            raise DdzError(f"the vector env plays the opponents in C: opponents='random' only, got {opponents!r} "
+                           "(other bots: gymnasium.make_vec(..., vectorization_mode='sync'))")
+        self.rules, self.seat, self.reward_scale = single.rules, single.seat, single.reward_scale
+        self.illegal_action, self.illegal_reward = single.illegal_action, single.illegal_reward
+        self.num_envs = n = int(num_envs)
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+        self.render_mode = None
+        rules = self.rules
+        self._acts = env_actions(rules)
+        self._size = self._acts.size
+        layout = {name: start for name, start, _ in observation_layout(rules)}
+        self._obs_size = len(observation_high(rules))
+        self._core = _vector.SeatCore(n, table(rules.move_rules), hand_settings(rules), layout, self._obs_size,
+                                      DECKS[rules.decks][1], DECK_SUITS[rules.decks], self.seat, self.reward_scale)
+        self._rngs: List[Optional[np.random.Generator]] = [None] * n
+        self._autoreset = np.zeros(n, np.bool_)
+        self._illegal = np.zeros(n, np.bool_)
+        self._status = np.zeros(n, np.int8)
+        self._rewards = np.zeros(n, np.float64)
+        self._obs = np.zeros((n, self._obs_size), np.float32)
+        self._masks = np.zeros((n, self._size), np.int8)
+        self._all = np.ones(n, np.bool_)
+
+    # -- the episodes' generators, as DouDizhuEnv.reset draws from them --
+    def _reset_one(self, i: int) -> None:
+        rng = self._rngs[i]
+        if rng is None:
+            rng = self._rngs[i] = seeding.np_random(None)[0]
+        core = self._core
+        core.seed_bots(i, tuple(int(rng.integers(0, SEED_BOUND)) for _ in range(self.rules.seats - 1)))
+        while core.deal(i, int(rng.integers(0, SEED_BOUND))):
+            pass            # the hand ended before the agent's first turn: another one
+        self._illegal[i] = False
+
+    def reset(self, *, seed: Any = None, options: Optional[Dict[str, Any]] = None
+              ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
+        """Deal a hand in every env (or those of ``options["reset_mask"]``) and let the bots
+        act until the agent's turn. :returns: ``(observations, infos)``."""
+        n = self.num_envs
+        if seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
+            seeds = [None] * n if seed is None else [int(seed) + i for i in range(n)]
+        elif isinstance(seed, (list, tuple)) and len(seed) == n:
+            seeds = list(seed)
+        else:
+            raise DdzError(f"reset(seed=...) takes None, an int >= 0 or a list of {n} of them, got {seed!r}")
+        for s in seeds:
+            if s is not None and (isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0):
+                raise DdzError(f"reset(seed=...): a seed is an int >= 0 or None, got {s!r}")
+        mask = np.ones(n, np.bool_)
+        if options is not None and "reset_mask" in options:
+            mask = options["reset_mask"]
+            if not (isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (n,) and mask.any()):
+                raise DdzError(f"options['reset_mask'] must be a bool array of shape ({n},) with a True value")
+        for i in np.flatnonzero(mask).tolist():
+            if seeds[i] is not None:
+                self._rngs[i] = seeding.np_random(int(seeds[i]))[0]
+            self._reset_one(i)
+            self._autoreset[i] = False
+        obs, masks = self._observe()
+        infos = self._infos(masks, np.flatnonzero(mask), ())
+        return obs, infos
+
+    def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """The agent of every env acts (module docstring); a finished env resets instead.
+
+        :raises ActionIdError: ``actions`` is not ``int[num_envs]``.
+        :raises IllegalActionError: with ``illegal_action="raise"``, an illegal action
+            (nothing is stepped then).
+        """
+        n = self.num_envs
+        a = np.asarray(actions)
+        if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise ActionIdError(f"actions must be an int array of shape ({n},), got {a.dtype} {a.shape}")
+        a = np.ascontiguousarray(a, np.int64)
+        resets = np.flatnonzero(self._autoreset)
+        active = ~self._autoreset
+        if self.illegal_action == "raise":
+            for i in np.flatnonzero(active).tolist():
+                if not self._core.legal(i, int(a[i])):
+                    raise IllegalActionError(f"actions[{i}] = {int(a[i])} is not legal in env {i}; nothing was stepped")
+        for i in resets.tolist():
+            self._reset_one(i)
+        status, rewards = self._status, self._rewards
+        self._core.step(a, active.view(np.uint8), status, rewards)
+        illegal = status == -2
+        ended = (status == 1) | (status == 2)
+        rewards = rewards.copy()
+        rewards[illegal] = self.illegal_reward
+        self._illegal[:] = illegal
+        terminated = illegal | ended
+        self._autoreset = terminated.copy()
+        obs, masks = self._observe()
+        infos = self._infos(masks, np.arange(n), np.flatnonzero(ended))
+        return obs, rewards, terminated, np.zeros(n, np.bool_), infos
+
+    def _observe(self) -> Tuple[Dict[str, np.ndarray], np.ndarray]:
+        obs, masks = self._obs, self._masks
+        self._core.observe(obs, masks, self._illegal.view(np.uint8))
+        return {"observation": obs, "action_mask": masks}, masks
+
+    def _infos(self, masks: np.ndarray, rows: np.ndarray, ended: Any) -> Dict[str, Any]:
+        """The infos of ``SyncVectorEnv``: ``action_mask`` and ``illegal_action`` for the
+        envs of ``rows``, ``result`` for those of ``ended``, each with its mask."""
+        n = self.num_envs
+        if len(rows) == n:       # every env (step): the mask is the observation's
+            shown, mask = self._all, masks
+        else:
+            shown = np.zeros(n, np.bool_)
+            shown[rows] = True
+            mask = np.where(shown[:, None], masks, 0).astype(np.int8)
+        infos: Dict[str, Any] = {"action_mask": mask, "_action_mask": shown.copy(),
+                                 "illegal_action": self._illegal & shown, "_illegal_action": shown.copy()}
+        if len(ended):
+            results = np.full(n, None, dtype=object)
+            have = np.zeros(n, np.bool_)
+            for i in np.asarray(ended).tolist():
+                results[i] = self._result(i)
+                have[i] = True
+            infos["result"], infos["_result"] = results, have
+        return infos
+
+    def _result(self, i: int) -> Result:
+        """The :class:`ddz.Result` of env ``i``'s finished hand (as ``ddz.Game`` scores it)."""
+        out = self._core.outcome(i)
+        seats = self.rules.seats
+        if out[0] == "void":
+            return Result.voided(void_reason(self.rules, out[1]), seats)
+        lord, bid, bombs, rockets, spring, anti, doubles, robs, bonus, multiplier, score, scores, open_play = out
+        lord_wins = scores[lord] > 0
+        farmers = tuple(s for s in range(seats) if s != lord)
+        return Result(landlord=lord, winner="landlord" if lord_wins else "farmers",
+                      winners=(lord,) if lord_wins else farmers, base=bid, bombs=bombs, rockets=rockets,
+                      spring=spring, anti_spring=anti, doubles=doubles, robs=robs, bottom_bonus=bonus,
+                      multiplier=multiplier, score=score, scores=scores, open_play=open_play)

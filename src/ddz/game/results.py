@@ -10,7 +10,7 @@ from ..core.cards import is_integer
 from ..errors import DdzError, quote
 from .phase import _OVER, SEATS
 
-__all__ = ["Result", "finish"]
+__all__ = ["Result", "finish", "void_reason"]
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,14 @@ class Result:
                 "robs": self.robs, "bottom_bonus": self.bottom_bonus,
                 "multiplier": self.multiplier, "score": self.score, "scores": list(self.scores),
                 "void": self.void, "open_play": self.open_play}
+
+
+def void_reason(rules: Any, deals: int) -> str:
+    """Why everybody passing ended a hand of ``rules`` void after ``deals`` deals
+    (``Rules.all_pass``, ``Rules.max_redeals``, RULES.md §3): :attr:`Result.void`'s text."""
+    if rules.all_pass == "void":
+        return "everybody passed the auction (Rules.all_pass='void')"
+    return f"everybody passed the auction of {deals} deals in a row (Rules.max_redeals={rules.max_redeals})"
 
 
 def finish(game, seat: int) -> None:

@@ -157,13 +157,7 @@ class Game:
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
 
-    def _void_reason(self) -> str:
-        """Why everybody passing ended the hand void (the hand decided it: ``Rules.all_pass``,
-        ``Rules.max_redeals``, RULES.md §3)."""
-        if self.rules.all_pass == "void":
-            return "everybody passed the auction (Rules.all_pass='void')"
-        return (f"everybody passed the auction of {len(self._deals)} deals in a row "
-                f"(Rules.max_redeals={self.rules.max_redeals})")
+
 
     def _void(self, reason: str) -> None:
         """End the hand void: no landlord, no winner, every score 0."""
@@ -452,7 +446,7 @@ class Game:
         status = h.step(value)
         self._legal = None
         if status == _hand_mod.HAND_VOID:
-            self._void(self._void_reason())
+            self._void(results.void_reason(self.rules, len(self._deals)))
             return
         if status == _hand_mod.HAND_DEAL:
             self._redeal()
