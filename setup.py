@@ -28,8 +28,9 @@ def openmp_flags():
 
     Only GCC/Clang on Linux are tried (macOS's Apple Clang ships no OpenMP runtime and
     MSVC's is optional), and only if a test program compiles and links with
-    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz.game._actions``,
-    whose batch kernels run serially without it.
+    ``-fopenmp``. ``DDZ_NO_OPENMP=1`` forces a serial build. Used by ``ddz.game._actions``
+    (batch kernels) and ``ddz.envs._vector`` (``VectorGame(num_threads=k)``), which run
+    serially without it, with the same results.
     """
     if os.environ.get("DDZ_NO_OPENMP") == "1" or not sys.platform.startswith("linux"):
         return [], []
@@ -68,6 +69,7 @@ def extension(name: str, openmp: bool = False) -> Extension:
 
 
 extensions = [extension("core._core"), extension("game._actions", openmp=True), extension("game._game"),
-              extension("search._solver"), extension("envs._vector"), extension("envs._douzero")]
+              extension("search._solver"), extension("envs._vector", openmp=True),
+              extension("envs._douzero")]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=DIRECTIVES))

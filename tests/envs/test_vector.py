@@ -299,3 +299,33 @@ def test_games_step_in_threads_as_they_do_alone():
         assert f_alone == f_thread > 0
         np.testing.assert_array_equal(t_alone, t_thread)
         np.testing.assert_array_equal(obs_alone, obs_thread)
+
+
+@needs_core
+@pytest.mark.parametrize("rules", [ddz.STANDARD, Rules.four_player()], ids=["standard", "four-player"])
+def test_threads_step_the_same_games(rules):
+    """``num_threads=k`` (issue 30): the same observations, rewards, ends, legal ids and
+    seeds as one thread, for shards of unequal sizes too (3 threads, 23 games)."""
+    n = 23
+    vgs = [CVectorGame(n, rules, seed=9, num_threads=k) for k in (1, 2, 3)]
+    assert [vg.num_threads for vg in vgs] == [1, 2, 3]
+    assert CVectorGame(2, num_threads=0).num_threads >= 1       # every core
+    rng = np.random.default_rng(5)
+    ends = 0
+    for _ in range(150):
+        actions = random_actions(vgs[0], rng)
+        outs = [vg.step(actions) for vg in vgs]
+        for vg, out in zip(vgs[1:], outs[1:]):
+            for x, y in zip(out, outs[0]):
+                np.testing.assert_array_equal(x, y)
+            assert_same_state(vg, vgs[0])
+        ends += int(outs[0][2].sum())
+    assert ends >= 10
+    vgs[1].num_threads = 1                    # settable; still the same games
+    actions = random_actions(vgs[0], rng)
+    np.testing.assert_array_equal(vgs[1].step(actions)[0], vgs[0].step(actions)[0])
+    for bad in (-1, 257, 1.5, True, "2"):
+        with pytest.raises(DdzError, match="num_threads"):
+            CVectorGame(2, num_threads=bad)
+        with pytest.raises(DdzError, match="num_threads"):
+            vgs[0].num_threads = bad

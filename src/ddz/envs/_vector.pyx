@@ -21,6 +21,7 @@ rewards and ends.
 
 cimport cython
 cimport numpy as cnp
+from cython.parallel cimport prange
 from libc.math cimport log2
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
@@ -318,6 +319,7 @@ cdef class VectorCore:
     cdef public bint observe      # encode the observations (else obs stays as it is)
     cdef bint busy                # a call is stepping the games (see enter)
     cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
+    cdef public int num_threads   # step() on this many native threads (shards of games)
     # the buffers' data (the arrays above own them)
     cdef float* obs_p
     cdef float* rew_p
@@ -327,6 +329,7 @@ cdef class VectorCore:
     cdef int64_t* off_p
     cdef int32_t* ids_p
     cdef int64_t* sb_p
+    cdef const int32_t* acts_p    # the actions of the step in progress (threaded step)
 
     def __cinit__(self, *args, **kwargs):
         self.games = NULL
@@ -381,6 +384,7 @@ cdef class VectorCore:
         self.pstate = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF) ^ 0x5DEECE66DULL
         self.observe = True
         self.prefetch = True
+        self.num_threads = 1
         self.obs_p = <float*>cnp.PyArray_DATA(self.obs)
         self.rew_p = <float*>cnp.PyArray_DATA(self.rewards)
         self.done_p = <uint8_t*>cnp.PyArray_DATA(self.dones)
@@ -629,6 +633,82 @@ cdef class VectorCore:
                 return i
         return -1
 
+    # -- step() on several threads: shards of games, deterministic passes --
+    cdef Py_ssize_t shard_apply(self, Py_ssize_t lo, Py_ssize_t hi, const int32_t* actions) noexcept nogil:
+        """Pass 1 of a threaded step: games ``lo..hi`` take their actions; rewards, dones.
+        Returns how many hands ended, or -1 when out of memory."""
+        cdef Py_ssize_t i, ended = 0
+        cdef int res, S = self.conf.h.seats
+        cdef VGame* g
+        for i in range(lo, hi):
+            g = &self.games[i]
+            res = hand_apply(g, &self.conf.h, actions[i])
+            if res < 0:
+                return -1
+            rewards(g, &self.conf, res, self.rew_p + i * S)
+            self.done_p[i] = res != 0
+            ended += res != 0
+        return ended
+
+    cdef Py_ssize_t shard_refresh(self, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t seed_at) noexcept nogil:
+        """Pass 2: the games of ``lo..hi`` whose hand ended deal the next, with the seeds
+        from ``seed_at`` on in game order (so the seeds are those of one thread); every game
+        is encoded and its legal ids counted into ``off_p[i + 1]``. Returns -1 when out of
+        memory, else 0."""
+        cdef Py_ssize_t i, k
+        for i in range(lo, hi):
+            if self.done_p[i]:
+                hand_new_hand(&self.games[i], &self.conf.h, self.sb_p[seed_at])
+                self.seeds_p[i] = self.sb_p[seed_at]
+                seed_at += 1
+            k = self.refresh(i, self.observe)
+            if k < 0:
+                return -1
+            self.off_p[i + 1] = k
+        return 0
+
+    cdef void shard_ids(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+        """Pass 3: the legal ids of ``lo..hi`` at their offsets."""
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            hand_write_ids(&self.games[i], &self.conf.h, self.ids_p + self.off_p[i])
+
+    cdef object step_threads(self, int k):
+        """:meth:`step_` on ``k`` threads (the actions checked): the same results as one."""
+        cdef Py_ssize_t ended[256]
+        cdef Py_ssize_t at[256]
+        cdef Py_ssize_t s, i, n = self.n, total = 0
+        cdef bint failed = False
+        cdef const int32_t* acts = self.acts_p
+        with nogil:
+            for s in prange(k, num_threads=k, schedule="static"):
+                ended[s] = self.shard_apply(n * s // k, n * (s + 1) // k, acts)
+        for s in range(k):
+            if ended[s] < 0:
+                raise MemoryError()
+            at[s] = self.seed_pos
+            self.seed_pos += ended[s]
+        with nogil:
+            for s in prange(k, num_threads=k, schedule="static"):
+                if self.shard_refresh(n * s // k, n * (s + 1) // k, at[s]) < 0:
+                    failed = True
+        if failed:
+            raise MemoryError()
+        self.off_p[0] = 0
+        for i in range(n):
+            total += self.off_p[i + 1]
+            self.off_p[i + 1] = total
+        if total > self.ids_cap:
+            self.ids_cap = max(total, 2 * self.ids_cap)
+            self.ids_buf = np.zeros(self.ids_cap, np.int32)
+            self.ids_p = <int32_t*>cnp.PyArray_DATA(self.ids_buf)
+        with nogil:
+            for s in prange(k, num_threads=k, schedule="static"):
+                self.shard_ids(n * s // k, n * (s + 1) // k)
+        self.nids = total
+        self.ids_view = None
+        return -1
+
     cdef object step_(self, const int32_t[::1] actions):
         cdef Py_ssize_t i
         cdef int res = 0
@@ -640,6 +720,10 @@ cdef class VectorCore:
         i = self.first_illegal(actions)
         if i >= 0:
             return i
+        cdef int threads = min(self.num_threads, self.n, 256)
+        if threads > 1:
+            self.acts_p = &actions[0]
+            return self.step_threads(threads)
         cdef Py_ssize_t k, total = 0
         cdef bint fits = True
         with nogil:

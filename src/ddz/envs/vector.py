@@ -38,6 +38,7 @@ double) and in the play phase the play of the most cards (the lowest such id).
 from __future__ import annotations
 
 import abc
+import os
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
@@ -76,6 +77,20 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
         raise DdzError(f"seed must be an int >= 0, got {seed!r}")
     return int(num_envs), _args.rules_arg(rules), int(seed), reward_scale_arg(reward_scale)
+
+
+MAX_THREADS = 256
+"""The most threads ``num_threads`` may ask for."""
+
+
+def _threads_arg(num_threads: Any) -> int:
+    """``num_threads`` as an int >= 1 (0: every core, ``os.cpu_count()``).
+
+    :raises DdzError: not an int from 0 to :data:`MAX_THREADS`."""
+    if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
+            or not 0 <= num_threads <= MAX_THREADS:
+        raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
+    return int(num_threads) or (os.cpu_count() or 1)
 
 
 #: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
@@ -168,6 +183,10 @@ class VectorGame(abc.ABC):
         in the rewards (:func:`ddz.envs.core.reward_scale_arg`).
     :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
         that need only the legal ids, rewards and ends (the attribute can be switched).
+    :param num_threads: ``step`` runs on this many native threads without the GIL, each
+        on a shard of the games (OpenMP; 0: every core; settable): the results,
+        observations, legal ids and seeds are the same for every value. ``play`` and the
+        pure-Python ``PyVectorGame`` run in one thread.
     :raises DdzError: a bad argument.
     :raises VectorMemoryError: the games need more memory than is available (checked
         before they are allocated; the message says how much they need).
@@ -184,11 +203,11 @@ class VectorGame(abc.ABC):
     """
 
     def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
-                reward_scale: float = 1.0, observe: bool = True) -> Any:
+                reward_scale: float = 1.0, observe: bool = True, num_threads: int = 1) -> Any:
         _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale, observe)
         if _vector is not None:
-            return CVectorGame(num_envs, rules, seed, reward_scale, observe)
-        return PyVectorGame(num_envs, rules, seed, reward_scale, observe)
+            return CVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads)
+        return PyVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads)
 
 
 class CVectorGame:
@@ -204,8 +223,9 @@ class CVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True) -> None:
+                 observe: bool = True, num_threads: int = 1) -> None:
         n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale, observe)
+        threads = _threads_arg(num_threads)
         if _vector is None:
             raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
@@ -223,7 +243,17 @@ class CVectorGame:
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)
+        self._core.num_threads = threads
         self._core.reset()
+
+    @property
+    def num_threads(self) -> int:
+        """The native threads :meth:`step` runs on (settable: an int, 0 for every core)."""
+        return int(self._core.num_threads)
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        self._core.num_threads = _threads_arg(value)
 
     @property
     def observe(self) -> bool:
@@ -376,8 +406,9 @@ class PyVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True) -> None:
+                 observe: bool = True, num_threads: int = 1) -> None:
         n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale, observe)
+        self.num_threads = _threads_arg(num_threads)     # kept; the reference steps in one thread
         self.observe = bool(observe)
         self.num_envs = n
         self.actions = env_actions(self.rules)
