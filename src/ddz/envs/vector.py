@@ -79,14 +79,11 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
     return int(num_envs), _args.rules_arg(rules), int(seed), reward_scale_arg(reward_scale)
 
 
-MAX_THREADS = 256
-"""The most threads ``num_threads`` may ask for."""
+MAX_THREADS = 256    #: the most threads ``num_threads`` may ask for
 
 
 def _threads_arg(num_threads: Any) -> int:
-    """``num_threads`` as an int >= 1 (0: every core, ``os.cpu_count()``).
-
-    :raises DdzError: not an int from 0 to :data:`MAX_THREADS`."""
+    """``num_threads`` as an int >= 1 (0: every core); DdzError unless an int 0..MAX_THREADS."""
     if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
             or not 0 <= num_threads <= MAX_THREADS:
         raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
@@ -117,9 +114,7 @@ def _index_arg(i: Any, n: int) -> int:
 
 
 def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
-    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1.
-
-    :raises DdzError: anything else."""
+    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (else DdzError)."""
     if seeds is None:
         return None
     a = np.asarray(seeds) if isinstance(seeds, (list, tuple, np.ndarray)) else None
