@@ -74,8 +74,14 @@ def test_vector_env_arguments_and_illegal_actions():
         DouDizhuVectorEnv(2, opponents="greedy")
     with pytest.raises(DdzError, match="seat"):
         DouDizhuVectorEnv(2, seat=3)
+    with pytest.raises(DdzError, match="render"):
+        gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=2, vectorization_mode="vector_entry_point", render_mode="ansi")
     env = DouDizhuVectorEnv(2, illegal_action="raise")
+    with pytest.raises(DdzError, match="reset"):
+        env.step(np.zeros(2, np.int64))              # no episode yet
     obs, _ = env.reset(seed=[3, 4])
+    with pytest.raises(ddz.ActionIdError, match="out of range"):
+        env.step(np.array([10 ** 7, 0]))
     with pytest.raises(DdzError, match="seed"):
         env.reset(seed=[1])
     with pytest.raises(ddz.ActionIdError):

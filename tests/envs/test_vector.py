@@ -135,6 +135,9 @@ def test_reset_with_chosen_seeds_replays_those_hands(cls):
     seeds = [5, 2 ** 63 - 1, 0]
     obs = vg.reset(seeds=np.array(seeds))
     assert vg.seeds.tolist() == seeds
+    vg.reset(seeds=range(3))
+    assert vg.seeds.tolist() == [0, 1, 2]
+    obs = vg.reset(seeds=seeds)
     for i, s in enumerate(seeds):
         game = ddz.Game(rules, seed=s)
         assert vg.current_players[i] == game.current_player

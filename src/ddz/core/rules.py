@@ -401,7 +401,7 @@ class Rules:
         if type(limit) is not int:
             limit = _index(limit)                  # numpy integers
             if limit is None:
-                raise DdzError(f"Rules.max_redeals must be an int >= 0, got {quote(self.max_redeals)}")
+                raise DdzError(f"Rules.max_redeals must be an int from 0 to {MAX_REDEALS}, got {quote(self.max_redeals)}")
             object.__setattr__(self, "max_redeals", limit)
         if not 0 <= limit <= MAX_REDEALS:
             raise DdzError(f"Rules.max_redeals must be an int from 0 to {MAX_REDEALS}, got {limit!r}")

@@ -226,10 +226,14 @@ class DouDizhuVectorEnv(VectorEnv):
 
     :param num_envs: an int from 1 to 2**24.
     :param rules, seat, reward_scale, illegal_action, illegal_reward: as
-        :class:`DouDizhuEnv`'s (checked the same way).
+        :class:`DouDizhuEnv`'s (checked the same way); ``render_mode`` must be ``None``.
     :param opponents: ``"random"`` only: the other seats are random bots played in C,
         choosing as :class:`ddz.RandomBot` does from its own seed.
-    :raises DdzError: a bad argument, or the compiled core is absent.
+    :raises DdzError: a bad argument, or the compiled core is absent; ``step`` before
+        ``reset``.
+
+    After an episode ends, its env's mask is all zeros until the next step, which resets
+    it and ignores its action (any id will do, e.g. 0), as ``SyncVectorEnv`` does.
 
     ``reset(seed=s)`` seeds env ``i`` with ``s + i`` (a list: one seed per env; ``None``:
     the envs' generators go on), as ``SyncVectorEnv`` does; ``options={"reset_mask":
@@ -245,12 +249,16 @@ class DouDizhuVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, rules: Rules = STANDARD, seat: int = 0, opponents: Any = "random",
-                 reward_scale: float = 1.0, illegal_action: str = "terminate", illegal_reward: float = -1.0) -> None:
+                 reward_scale: float = 1.0, illegal_action: str = "terminate", illegal_reward: float = -1.0,
+                 render_mode: Optional[str] = None) -> None:
         if _vector is None:
             raise DdzError("DouDizhuVectorEnv needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use "
                            "gymnasium.make_vec(..., vectorization_mode='sync')")
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or not 1 <= num_envs <= 1 << 24:
             raise DdzError(f"num_envs must be an int from 1 to 2**24, got {num_envs!r}")
+        if render_mode is not None:
+            raise DdzError(f"the vector env does not render (render_mode={render_mode!r}): render a single "
+                           "DouDizhuEnv, or use gymnasium.make_vec(..., vectorization_mode='sync')")
         single = DouDizhuEnv(rules, seat, opponents, reward_scale, illegal_action, illegal_reward)  # the checks
         if any(bot != "random" for bot in single.opponents):
             raise DdzError(f"the vector env plays the opponents in C: opponents='random' only, got {opponents!r} "
@@ -278,6 +286,7 @@ class DouDizhuVectorEnv(VectorEnv):
         self._obs = np.zeros((n, self._obs_size), np.float32)
         self._masks = np.zeros((n, self._size), np.int8)
         self._all = np.ones(n, np.bool_)
+        self._started = False
 
     # -- the episodes' generators, as DouDizhuEnv.reset draws from them --
     def _reset_one(self, i: int) -> None:
@@ -314,6 +323,7 @@ class DouDizhuVectorEnv(VectorEnv):
                 self._rngs[i] = seeding.np_random(int(seeds[i]))[0]
             self._reset_one(i)
             self._autoreset[i] = False
+        self._started = True
         obs, masks = self._observe()
         infos = self._infos(masks, np.flatnonzero(mask), ())
         return obs, infos
@@ -326,6 +336,8 @@ class DouDizhuVectorEnv(VectorEnv):
             (nothing is stepped then).
         """
         n = self.num_envs
+        if not self._started:
+            raise DdzError("call reset() before step(): no episode has begun")
         a = np.asarray(actions)
         if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise ActionIdError(f"actions must be an int array of shape ({n},), got {a.dtype} {a.shape}")
@@ -334,6 +346,9 @@ class DouDizhuVectorEnv(VectorEnv):
         active = ~self._autoreset
         if self.illegal_action == "raise":
             for i in np.flatnonzero(active).tolist():
+                if not 0 <= a[i] < self._size:
+                    raise ActionIdError(f"actions[{i}] = {int(a[i])} is out of range 0..{self._size - 1}; "
+                                        "nothing was stepped")
                 if not self._core.legal(i, int(a[i])):
                     raise IllegalActionError(f"actions[{i}] = {int(a[i])} is not legal in env {i}; nothing was stepped")
         for i in resets.tolist():

@@ -117,7 +117,7 @@ def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
     """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (else DdzError)."""
     if seeds is None:
         return None
-    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, np.ndarray)) else None
+    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, range, np.ndarray)) else None
     if a is None or a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer) \
             or (n and (int(a.min()) < 0 or int(a.max()) >= 2 ** 63)):
         raise DdzError(f"seeds must be None or {n} hand seeds, ints 0 .. 2**63 - 1, got {quote(seeds)}")

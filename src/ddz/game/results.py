@@ -96,7 +96,8 @@ def void_reason(rules: Any, deals: int) -> str:
     (``Rules.all_pass``, ``Rules.max_redeals``, RULES.md §3): :attr:`Result.void`'s text."""
     if rules.all_pass == "void":
         return "everybody passed the auction (Rules.all_pass='void')"
-    return f"everybody passed the auction of {deals} deals in a row (Rules.max_redeals={rules.max_redeals})"
+    what = "1 deal" if deals == 1 else f"{deals} deals in a row"
+    return f"everybody passed the auction of {what} (Rules.max_redeals={rules.max_redeals})"
 
 
 def finish(game, seat: int) -> None:
