@@ -14,7 +14,8 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 * ``VectorGame C, observe=False``: the same without encoding observations (OpenSpiel's
   loop below encodes none either);
 * ``VectorGame C, num_threads=0``: the same games stepped on every core (issue 30), and
-  ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps;
+  ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps; and with
+  compact ``uint8`` observations (``obs_dtype``), one thread and every core;
 * ``VectorGame.play``: the same games stepped ``--steps`` times by the built-in random
   policy inside C (no Python per step; observations encoded once at the end);
 * ``PyVectorGame``: the pure-Python reference vector (a loop over ``ddz.Game``), 64 games;
@@ -73,8 +74,8 @@ import ddz  # noqa: E402
 from ddz.envs.vector import CVectorGame, PyVectorGame  # noqa: E402
 
 
-def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD, threads=1):
-    vg = cls(games, rules, seed=0, observe=observe, num_threads=threads)
+def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD, threads=1, dtype=np.float32):
+    vg = cls(games, rules, seed=0, observe=observe, num_threads=threads, obs_dtype=dtype)
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     for _ in range(steps):
@@ -398,6 +399,8 @@ def main(argv=None):
             ("VectorGame C, observe=False", lambda: vector_game(g, steps, observe=False)),
             (f"VectorGame C, num_threads=0 ({os.cpu_count()} cores)", lambda: vector_game(g, steps, threads=0)),
             ("VectorGame C (64 games)", lambda: vector_game(64, steps * 16)),
+            ("VectorGame C, obs_dtype=uint8", lambda: vector_game(g, steps, dtype=np.uint8)),
+            ("VectorGame C, uint8, num_threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
             ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
             ("PettingZoo raw_env", lambda: pettingzoo_env(d // 4)),
@@ -425,12 +428,13 @@ def main(argv=None):
         t = times[name]
         print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
               f"{1 / med[name]:12,.0f}")
-    vec, blind, threaded, small, play = (rows[k][0] for k in range(5))
+    vec, blind, threaded, small, compact, compact_t, play = (rows[k][0] for k in range(7))
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
             print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
                   f"{med[base] / med[blind]:.1f}x, num_threads=0 {med[base] / med[threaded]:.1f}x, "
-                  f"64 games {med[base] / med[small]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
+                  f"64 games {med[base] / med[small]:.1f}x, uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
+                  f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
     print(f"num_threads=0 / one thread: {med[vec] / med[threaded]:.2f}x")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
         print(f"PettingZoo step {med['RLCard doudizhu env'] / med['PettingZoo raw_env']:.1f}x faster than RLCard's")

@@ -332,3 +332,36 @@ def test_threads_step_the_same_games(rules):
             CVectorGame(2, num_threads=bad)
         with pytest.raises(DdzError, match="num_threads"):
             vgs[0].num_threads = bad
+
+
+@pytest.mark.parametrize("rules", [ddz.STANDARD, Rules(bottom_bonus=True, doubling=True, bidding="rob"),
+                                   Rules.four_player()], ids=["standard", "bonus-doubling-rob", "four-player"])
+def test_compact_observations_are_the_float_ones_compacted(rules):
+    """``obs_dtype=np.uint8`` (issue 30): the C rows equal ``compact_observation`` of the
+    float32 rows, step by step, and the pure-Python vector's too; the ×3 of open play gives
+    quarter steps in ``log2_multiplier``."""
+    from ddz.envs.core import compact_observation, observation_layout
+    n = 12
+    vgs = [PyVectorGame(n, rules, seed=4, obs_dtype=np.uint8)]
+    if not NO_EXTENSIONS:
+        vgs += [CVectorGame(n, rules, seed=4), CVectorGame(n, rules, seed=4, obs_dtype="uint8", num_threads=2)]
+    ref = PyVectorGame(n, rules, seed=4)
+    at = {name: start for name, start, _ in observation_layout(rules)}["log2_multiplier"]
+    rng = np.random.default_rng(8)
+    fractions = set()
+    for _ in range(120):
+        actions = random_actions(ref, rng)
+        want = ref.step(actions)[0]
+        for vg in vgs:
+            obs = vg.step(actions)[0]
+            np.testing.assert_array_equal(obs if obs.dtype == np.float32 else compact_observation(want, rules),
+                                          want if obs.dtype == np.float32 else obs)
+        fractions |= set((compact_observation(want, rules)[:, at] % 4).tolist())
+    assert vgs[0].observations.dtype == np.uint8
+    if rules.players == 4:
+        assert fractions - {0}              # open play: a multiplier with a ×3 (log2 not whole)
+    for bad in (np.float64, np.int8, "x", True, None):
+        with pytest.raises(DdzError, match="obs_dtype"):
+            VectorGame(2, rules, obs_dtype=bad)
+    with pytest.raises(DdzError, match="float32"):
+        compact_observation(np.zeros(3), rules)

@@ -22,7 +22,7 @@ rewards and ends.
 cimport cython
 cimport numpy as cnp
 from cython.parallel cimport prange
-from libc.math cimport log2
+from libc.math cimport log2, rintf
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
@@ -100,6 +100,11 @@ cdef inline void rewards(const VGame* g, const Conf* c, int status, float* out) 
 
 
 cdef float PREFIX[9][8]       # PREFIX[n]: n ones, then zeros ("at least k copies" bits)
+cdef uint8_t PREFIX8[9][8]    # ... for the compact (uint8) observations
+
+ctypedef fused obs_t:         # an observation row: float32, or the compact uint8
+    float
+    uint8_t
 
 
 cdef void init_prefix() noexcept:
@@ -107,18 +112,27 @@ cdef void init_prefix() noexcept:
     for n in range(9):
         for k in range(8):
             PREFIX[n][k] = 1 if k < n else 0
+            PREFIX8[n][k] = 1 if k < n else 0
 
 
 init_prefix()
 
 
-cdef inline void enc_cards(const Conf* c, const uint8_t* counts, float* out) noexcept nogil:
+cdef inline const void* prefix(int n, obs_t* kind) noexcept nogil:
+    """The row of n ones then zeros, of the observation's type."""
+    if obs_t is float:
+        return &PREFIX[n][0]
+    else:
+        return &PREFIX8[n][0]
+
+
+cdef inline void enc_cards(const Conf* c, const uint8_t* counts, obs_t* out) noexcept nogil:
     """The K card features of 15 counts (``ddz.encode_cards``), every one of them written
     (zeros included): with one deck 13 copies of 16 bytes and two stores, no branch."""
     cdef int r, n
     if c.K == 54:
         for r in range(13):
-            memcpy(out + 4 * r, &PREFIX[counts[r] if counts[r] <= 4 else 4][0], 4 * sizeof(float))
+            memcpy(out + 4 * r, prefix(counts[r] if counts[r] <= 4 else 4, out), 4 * sizeof(obs_t))
         out[52] = 1 if counts[13] else 0
         out[53] = 1 if counts[14] else 0
         return
@@ -126,7 +140,7 @@ cdef inline void enc_cards(const Conf* c, const uint8_t* counts, float* out) noe
         n = counts[r]
         if n > c.enc_max[r]:
             n = c.enc_max[r]
-        memcpy(out + c.enc_base[r], &PREFIX[n][0], c.enc_max[r] * sizeof(float))
+        memcpy(out + c.enc_base[r], prefix(n, out), c.enc_max[r] * sizeof(obs_t))
 
 
 cdef inline int relative(int s, int seat, int S) noexcept nogil:
@@ -135,7 +149,7 @@ cdef inline int relative(int s, int seat, int S) noexcept nogil:
     return s + S if s < 0 else s
 
 
-cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
+cdef void encode(VGame* g, const Conf* c, int seat, obs_t* out) noexcept nogil:
     """The observation of ``seat`` (``ddz.envs.core.encode_observation``). Every
     card block is written whole (zeros included), so only the small blocks are cleared
     first: the row is written once."""
@@ -147,8 +161,9 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
     cdef bint playing = g.in_play
     cdef int8_t d
     cdef bint hidden
-    memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(float))
-    memset(out + at[B_OPEN], 0, (c.obs_size - at[B_OPEN]) * sizeof(float))
+    cdef float lg
+    memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(obs_t))
+    memset(out + at[B_OPEN], 0, (c.obs_size - at[B_OPEN]) * sizeof(obs_t))
     if playing:
         enc_cards(c, g.pc.hands[seat], out + at[B_HAND])
         for s in range(S):
@@ -165,24 +180,24 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
             if last[rel]:
                 enc_cards(c, c.h.v.counts + last[rel] * NUM_RANKS, out + at[B_LAST] + rel * K)
             else:
-                memset(out + at[B_LAST] + rel * K, 0, K * sizeof(float))
+                memset(out + at[B_LAST] + rel * K, 0, K * sizeof(obs_t))
         if g.pc.to_beat:
             enc_cards(c, c.h.v.counts + g.pc.to_beat * NUM_RANKS, out + at[B_TO_BEAT])
             out[at[B_BEAT_SEAT] + relative(g.pc.to_beat_seat, seat, S)] = 1
         else:
-            memset(out + at[B_TO_BEAT], 0, K * sizeof(float))
+            memset(out + at[B_TO_BEAT], 0, K * sizeof(obs_t))
             out[at[B_BEAT_SEAT] + S] = 1
     else:
         enc_cards(c, g.hands[seat], out + at[B_HAND])
-        memset(out + at[B_PLAYED], 0, 2 * S * K * sizeof(float))     # played, last_play
-        memset(out + at[B_TO_BEAT], 0, K * sizeof(float))
+        memset(out + at[B_PLAYED], 0, 2 * S * K * sizeof(obs_t))     # played, last_play
+        memset(out + at[B_TO_BEAT], 0, K * sizeof(obs_t))
         for s in range(S):
             out[at[B_LEFT] + relative(s, seat, S)] = g.left[s]
         out[at[B_BEAT_SEAT] + S] = 1
     if lord >= 0 and (not c.h.four or seat == lord):       # §7: the four-player bottom is the landlord's
         enc_cards(c, g.bottom, out + at[B_BOTTOM])
     else:
-        memset(out + at[B_BOTTOM], 0, K * sizeof(float))
+        memset(out + at[B_BOTTOM], 0, K * sizeof(obs_t))
     out[at[B_LORD] + (relative(lord, seat, S) if lord >= 0 else S)] = 1
     if g.open == 1:                     # §7: the open hand is everybody's to see
         enc_cards(c, &g.pc.hands[lord][0] if playing else &g.hands[lord][0], out + at[B_OPEN])
@@ -206,8 +221,14 @@ cdef void encode(VGame* g, const Conf* c, int seat, float* out) noexcept nogil:
     out[at[B_ROBS]] = g.robs
     s = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
     r = hand_factor(g)
-    # math.log2 of the multiplier, as the reference takes it (a double rounded to float)
-    out[at[B_LOG2]] = s if r == 1 else <float>log2(<double>((<int64_t>r) << s))
+    # math.log2 of the multiplier, as the reference takes it (a double rounded to float);
+    # compact: 4 x that, rounded, at most 255 (ddz.envs.core.compact_observation)
+    lg = s if r == 1 else <float>log2(<double>((<int64_t>r) << s))
+    if obs_t is float:
+        out[at[B_LOG2]] = lg
+    else:
+        lg = rintf(4 * lg)
+        out[at[B_LOG2]] = <uint8_t>(255 if lg > 255 else lg)
     if g.face_seat >= 0:
         out[at[B_FACE_UP] + g.face_rank] = 1
         out[at[B_FACE_UP] + NUM_RANKS + relative(g.face_seat, seat, S)] = 1
@@ -305,6 +326,8 @@ cdef class VectorCore:
         :param suits: bytes, its suit (0..3, 4 for a joker).
     :param seed: seeds the numpy generator of the hands' seeds and the policies' stream.
     :param reward_scale: multiplies the scores.
+    :param compact: ``uint8`` observations (``ddz.envs.core.compact_observation``'s rule)
+        instead of ``float32``.
     """
 
     cdef VGame* games
@@ -321,7 +344,9 @@ cdef class VectorCore:
     cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
     cdef public int num_threads   # step() on this many native threads (shards of games)
     # the buffers' data (the arrays above own them)
-    cdef float* obs_p
+    cdef char* obs_p              # float32 rows, or uint8 with compact
+    cdef readonly bint compact
+    cdef Py_ssize_t row_bytes
     cdef float* rew_p
     cdef uint8_t* done_p
     cdef int32_t* cur_p
@@ -345,7 +370,7 @@ cdef class VectorCore:
         free(self.rngs)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
-                 Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale):
+                 Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale, bint compact=False):
         cdef Py_ssize_t i
         cdef int r, d
         cdef Conf* c
@@ -369,7 +394,9 @@ cdef class VectorCore:
         for i in range(num_envs):
             core_init(&self.games[i].pc)
             self.games[i].rng = &self.rngs[i]
-        self.obs = np.zeros((num_envs, obs_size), np.float32)
+        self.compact = compact
+        self.row_bytes = obs_size * (sizeof(uint8_t) if compact else sizeof(float))
+        self.obs = np.zeros((num_envs, obs_size), np.uint8 if compact else np.float32)
         self.rewards = np.zeros((num_envs, c.h.seats), np.float32)
         self.dones = np.zeros(num_envs, np.bool_)
         self.current_players = np.zeros(num_envs, np.int32)
@@ -385,7 +412,7 @@ cdef class VectorCore:
         self.observe = True
         self.prefetch = True
         self.num_threads = 1
-        self.obs_p = <float*>cnp.PyArray_DATA(self.obs)
+        self.obs_p = <char*>cnp.PyArray_DATA(self.obs)
         self.rew_p = <float*>cnp.PyArray_DATA(self.rewards)
         self.done_p = <uint8_t*>cnp.PyArray_DATA(self.dones)
         self.cur_p = <int32_t*>cnp.PyArray_DATA(self.current_players)
@@ -423,12 +450,15 @@ cdef class VectorCore:
             if self.prefetch and i + 1 < self.n:
                 # the next row is written next: ask for its cache lines now (a row is 2.4 KB,
                 # the buffer larger than the cache: otherwise each line waits on memory)
-                row = <char*>(self.obs_p + (i + 1) * self.conf.obs_size)
+                row = self.obs_p + (i + 1) * self.row_bytes
                 k = 0
-                while k < self.conf.obs_size * <Py_ssize_t>sizeof(float):
+                while k < self.row_bytes:
                     DDZ_PREFETCH_W(row + k)
                     k += 64
-            encode(g, &self.conf, g.current, self.obs_p + i * self.conf.obs_size)
+            if self.compact:
+                encode(g, &self.conf, g.current, <uint8_t*>(self.obs_p + i * self.row_bytes))
+            else:
+                encode(g, &self.conf, g.current, <float*>(self.obs_p + i * self.row_bytes))
         return hand_count_ids(g, &self.conf.h)
 
     cdef int write_all_ids(self) except -1:

@@ -61,8 +61,10 @@ block                      size        content
                                        seat that received it (slot S: none)
 =========================  ==========  ===================================================
 
-``S = rules.seats``. :func:`observation_layout` returns these blocks as ``(name, start,
-stop)``; the tests check it against this table. With one deck and three seats the size is
+``S = rules.seats``. The compact ``uint8`` observations (``VectorGame(...,
+obs_dtype=numpy.uint8)``) have the same layout and values, except ``log2_multiplier``,
+which holds ``round(4 * log2_multiplier)`` capped at 255 (:func:`compact_observation`).
+:func:`observation_layout` returns these blocks as ``(name, start, stop)``; the tests check it against this table. With one deck and three seats the size is
 610; the four-player game's is 1,379 (:func:`observation_size`).
 """
 
@@ -88,7 +90,7 @@ from ..core.tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
            "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
-           "REWARD_SCALE_RANGE"]
+           "REWARD_SCALE_RANGE", "compact_observation"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
@@ -307,6 +309,26 @@ def observation_layout(rules: Rules) -> List[Tuple[str, int, int]]:
 def observation_size(rules: Rules) -> int:
     """The length of the observation vector for ``rules`` (610 for three players, one deck)."""
     return observation_layout(rules)[-1][2]
+
+
+def compact_observation(obs: Any, rules: Rules) -> npt.NDArray[np.uint8]:
+    """The compact ``uint8`` form of observations (``VectorGame(..., obs_dtype=np.uint8)``,
+    issue 30): every feature as it is (they are small integers: 0/1, cards left, robs),
+    except ``log2_multiplier``, which becomes ``round(4 * log2_multiplier)``, at most 255
+    (quarter steps: ×2 is 4, ×3 is 6; a multiplier beyond 2**63 saturates).
+
+    :param obs: ``float32[..., observation_size(rules)]`` observations.
+    :returns: a new ``uint8`` array of the same shape.
+    :raises DdzError: ``obs`` is not such an array.
+    """
+    rules = _rules_arg(rules)
+    size = observation_size(rules)
+    if not isinstance(obs, np.ndarray) or obs.dtype != np.float32 or obs.ndim < 1 or obs.shape[-1] != size:
+        raise DdzError(f"obs must be a float32 array of observations (last axis {size}), not {quote(obs)}")
+    out = obs.astype(np.uint8)
+    at = {name: start for name, start, _ in observation_layout(rules)}["log2_multiplier"]
+    out[..., at] = np.minimum(np.rint(obs[..., at] * np.float32(4)), 255).astype(np.uint8)
+    return out
 
 
 def observation_high(rules: Rules) -> npt.NDArray[np.float32]:

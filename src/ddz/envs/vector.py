@@ -38,115 +38,37 @@ double) and in the play phase the play of the most cards (the lowest such id).
 from __future__ import annotations
 
 import abc
-import os
 from typing import Any, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core import arguments as _args
 from ..core.implementation import compiled
-from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError, quote
+from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
 from ..game.deal import DECK_SUITS, DECKS
 from .memory import _available_bytes, _memory_error
 from ..game.hand import hand_settings
-from .core import encode_observation, env_actions, observation_layout, observation_size, reward_scale_arg
+from .core import (compact_observation, encode_observation, env_actions, observation_layout, observation_size,
+                   reward_scale_arg)
+from .vector_args import (MAX_ENVS, MAX_THREADS, PY_GAME_BYTES, _check_memory, _dtype_arg, _index_arg, _int_actions,
+                          _play_args, _seeds_arg, _threads_arg)
+from . import vector_args as _vargs
 
-__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError"]
+__all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "MAX_ENVS", "MAX_THREADS"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
-
-SEED_BOUND = 2 ** 62
-_MASK64 = (1 << 64) - 1
-
-
-MAX_ENVS = 1 << 24
-"""The most games one vector holds (the C games' limit; both implementations keep it)."""
 
 
 def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
                 observe: Any = True) -> Tuple[int, Rules, int, float]:
-    """The constructor's arguments, checked. :raises DdzError: a bad one."""
-    if not isinstance(observe, (bool, np.bool_)):
-        raise DdzError(f"observe must be True or False, got {observe!r}")
-    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
-        raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise DdzError(f"seed must be an int >= 0, got {seed!r}")
-    return int(num_envs), _args.rules_arg(rules), int(seed), reward_scale_arg(reward_scale)
+    """The constructor's arguments, checked (:mod:`ddz.envs.vector_args`). :raises DdzError: a bad one."""
+    return (*_vargs._check_args(num_envs, rules, seed, observe), reward_scale_arg(reward_scale))
 
-
-MAX_THREADS = 256    #: the most threads ``num_threads`` may ask for
-
-
-def _threads_arg(num_threads: Any) -> int:
-    """``num_threads`` as an int >= 1 (0: every core); DdzError unless an int 0..MAX_THREADS."""
-    if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
-            or not 0 <= num_threads <= MAX_THREADS:
-        raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
-    return int(num_threads) or (os.cpu_count() or 1)
-
-
-#: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
-#: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
-PY_GAME_BYTES = 6 * 1024
-
-
-def _check_memory(n: int, per_game: int, kind: str) -> None:
-    """Refuse ``n`` games of ``per_game`` bytes before allocating them when they do not fit
-    in the memory available (:func:`_available_bytes`): on Linux a large allocation
-    succeeds lazily and the kernel kills the process once the games touch it.
-
-    :raises VectorMemoryError: they do not fit, saying how much they need and how much is
-        available."""
-    available = _available_bytes()
-    if available is not None and n * per_game > available:
-        raise _memory_error(n, per_game, available, kind)
-
-
-def _index_arg(i: Any, n: int) -> int:
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
-        raise DdzError(f"a game index is an int 0..{n - 1}, got {i!r}")
-    return int(i)
-
-
-def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
-    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (else DdzError)."""
-    if seeds is None:
-        return None
-    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, range, np.ndarray)) else None
-    if a is None or a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer) \
-            or (n and (int(a.min()) < 0 or int(a.max()) >= 2 ** 63)):
-        raise DdzError(f"seeds must be None or {n} hand seeds, ints 0 .. 2**63 - 1, got {quote(seeds)}")
-    return np.ascontiguousarray(a, np.int64)
-
-
-def _int_actions(actions: Any, n: int) -> np.ndarray:
-    """``actions`` as an integer array of shape ``(n,)``, its ids not yet checked (both
-    implementations' ``step``). :raises ActionIdError: anything else."""
-    try:
-        a = np.asarray(actions)
-    except Exception:
-        raise ActionIdError(f"actions must be an int array of shape ({n},)") from None
-    if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-        raise ActionIdError(f"actions must be an int array of shape ({n},), got "
-                            f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
-    return a
-
-
-def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps < 2 ** 63:
-        raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
-    if not isinstance(policy, str) or policy not in ("random", "greedy"):
-        raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
-    if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
-                               or record.shape != (int(steps), n) or not record.flags.c_contiguous
-                               or not record.flags.writeable):
-        raise DdzError(f"record must be a writeable C-contiguous int32 array of shape ({int(steps)}, {n}) or None")
-    return int(steps), policy == "greedy"
+SEED_BOUND = 2 ** 62
+_MASK64 = (1 << 64) - 1
 
 
 def _policy_seed(seed: int) -> int:
@@ -178,6 +100,8 @@ class VectorGame(abc.ABC):
         in the rewards (:func:`ddz.envs.core.reward_scale_arg`).
     :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
         that need only the legal ids, rewards and ends (the attribute can be switched).
+    :param obs_dtype: ``numpy.float32`` (default) or ``numpy.uint8``: compact observations,
+        a quarter of the bytes (:func:`ddz.envs.core.compact_observation` says how).
     :param num_threads: ``step`` runs on this many native threads without the GIL, each
         on a shard of the games (OpenMP; 0: every core; settable): the results,
         observations, legal ids and seeds are the same for every value. ``play`` and the
@@ -198,11 +122,12 @@ class VectorGame(abc.ABC):
     """
 
     def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
-                reward_scale: float = 1.0, observe: bool = True, num_threads: int = 1) -> Any:
+                reward_scale: float = 1.0, observe: bool = True, num_threads: int = 1,
+                obs_dtype: Any = np.float32) -> Any:
         _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale, observe)
         if _vector is not None:
-            return CVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads)
-        return PyVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads)
+            return CVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads, obs_dtype)
+        return PyVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads, obs_dtype)
 
 
 class CVectorGame:
@@ -218,9 +143,10 @@ class CVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True, num_threads: int = 1) -> None:
+                 observe: bool = True, num_threads: int = 1, obs_dtype: Any = np.float32) -> None:
         n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale, observe)
         threads = _threads_arg(num_threads)
+        compact = _dtype_arg(obs_dtype) == np.uint8
         if _vector is None:
             raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
         self.num_envs, self.rules, self.seed, self.reward_scale = n, rules, seed, scale
@@ -234,7 +160,7 @@ class CVectorGame:
         _check_memory(n, per_game, "CVectorGame")
         try:
             self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                            DECKS[rules.decks][1], DECK_SUITS[rules.decks], seed, scale)
+                                            DECKS[rules.decks][1], DECK_SUITS[rules.decks], seed, scale, compact)
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)
@@ -401,8 +327,9 @@ class PyVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True, num_threads: int = 1) -> None:
+                 observe: bool = True, num_threads: int = 1, obs_dtype: Any = np.float32) -> None:
         n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale, observe)
+        self._compact = _dtype_arg(obs_dtype) == np.uint8
         self.num_threads = _threads_arg(num_threads)     # kept; the reference steps in one thread
         self.observe = bool(observe)
         self.num_envs = n
@@ -413,7 +340,7 @@ class PyVectorGame:
         per_game = 4 * self.observation_size + PY_GAME_BYTES
         _check_memory(n, per_game, "PyVectorGame")
         try:
-            self._obs = np.zeros((n, self.observation_size), np.float32)
+            self._obs = np.zeros((n, self.observation_size), np.uint8 if self._compact else np.float32)
             self._rewards = np.zeros((n, self.num_players), np.float32)
             self._dones = np.zeros(n, np.bool_)
             self._current = np.zeros(n, np.int32)
@@ -437,7 +364,10 @@ class PyVectorGame:
         seat = g.current_player
         self._current[i] = seat
         if self.observe:
-            encode_observation(g, seat, self._obs[i])
+            if self._compact:
+                self._obs[i] = compact_observation(encode_observation(g, seat), self.rules)
+            else:
+                encode_observation(g, seat, self._obs[i])
 
     def reset(self, seeds: Any = None) -> npt.NDArray[np.float32]:
         """Deal a new hand in every game: the next seeds (module docstring), or ``seeds``.

@@ -1,0 +1,113 @@
+"""The arguments of the vectorised games (:mod:`ddz.envs.vector`), checked once at the
+boundary: each helper returns the value the games take, or raises :class:`ddz.DdzError`
+(:class:`ddz.ActionIdError` for actions) naming what was wrong."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from ..core import arguments as _args
+from ..core.rules import Rules
+from ..errors import ActionIdError, DdzError, quote
+from .memory import _available_bytes, _memory_error
+
+__all__ = ["MAX_ENVS", "MAX_THREADS", "PY_GAME_BYTES"]
+
+MAX_ENVS = 1 << 24
+"""The most games one vector holds (the C games' limit; both implementations keep it)."""
+
+
+def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tuple[int, Rules, int]:
+    """The constructor's arguments but ``reward_scale`` (``ddz.envs.core.reward_scale_arg``),
+    checked. :raises DdzError: a bad one."""
+    if not isinstance(observe, (bool, np.bool_)):
+        raise DdzError(f"observe must be True or False, got {observe!r}")
+    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
+        raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+        raise DdzError(f"seed must be an int >= 0, got {seed!r}")
+    return int(num_envs), _args.rules_arg(rules), int(seed)
+
+
+MAX_THREADS = 256    #: the most threads ``num_threads`` may ask for
+
+
+def _dtype_arg(obs_dtype: Any) -> np.dtype:
+    """``obs_dtype``: ``float32`` or ``uint8`` (compact); DdzError otherwise."""
+    try:
+        dt = np.dtype(obs_dtype)
+    except TypeError:
+        dt = None
+    if dt not in (np.dtype(np.float32), np.dtype(np.uint8)) or isinstance(obs_dtype, bool):
+        raise DdzError(f"obs_dtype must be numpy.float32 or numpy.uint8 (compact), got {obs_dtype!r}")
+    return dt
+
+
+def _threads_arg(num_threads: Any) -> int:
+    """``num_threads`` as an int >= 1 (0: every core); DdzError unless an int 0..MAX_THREADS."""
+    if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
+            or not 0 <= num_threads <= MAX_THREADS:
+        raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
+    return int(num_threads) or (os.cpu_count() or 1)
+
+
+#: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
+#: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
+PY_GAME_BYTES = 6 * 1024
+
+
+def _check_memory(n: int, per_game: int, kind: str) -> None:
+    """Refuse ``n`` games of ``per_game`` bytes before allocating them when they do not fit
+    in the memory available (:func:`_available_bytes`): on Linux a large allocation
+    succeeds lazily and the kernel kills the process once the games touch it.
+
+    :raises VectorMemoryError: they do not fit, saying how much they need and how much is
+        available."""
+    available = _available_bytes()
+    if available is not None and n * per_game > available:
+        raise _memory_error(n, per_game, available, kind)
+
+
+def _index_arg(i: Any, n: int) -> int:
+    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        raise DdzError(f"a game index is an int 0..{n - 1}, got {i!r}")
+    return int(i)
+
+
+def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
+    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (else DdzError)."""
+    if seeds is None:
+        return None
+    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, range, np.ndarray)) else None
+    if a is None or a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer) \
+            or (n and (int(a.min()) < 0 or int(a.max()) >= 2 ** 63)):
+        raise DdzError(f"seeds must be None or {n} hand seeds, ints 0 .. 2**63 - 1, got {quote(seeds)}")
+    return np.ascontiguousarray(a, np.int64)
+
+
+def _int_actions(actions: Any, n: int) -> np.ndarray:
+    """``actions`` as an integer array of shape ``(n,)``, its ids not yet checked (both
+    implementations' ``step``). :raises ActionIdError: anything else."""
+    try:
+        a = np.asarray(actions)
+    except Exception:
+        raise ActionIdError(f"actions must be an int array of shape ({n},)") from None
+    if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+        raise ActionIdError(f"actions must be an int array of shape ({n},), got "
+                            f"{getattr(a, 'dtype', type(a))} {getattr(a, 'shape', '')}")
+    return a
+
+
+def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps < 2 ** 63:
+        raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
+    if not isinstance(policy, str) or policy not in ("random", "greedy"):
+        raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
+    if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
+                               or record.shape != (int(steps), n) or not record.flags.c_contiguous
+                               or not record.flags.writeable):
+        raise DdzError(f"record must be a writeable C-contiguous int32 array of shape ({int(steps)}, {n}) or None")
+    return int(steps), policy == "greedy"
