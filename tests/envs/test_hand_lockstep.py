@@ -243,13 +243,38 @@ EVENTS = ("spring", "anti_spring", "redeal", "void", "forced_bid", "open_play", 
           "bombs_six_plus_not_counted")
 
 
-def test_c_hand_steps_with_the_python_hand_on_every_flow_option():
-    """The covering array, each profile and the four-player game, 500 hands each, and
-    every event at least 20 times."""
+def run_rule_sets(rule_sets, hands: int) -> Counter:
+    """:func:`lockstep` on each rule set (``hands`` hands; deals of the bottom bonus's ×3
+    and ×4 chosen by seed), and every event at least 20 times over them all."""
     events: Counter = Counter()
-    for k, rules in enumerate(PAIRWISE + OTHERS):
+    for k, rules in enumerate(rule_sets):
         chosen = (seeds_with_bonus(rules, (3,), 12, 10 ** 5 * k) + seeds_with_bonus(rules, (4,), 12, 10 ** 5 * k)
                   if rules.bottom_bonus else [])
-        lockstep(rules, 500, seed=k, events=events, chosen=chosen)
+        lockstep(rules, hands, seed=k, events=events, chosen=chosen)
     missing = {e: events[e] for e in EVENTS if events[e] < 20}
     assert not missing, f"events seen fewer than 20 times: {missing} (all: {dict(events)})"
+    return events
+
+
+def test_c_hand_steps_with_the_python_hand_on_every_flow_option():
+    """The covering array, each profile and the four-player game, 500 hands each."""
+    run_rule_sets(PAIRWISE + OTHERS, 500)
+
+
+def full_product() -> List[Rules]:
+    """Every combination of :data:`FACTORS` (216 three-player rule sets), and of the
+    four-player game's flow options (first bidder × all_pass/max_redeals × doubling_bombs)."""
+    names = list(FACTORS)
+    out = [rules_of(dict(zip(names, row))) for row in itertools.product(*(range(len(FACTORS[n])) for n in names))]
+    for first, redeal, bombs in itertools.product(FACTORS["first_bidder"], FACTORS["all_pass"],
+                                                  FACTORS["doubling_bombs"]):
+        out.append(Rules.four_player(first_bidder=first, doubling_bombs=bombs, **redeal))
+    return out
+
+
+@pytest.mark.slow
+def test_c_hand_steps_with_the_python_hand_on_the_full_product():
+    """The full product of the flow options (234 rule sets), 100 hands each (-m slow)."""
+    rule_sets = full_product()
+    assert len(rule_sets) == 216 + 18 and len(set(rule_sets)) == len(rule_sets)
+    run_rule_sets(rule_sets, 100)
