@@ -90,7 +90,8 @@ cdef enum:
 
 cdef struct MTState:
     uint32_t mt[MT_N]
-    int mti
+    int mti                # the next word to output (MT_N: a new round first)
+    int gen                # words of this round twisted so far (twisted in order, on demand)
 
 
 cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil

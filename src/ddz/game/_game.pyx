@@ -590,14 +590,26 @@ cdef void mt_init_genrand(MTState* m, uint32_t s) noexcept nogil:
     m.mt[0] = s
     for i in range(1, MT_N):
         m.mt[i] = <uint32_t>(1812433253u * (m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) + <uint32_t>i)
-    m.mti = MT_N
+    m.mti = m.gen = MT_N
+
+
+cdef MTState MT_INIT          # init_genrand(19650218), where every init_by_array starts
+
+
+cdef void mt_init_table() noexcept:
+    mt_init_genrand(&MT_INIT, 19650218u)
+
+
+mt_init_table()
 
 
 cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil:
     """``init_by_array``: the state ``random.Random(seed)`` has, for the 32-bit words
-    ``key[0:n]`` of ``abs(seed)`` (least significant first)."""
+    ``key[0:n]`` of ``abs(seed)`` (least significant first). Its first step,
+    ``init_genrand(19650218)``, is the same for every seed: copied from a table."""
     cdef Py_ssize_t i = 1, j = 0, k
-    mt_init_genrand(m, 19650218u)
+    memcpy(m.mt, MT_INIT.mt, sizeof(m.mt))
+    m.mti = m.gen = MT_N
     k = MT_N if MT_N > n else n
     while k:
         m.mt[i] = <uint32_t>((m.mt[i] ^ ((m.mt[i - 1] ^ (m.mt[i - 1] >> 30)) * 1664525u))
@@ -622,20 +634,31 @@ cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil:
     m.mt[0] = 0x80000000u
 
 
+cdef inline void mt_twist(MTState* m, int kk) noexcept nogil:
+    """Twist word ``kk`` of a new round (the words before it twisted already, those after
+    it not): MT19937's generation, one word at a time, in order."""
+    cdef uint32_t y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1 if kk + 1 < MT_N else 0] & 0x7fffffffu)
+    m.mt[kk] = m.mt[kk + MT_M if kk + MT_M < MT_N else kk + MT_M - MT_N] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
+
+
+cdef void mt_complete(MTState* m) noexcept nogil:
+    """Twist the rest of the round now (for ``getstate``: the whole array, as CPython has it)."""
+    while m.gen < MT_N:
+        mt_twist(m, m.gen)
+        m.gen += 1
+
+
 cdef uint32_t mt_next(MTState* m) noexcept nogil:
-    """``genrand_uint32``: the next 32 random bits."""
+    """``genrand_uint32``: the next 32 random bits. A new round's words are twisted as
+    they are drawn, in order (the same words as twisting all 624 at once: word ``kk`` reads
+    words ``kk + 1`` and ``kk + 397``, untwisted yet, or ``kk - 227``, twisted already), so
+    a deal that draws 60 words does not pay for 624."""
     cdef uint32_t y
-    cdef int kk
     if m.mti >= MT_N:
-        for kk in range(MT_N - MT_M):
-            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
-            m.mt[kk] = m.mt[kk + MT_M] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-        for kk in range(MT_N - MT_M, MT_N - 1):
-            y = (m.mt[kk] & 0x80000000u) | (m.mt[kk + 1] & 0x7fffffffu)
-            m.mt[kk] = m.mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-        y = (m.mt[MT_N - 1] & 0x80000000u) | (m.mt[0] & 0x7fffffffu)
-        m.mt[MT_N - 1] = m.mt[MT_M - 1] ^ (y >> 1) ^ (0x9908b0dfu if y & 1 else 0u)
-        m.mti = 0
+        m.mti = m.gen = 0
+    if m.mti >= m.gen:
+        mt_twist(m, m.mti)
+        m.gen = m.mti + 1
     y = m.mt[m.mti]
     m.mti += 1
     y ^= (y >> 11)
@@ -754,6 +777,7 @@ cdef class Twister:
 
     def getstate(self):
         """The state in ``random.Random.getstate()``'s format (``Random().setstate`` takes it)."""
+        mt_complete(&self.m)
         return (3, tuple([self.m.mt[i] for i in range(MT_N)]) + (self.m.mti,), None)
 
     def setstate(self, state):
@@ -771,6 +795,7 @@ cdef class Twister:
         for i in range(MT_N):
             self.m.mt[i] = <uint32_t>words[i]
         self.m.mti = words[MT_N]
+        self.m.gen = MT_N              # the array is this round's, whole
 
     def __reduce__(self):
         return (_twister, (self.getstate(),))
