@@ -53,13 +53,30 @@ from .memory import _available_bytes, _memory_error
 from ..game.hand import hand_settings
 from .core import (compact_observation, encode_observation, env_actions, observation_layout, observation_size,
                    reward_scale_arg)
-from .vector_args import (MAX_ENVS, MAX_THREADS, PY_GAME_BYTES, _check_memory, _dtype_arg, _index_arg, _int_actions,
-                          _play_args, _seeds_arg, _threads_arg)
+from .vector_args import (MAX_ENVS, MAX_THREADS, _dtype_arg, _index_arg, _int_actions, _play_args, _seeds_arg,
+                          _threads_arg)
 from . import vector_args as _vargs
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "MAX_ENVS", "MAX_THREADS"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vector)")
+
+
+#: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
+#: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
+PY_GAME_BYTES = 6 * 1024
+
+
+def _check_memory(n: int, per_game: int, kind: str) -> None:
+    """Refuse ``n`` games of ``per_game`` bytes before allocating them when they do not fit
+    in the memory available (:func:`_available_bytes`): on Linux a large allocation
+    succeeds lazily and the kernel kills the process once the games touch it.
+
+    :raises VectorMemoryError: they do not fit, saying how much they need and how much is
+        available."""
+    available = _available_bytes()
+    if available is not None and n * per_game > available:
+        raise _memory_error(n, per_game, available, kind)
 
 
 def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,

@@ -12,9 +12,8 @@ import numpy as np
 from ..core import arguments as _args
 from ..core.rules import Rules
 from ..errors import ActionIdError, DdzError, quote
-from .memory import _available_bytes, _memory_error
 
-__all__ = ["MAX_ENVS", "MAX_THREADS", "PY_GAME_BYTES"]
+__all__ = ["MAX_ENVS", "MAX_THREADS"]
 
 MAX_ENVS = 1 << 24
 """The most games one vector holds (the C games' limit; both implementations keep it)."""
@@ -52,23 +51,6 @@ def _threads_arg(num_threads: Any) -> int:
             or not 0 <= num_threads <= MAX_THREADS:
         raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
     return int(num_threads) or (os.cpu_count() or 1)
-
-
-#: bytes one game of :class:`PyVectorGame` takes before it plays, besides its observation row
-#: (a :class:`ddz.Game` and its part of the buffers: measured with ``tracemalloc``, 5-6 KB)
-PY_GAME_BYTES = 6 * 1024
-
-
-def _check_memory(n: int, per_game: int, kind: str) -> None:
-    """Refuse ``n`` games of ``per_game`` bytes before allocating them when they do not fit
-    in the memory available (:func:`_available_bytes`): on Linux a large allocation
-    succeeds lazily and the kernel kills the process once the games touch it.
-
-    :raises VectorMemoryError: they do not fit, saying how much they need and how much is
-        available."""
-    available = _available_bytes()
-    if available is not None and n * per_game > available:
-        raise _memory_error(n, per_game, available, kind)
 
 
 def _index_arg(i: Any, n: int) -> int:
