@@ -270,6 +270,18 @@ def douzero_vector(games, repeats, dz_median=None):
               + (f"; DouZero's median decision / this per game: {dz_median / (t / playing):.0f}x" if dz_median else ""))
 
 
+def take_turns(rows, repeats):
+    """Run every ``(name, fn)`` once to warm up, then ``repeats`` times taking turns (so a
+    change of load hits them alike): ``(times per name, median per name)``."""
+    times = {name: [] for name, _ in rows}
+    for _, fn in rows:
+        fn()
+    for _ in range(repeats):
+        for name, fn in rows:
+            times[name].append(fn())
+    return times, {name: float(np.median(t)) for name, t in times.items()}
+
+
 RULE_SETS = [("default", ddz.STANDARD), ("bottom_bonus", ddz.Rules(bottom_bonus=True)),
              ("face_up", ddz.Rules(first_bidder="face_up")),
              ("until_passes", ddz.Rules(bid_rounds="until_passes")), ("rob", ddz.Rules(bidding="rob")),
@@ -286,13 +298,7 @@ def rule_sets(games, steps, repeats):
     rows = [(name, (lambda r: lambda: vector_game(games, steps, rules=r))(r)) for name, r in RULE_SETS]
     rows.append(("four_player, PyVectorGame (64 games)",
                  lambda: vector_game(64, 20, PyVectorGame, rules=ddz.Rules.four_player())))
-    times = {name: [] for name, _ in rows}
-    for _, fn in rows:
-        fn()
-    for _ in range(repeats):
-        for name, fn in rows:
-            times[name].append(fn())
-    med = {name: float(np.median(t)) for name, t in times.items()}
+    times, med = take_turns(rows, repeats)
     base = med["default"]
     print(f"VectorGame by rule set ({games} games, {steps} steps, observations on; medians of {repeats} runs)")
     print(f"{'rules':40} {'µs/decision':>12} {'(min..max)':>16} {'x default':>10}")
@@ -346,13 +352,7 @@ def gym_vector(games, steps, repeats):
     rows = [(f"make_vec vector_entry_point ({games} envs)", lambda: run_env("vector_entry_point", games)),
             (f"VectorGame.step ({games} games)", lambda: run_raw(games)),
             ("make_vec sync (64 envs)", lambda: run_env("sync", 64))]
-    times = {name: [] for name, _ in rows}
-    for _, fn in rows:
-        fn()
-    for _ in range(repeats):
-        for name, fn in rows:
-            times[name].append(fn())
-    med = {name: float(np.median(t)) for name, t in times.items()}
+    times, med = take_turns(rows, repeats)
     print(f"Gymnasium vector API ({steps} steps; µs per env step, the step call alone; medians of {repeats} runs)")
     for name, _ in rows:
         t = times[name]

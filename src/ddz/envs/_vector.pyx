@@ -302,6 +302,15 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
 
 # -- the vector --------------------------------------------------------------------------
 
+cdef void free_games(VGame* games, Py_ssize_t n) noexcept:
+    """Free an array of ``n`` games (their play cores' buffers, then the array)."""
+    cdef Py_ssize_t i
+    if games != NULL:
+        for i in range(n):
+            core_free(&games[i].pc)
+        free(games)
+
+
 def game_bytes(Py_ssize_t obs_size, int seats):
     """The bytes :class:`VectorCore` allocates per game before any hand is played: its
     structs (the game and its Mersenne Twister) and its rows of the buffers (observation,
@@ -362,11 +371,7 @@ cdef class VectorCore:
         self.n = 0
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.games != NULL:
-            for i in range(self.n):
-                core_free(&self.games[i].pc)
-            free(self.games)
+        free_games(self.games, self.n)
         free(self.rngs)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
@@ -919,11 +924,7 @@ cdef class SeatCore:
         self.n = 0
 
     def __dealloc__(self):
-        cdef Py_ssize_t i
-        if self.games != NULL:
-            for i in range(self.n):
-                core_free(&self.games[i].pc)
-            free(self.games)
+        free_games(self.games, self.n)
         free(self.rngs)
         free(self.bots)
         free(self.buf)
