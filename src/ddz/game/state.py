@@ -157,8 +157,6 @@ class Game:
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
 
-
-
     def _void(self, reason: str) -> None:
         """End the hand void: no landlord, no winner, every score 0."""
         self.result = Result.voided(reason, self.seats)
