@@ -14,8 +14,10 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
 * ``VectorGame C, observe=False``: the same without encoding observations (OpenSpiel's
   loop below encodes none either);
 * ``VectorGame C, num_threads=0``: the same games stepped on every core (issue 30), and
-  ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps; and with
-  compact ``uint8`` observations (``obs_dtype``), one thread and every core;
+  ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps (and the same
+  with actions drawn beforehand, ``play(record=...)`` replayed through ``step``, only the
+  steps timed); and with compact ``uint8`` observations (``obs_dtype``), one thread and
+  every core;
 * ``VectorGame.play``: the same games stepped ``--steps`` times by the built-in random
   policy inside C (no Python per step; observations encoded once at the end);
 * ``PyVectorGame``: the pure-Python reference vector (a loop over ``ddz.Game``), 64 games;
@@ -82,6 +84,19 @@ def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD,
         ids, offsets = vg.legal_ids()
         counts = np.diff(offsets)
         vg.step(ids[offsets[:-1] + (rng.random(games) * counts).astype(np.int64)])
+    return (time.perf_counter() - t) / (games * steps)
+
+
+def vector_replay(games, steps, dtype=np.float32):
+    """``step()`` on pre-drawn actions (issue 30: where the harness would dominate): the
+    actions of ``play(steps, record=...)`` on a twin, replayed through ``step``; only the
+    ``step`` calls are timed."""
+    record = np.zeros((steps, games), np.int32)
+    CVectorGame(games, seed=0, obs_dtype=dtype).play(steps, record=record)
+    vg = CVectorGame(games, seed=0, obs_dtype=dtype)
+    t = time.perf_counter()
+    for row in record:
+        vg.step(row)
     return (time.perf_counter() - t) / (games * steps)
 
 
@@ -400,6 +415,7 @@ def main(argv=None):
             (f"VectorGame C, num_threads=0 ({os.cpu_count()} cores)", lambda: vector_game(g, steps, threads=0)),
             ("VectorGame C (64 games)", lambda: vector_game(64, steps * 16)),
             ("VectorGame C, obs_dtype=uint8", lambda: vector_game(g, steps, dtype=np.uint8)),
+            ("VectorGame C (64 games), pre-drawn, uint8", lambda: vector_replay(64, steps * 16, np.uint8)),
             ("VectorGame C, uint8, num_threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
             ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
@@ -428,12 +444,13 @@ def main(argv=None):
         t = times[name]
         print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
               f"{1 / med[name]:12,.0f}")
-    vec, blind, threaded, small, compact, compact_t, play = (rows[k][0] for k in range(7))
+    vec, blind, threaded, small, compact, small_u8, compact_t, play = (rows[k][0] for k in range(8))
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
             print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
                   f"{med[base] / med[blind]:.1f}x, num_threads=0 {med[base] / med[threaded]:.1f}x, "
-                  f"64 games {med[base] / med[small]:.1f}x, uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
+                  f"64 games {med[base] / med[small]:.1f}x ({med[base] / med[small_u8]:.1f}x pre-drawn, uint8), "
+                  f"uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
                   f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
     print(f"num_threads=0 / one thread: {med[vec] / med[threaded]:.2f}x")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
