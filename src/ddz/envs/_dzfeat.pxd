@@ -20,21 +20,13 @@ cdef enum:
     DZ_Z_SIZE = 810          # 5 x 162
 
 
-cdef inline void dz_row_i8(const uint8_t* cnt, int8_t* out) noexcept nogil:
-    """DouZero's ``_cards2array`` of 15 counts into 54 int8."""
-    cdef int r, c
-    for r in range(13):
-        c = cnt[r]
-        out[4 * r] = c > 0
-        out[4 * r + 1] = c > 1
-        out[4 * r + 2] = c > 2
-        out[4 * r + 3] = c > 3
-    out[52] = cnt[13]
-    out[53] = cnt[14]
+ctypedef fused dz_cell:        # a feature row: int8 (the state, the history) or float32 (x_batch)
+    int8_t
+    float
 
 
-cdef inline void dz_row_f32(const uint8_t* cnt, float* out) noexcept nogil:
-    """The same into 54 float32."""
+cdef inline void dz_row(const uint8_t* cnt, dz_cell* out) noexcept nogil:
+    """DouZero's ``_cards2array`` of 15 counts into 54 cells."""
     cdef int r, c
     for r in range(13):
         c = cnt[r]
@@ -126,22 +118,22 @@ cdef inline int dz_state(const PlayCore* c, const TableView* v, int lord, int8_t
 
     xna_len = DZ_X_LORD if pos == 0 else DZ_X_FARMER
     memset(xna, 0, xna_len)
-    dz_row_i8(c.hands[seat], xna)
-    dz_row_i8(other, xna + DZ_ROW)
+    dz_row(c.hands[seat], xna)
+    dz_row(other, xna + DZ_ROW)
     if pos == 0:
-        dz_row_i8(counts + last_move * NUM_RANKS, xna + 2 * DZ_ROW)
-        dz_row_i8(played[up], xna + 3 * DZ_ROW)
-        dz_row_i8(played[down], xna + 4 * DZ_ROW)
+        dz_row(counts + last_move * NUM_RANKS, xna + 2 * DZ_ROW)
+        dz_row(played[up], xna + 3 * DZ_ROW)
+        dz_row(played[down], xna + 4 * DZ_ROW)
         xna[5 * DZ_ROW + c.left[up] - 1] = 1
         xna[5 * DZ_ROW + 17 + c.left[down] - 1] = 1
         xna[5 * DZ_ROW + 34 + bombs] = 1
     else:
         mate = down if pos == 2 else up
-        dz_row_i8(played[lord], xna + 2 * DZ_ROW)
-        dz_row_i8(played[mate], xna + 3 * DZ_ROW)
-        dz_row_i8(counts + last_move * NUM_RANKS, xna + 4 * DZ_ROW)
-        dz_row_i8(counts + last_of[lord] * NUM_RANKS, xna + 5 * DZ_ROW)
-        dz_row_i8(counts + last_of[mate] * NUM_RANKS, xna + 6 * DZ_ROW)
+        dz_row(played[lord], xna + 2 * DZ_ROW)
+        dz_row(played[mate], xna + 3 * DZ_ROW)
+        dz_row(counts + last_move * NUM_RANKS, xna + 4 * DZ_ROW)
+        dz_row(counts + last_of[lord] * NUM_RANKS, xna + 5 * DZ_ROW)
+        dz_row(counts + last_of[mate] * NUM_RANKS, xna + 6 * DZ_ROW)
         xna[7 * DZ_ROW + c.left[lord] - 1] = 1
         xna[7 * DZ_ROW + 20 + c.left[mate] - 1] = 1
         xna[7 * DZ_ROW + 37 + bombs] = 1
@@ -151,7 +143,7 @@ cdef inline int dz_state(const PlayCore* c, const TableView* v, int lord, int8_t
     h = nhist - DZ_Z_MOVES if nhist > DZ_Z_MOVES else 0
     k = DZ_Z_MOVES - <int>(nhist - h)
     while h < nhist:
-        dz_row_i8(counts + c.hist[h].id * NUM_RANKS, z + k * DZ_ROW)
+        dz_row(counts + c.hist[h].id * NUM_RANKS, z + k * DZ_ROW)
         h += 1
         k += 1
     return xna_len
@@ -168,7 +160,7 @@ cdef inline void dz_rows(const TableView* v, const int8_t* xna, int xna_len, con
         tmpl[k] = xna[k]
     for i in range(m):
         memcpy(out, tmpl, xna_len * sizeof(float))
-        dz_row_f32(v.counts + ids[i] * NUM_RANKS, out + xna_len)
+        dz_row(v.counts + ids[i] * NUM_RANKS, out + xna_len)
         if stride > used:
             memset(out + used, 0, (stride - used) * sizeof(float))
         out += stride
