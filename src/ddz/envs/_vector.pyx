@@ -32,7 +32,7 @@ from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
 from ddz.game._game cimport (HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
                              PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
                              hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
-                             hand_next_seat, hand_write_ids, mt_below, mt_seed)
+                             hand_next_seat, hand_write_ids, mt_below, mt_seed_u64)
 
 import numpy as np
 
@@ -887,15 +887,6 @@ cdef class VectorCore:
 
 # -- one seat against bots, N times (the Gymnasium vector env) ---------------------------
 
-cdef inline void seed_int(MTState* m, uint64_t seed) noexcept nogil:
-    """Seed ``m`` as ``random.Random(seed)`` seeds itself from an int (init_by_array of its
-    32-bit words)."""
-    cdef uint32_t key[2]
-    key[0] = <uint32_t>(seed & 0xFFFFFFFFu)
-    key[1] = <uint32_t>(seed >> 32)
-    mt_seed(m, key, 2 if key[1] else 1)
-
-
 @cython.final
 cdef class SeatCore:
     """``num_envs`` hands in C, one seat of each played by the caller and the others by
@@ -990,7 +981,7 @@ cdef class SeatCore:
             if s != self.seat:
                 if not 0 <= seeds[k] < 2 ** 64:
                     raise ValueError("a bot seed is an int 0 .. 2**64 - 1")
-                seed_int(&self.bots[i * MAX_SEATS + s], <uint64_t>seeds[k])
+                mt_seed_u64(&self.bots[i * MAX_SEATS + s], <uint64_t>seeds[k])
                 k += 1
 
     def deal(self, Py_ssize_t i, int64_t seed):

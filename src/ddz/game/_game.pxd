@@ -23,7 +23,7 @@ Stable API (other modules depend on these signatures):
 Read the fields of a ``PlayCore``; write them only through these functions.
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView
 
@@ -97,6 +97,8 @@ cdef struct MTState:
 cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil
 cdef uint32_t mt_next(MTState* m) noexcept nogil
 cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil
+cdef void mt_seed_u64(MTState* m, uint64_t seed) noexcept nogil
+cdef void mt_shuffle(MTState* m, int* order, Py_ssize_t n) noexcept nogil
 
 
 cdef class Twister:

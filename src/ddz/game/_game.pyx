@@ -668,6 +668,30 @@ cdef uint32_t mt_next(MTState* m) noexcept nogil:
     return y
 
 
+cdef void mt_seed_u64(MTState* m, uint64_t seed) noexcept nogil:
+    """Seed ``m`` as ``random.Random(seed)`` seeds itself from an int below 2**64 (its
+    32-bit words, least significant first)."""
+    cdef uint32_t key[2]
+    key[0] = <uint32_t>(seed & 0xFFFFFFFFu)
+    key[1] = <uint32_t>(seed >> 32)
+    mt_seed(m, key, 2 if key[1] else 1)
+
+
+cdef void mt_shuffle(MTState* m, int* order, Py_ssize_t n) noexcept nogil:
+    """``order[0:n]`` = ``0 .. n - 1`` shuffled as ``random.Random.shuffle`` would."""
+    cdef Py_ssize_t i, j
+    cdef int t
+    for i in range(n):
+        order[i] = <int>i
+    i = n - 1
+    while i >= 1:
+        j = mt_below(m, <uint32_t>(i + 1))
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+        i -= 1
+
+
 cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil:
     """``Random._randbelow(n)`` for ``1 <= n < 2**32``: rejection sampling on
     ``getrandbits(n.bit_length())``."""
@@ -731,9 +755,8 @@ cdef class Twister:
         :returns: ``(positions, counts)``: per part, its deck positions in ascending order
             (a tuple of ints) and its 15 rank counts (a tuple of ints).
         """
-        cdef Py_ssize_t n = len(ranks), i, j, lo, hi, p
+        cdef Py_ssize_t n = len(ranks), i, lo, hi, p
         cdef int* order
-        cdef int t
         cdef bytes rk = bytes(ranks)
         cdef const unsigned char* r = rk
         cdef int cnt[NUM_RANKS]
@@ -748,16 +771,9 @@ cdef class Twister:
             raise MemoryError()
         try:
             for i in range(n):
-                order[i] = <int>i
                 if r[i] >= NUM_RANKS:
                     raise ValueError(f"rank {r[i]} at deck position {i}")
-            i = n - 1
-            while i >= 1:
-                j = mt_below(&self.m, <uint32_t>(i + 1))
-                t = order[i]
-                order[i] = order[j]
-                order[j] = t
-                i -= 1
+            mt_shuffle(&self.m, order, n)
             positions, counts = [], []
             lo = 0
             for size in sizes:
@@ -819,16 +835,8 @@ cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil:
     """Shuffle the deck positions as ``random.Random.shuffle`` and cut them in seat order
     (``ddz.game.deal.shuffled_deal``)."""
     cdef int order[MAX_DECK]
-    cdef int i, j, t, s, n = c.ndeck
-    for i in range(n):
-        order[i] = i
-    i = n - 1
-    while i >= 1:
-        j = <int>mt_below(g.rng, <uint32_t>(i + 1))
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
-        i -= 1
+    cdef int i, s, n = c.ndeck
+    mt_shuffle(g.rng, order, n)
     memset(g.hands, 0, sizeof(g.hands))
     memset(g.bottom, 0, sizeof(g.bottom))
     for s in range(c.seats):
@@ -893,13 +901,9 @@ cdef void hand_start_deal(Hand* g, const HandConf* c) noexcept nogil:
 
 cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil:
     """``ddz.Game(rules, seed=seed)``: seed the generator, deal, draw the first bidder."""
-    cdef uint32_t key[2]
-    cdef uint64_t s = <uint64_t>seed
-    g.seed = seed
-    key[0] = <uint32_t>(s & 0xFFFFFFFFu)
-    key[1] = <uint32_t>(s >> 32)
     cdef int k, r, n
-    mt_seed(g.rng, key, 2 if key[1] else 1)
+    g.seed = seed
+    mt_seed_u64(g.rng, <uint64_t>seed)
     hand_deal(g, c)
     g.face_seat = -1
     if c.face_up:

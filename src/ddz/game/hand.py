@@ -39,17 +39,15 @@ BIDDING, DOUBLING, OPENING, PLAYING, OVER = range(5)
 #: caller deals again
 HAND_VOID, HAND_DEAL = 2, 3
 
-_BOMBS_RULES = {"all": 0, "beating": 1, "six_plus": 2}
-
-
 def hand_settings(rules: Rules) -> Dict[str, int]:
     """The C hand's settings for ``rules`` (its ``HandConf``): every option of RULES.md
     §3–§7 that changes the flow of a hand, as ints (the move options are in the table,
-    ``ddz.core.tables.table(rules.move_rules)``, whose ``plays`` ids it counts)."""
+    ``ddz.core.tables.table(rules.move_rules)``, whose ``plays`` ids it counts). Needs the
+    compiled core (the number of each ``doubling_bombs`` rule is its)."""
     return dict(seats=rules.seats, hand_size=rules.hand_size, bottom_size=rules.bottom_size,
                 auction=2 if rules.bidding == "rob" else (1 if rules.bid_rounds == "until_passes" else 0),
                 doubling=int(rules.doubling), all_void=int(rules.all_pass == "void"),
-                max_redeals=rules.max_redeals, bombs_rule=_BOMBS_RULES[rules.doubling_bombs],
+                max_redeals=rules.max_redeals, bombs_rule=_game._BOMBS_RULES[rules.doubling_bombs],
                 plays=len(table(rules.move_rules).plays), decks=rules.decks, four=int(rules.players == 4),
                 bonus=int(rules.bottom_bonus), face_up=int(rules.first_bidder == "face_up"))
 
