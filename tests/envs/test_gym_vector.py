@@ -12,11 +12,17 @@ import ddz
 from ddz import DdzError, IllegalActionError, Rules
 from ddz.core.implementation import NO_EXTENSIONS
 
-gymnasium = pytest.importorskip("gymnasium")
-pytestmark = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C vector env is absent")
+needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C vector env is absent")
 
-import ddz.envs  # noqa: E402  (registers the env)
-from ddz.envs.gymnasium import DouDizhuVectorEnv  # noqa: E402
+
+@pytest.fixture
+def gym():
+    """``(gymnasium, ddz.envs.gymnasium)``, the env registered; the test is skipped
+    without Gymnasium (an optional package: the envs extra)."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import ddz.envs  # noqa: F401  (registers the env)
+    from ddz.envs import gymnasium as ddz_gym
+    return gymnasium, ddz_gym
 
 
 def assert_same_infos(a, b):
@@ -28,15 +34,17 @@ def assert_same_infos(a, b):
             np.testing.assert_array_equal(a[key], b[key], err_msg=key)
 
 
+@needs_core
 @pytest.mark.parametrize("rules, seat", [(ddz.STANDARD, 0), (Rules(bidding="rob", doubling=True, bottom_bonus=True), 2),
                                          (Rules.four_player(), 1), (Rules.profile("openspiel"), 1)],
                          ids=["standard", "rob-doubling-bonus", "four-player", "openspiel"])
-def test_vector_env_equals_sync_vector_env_of_the_single_env(rules, seat):
+def test_vector_env_equals_sync_vector_env_of_the_single_env(gym, rules, seat):
+    gymnasium, ddz_gym = gym
     n, steps = 6, 250         # 4 rule sets: 1,000 steps in all
     kwargs = dict(rules=rules, seat=seat, reward_scale=0.25)
     fast = gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
     sync = gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=n, vectorization_mode="sync", **kwargs)
-    assert isinstance(fast, DouDizhuVectorEnv) and isinstance(fast, gymnasium.vector.VectorEnv)
+    assert isinstance(fast, ddz_gym.DouDizhuVectorEnv) and isinstance(fast, gymnasium.vector.VectorEnv)
     assert fast.metadata["autoreset_mode"] == sync.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
     assert fast.single_observation_space == sync.single_observation_space
     assert fast.single_action_space == sync.single_action_space
@@ -67,7 +75,10 @@ def test_vector_env_equals_sync_vector_env_of_the_single_env(rules, seat):
     sync.close()
 
 
-def test_vector_env_arguments_and_illegal_actions():
+@needs_core
+def test_vector_env_arguments_and_illegal_actions(gym):
+    gymnasium, ddz_gym = gym
+    DouDizhuVectorEnv = ddz_gym.DouDizhuVectorEnv
     with pytest.raises(DdzError, match="num_envs"):
         DouDizhuVectorEnv(0)
     with pytest.raises(DdzError, match="random"):
@@ -92,3 +103,12 @@ def test_vector_env_arguments_and_illegal_actions():
         env.step(bad)
     again, _ = env.reset(seed=[3, 4])      # nothing was stepped: the same hands from the same seeds
     np.testing.assert_array_equal(again["observation"], before)
+
+
+def test_vector_env_without_the_core_says_so(gym, monkeypatch):
+    """Without the compiled core (as under ``DDZ_NO_EXTENSIONS=1``) the vector env is a
+    ``DdzError`` that names the way out, ``vectorization_mode="sync"``."""
+    _, ddz_gym = gym
+    monkeypatch.setattr(ddz_gym, "_vector", None)
+    with pytest.raises(DdzError, match="compiled core.*sync"):
+        ddz_gym.DouDizhuVectorEnv(2)
