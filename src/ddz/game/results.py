@@ -58,6 +58,15 @@ class Result:
     open_play: bool = False
 
     @classmethod
+    def won(cls, landlord: int, landlord_wins: bool, seats: int, **fields: Any) -> "Result":
+        """The result of a hand that was played out (RULES.md §6): the winner and the
+        winners follow from who went out; ``fields`` are the other fields (``base``,
+        ``bombs``, ..., ``scores``, ``open_play``)."""
+        farmers = tuple(s for s in range(seats) if s != landlord)
+        return cls(landlord=landlord, winner="landlord" if landlord_wins else "farmers",
+                   winners=(landlord,) if landlord_wins else farmers, **fields)
+
+    @classmethod
     def voided(cls, reason: str, seats: int = SEATS) -> "Result":
         """The result of a void hand (RULES.md §3): nobody wins, every score is 0.
 
@@ -105,14 +114,10 @@ def finish(game, seat: int) -> None:
     ps = game._ps
     h = game._hand
     lord = game.landlord
-    lord_wins = seat == lord
-    farmers = tuple(s for s in range(game.seats) if s != lord)
     spring, anti, multiplier, score, scores = h.finish(ps)     # the hand scores (ddz.game.hand)
-    game.result = Result(
-        landlord=lord, winner="landlord" if lord_wins else "farmers",
-        winners=(lord,) if lord_wins else farmers, base=h.bid, bombs=ps.bombs,
-        rockets=ps.rockets, spring=spring, anti_spring=anti, doubles=h.ndoubles,
-        robs=h.robs, bottom_bonus=h.bonus, multiplier=multiplier, score=score,
-        scores=scores, open_play=bool(h.open_play))
+    game.result = Result.won(
+        lord, seat == lord, game.seats, base=h.bid, bombs=ps.bombs, rockets=ps.rockets, spring=spring,
+        anti_spring=anti, doubles=h.ndoubles, robs=h.robs, bottom_bonus=h.bonus, multiplier=multiplier,
+        score=score, scores=scores, open_play=bool(h.open_play))
     game._phase = _OVER
     game._current = None
