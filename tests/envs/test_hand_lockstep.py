@@ -278,3 +278,26 @@ def test_c_hand_steps_with_the_python_hand_on_the_full_product():
     rule_sets = full_product()
     assert len(rule_sets) == 216 + 18 and len(set(rule_sets)) == len(rule_sets)
     run_rule_sets(rule_sets, 100)
+
+
+def test_the_c_encoder_reads_either_hand():
+    """``encode_observation`` reads a ``CHand``'s struct as it is, and a ``PyHand``'s
+    fields one by one: the same rows as the reference encoder, in every phase."""
+    from ddz.envs import encode_observation
+    rng = np.random.default_rng(3)
+    for rules in (ddz.STANDARD, Rules(bottom_bonus=True, doubling=True, first_bidder="face_up"),
+                  Rules.four_player(first_bidder="face_up")):
+        acts = env_actions(rules)
+        for seed in range(6):
+            product, reference = ddz.Game(rules, seed=seed), ReferenceGame(rules, seed=seed)
+            while True:
+                for seat in range(rules.seats):
+                    want = encode_observation_py(reference, seat)
+                    np.testing.assert_array_equal(encode_observation(product, seat), want)
+                    np.testing.assert_array_equal(encode_observation(reference, seat), want)
+                if reference.result is not None:
+                    break
+                ids = acts.legal_ids(reference)
+                a = int(ids[rng.integers(len(ids))])
+                acts.step(reference, a)
+                acts.step(product, a)

@@ -29,7 +29,7 @@ from libc.string cimport memcpy, memset
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView, view_index
 from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
-from ddz.game._game cimport (HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
+from ddz.game._game cimport (CHand, HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
                              PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
                              hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
                              hand_next_seat, hand_write_ids, mt_below, mt_seed_u64)
@@ -1170,5 +1170,38 @@ cdef class GameEncoder:
             if not (0 <= who < S and 0 <= value <= 3):
                 raise ValueError("a bid (seat, value) out of range")
             g.word[<int>who] = <int8_t>(1 + value)
+        with nogil:
+            encode(&g, &self.conf, seat, &out[0])
+
+    def encode_hand(self, int seat, int phase, int current, PlayState ps, CHand hand not None, int face_seat,
+                    int face_rank, cnp.float32_t[::1] out):
+        """:meth:`encode` for a game on the C hand (``ddz.game._game.CHand``): the hand's
+        struct is read as it is (its cards, auction, doubles, bonus and open play, the very
+        fields of the vector's games), with the game's ``phase``, seat to act (-1 when over)
+        and play state (``None`` before the play phase), and the face-up card (-1, 0: none)."""
+        cdef VGame g
+        cdef int S = self.conf.h.seats
+        if self.conf.h.v == NULL:
+            raise ValueError("this GameEncoder was never initialised")
+        if out.shape[0] != self.conf.obs_size:
+            raise ValueError("out has the wrong size")
+        if hand.rules.c.v != self.conf.h.v or hand.rules.c.seats != S or hand.rules.c.four != self.conf.h.four:
+            raise ValueError("the hand is of other rules")
+        if not (0 <= seat < S and phase in (0, 1, 2, 3, 4) and -1 <= current < S and -1 <= face_seat < S
+                and 0 <= face_rank < NUM_RANKS):
+            raise ValueError("a seat, phase or face-up card out of range")
+        memcpy(&g, &hand.h, sizeof(VGame))
+        g.rng = NULL
+        if ps is not None:
+            if ps.c.v != self.conf.h.v:
+                raise ValueError("the play state is of another table")
+            memcpy(&g.pc, &ps.c, sizeof(PlayCore))      # read only: its buffers stay the PlayState's
+            g.in_play = 1
+        else:
+            memset(&g.pc, 0, sizeof(PlayCore))
+            g.in_play = 0
+        g.phase = phase
+        g.current = current
+        g.face_seat, g.face_rank = face_seat, face_rank
         with nogil:
             encode(&g, &self.conf, seat, &out[0])

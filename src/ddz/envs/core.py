@@ -82,15 +82,15 @@ from ..game.actions import ActionSpace, encode_actions
 from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, DdzError, IllegalActionError, quote
 from ..game.deal import DECK_SUITS, DECKS
-from ..game.hand import hand_settings
-from ..game.observations import raw_observation, seat_arg
+from ..game.hand import PyHand, hand_settings
+from ..game.observations import raw_hand, raw_observation, seat_arg
 from ..game.state import Game, Phase
 from ..core.rules import Rules
 from ..core.tables import table
 
 __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size", "encode_observation",
            "encode_observation_py", "observation_high", "AUCTION_ACTIONS", "reward_scale_arg",
-           "REWARD_SCALE_RANGE", "compact_observation"]
+           "REWARD_SCALE_RANGE", "compact_observation", "c_arguments"]
 
 _vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
@@ -389,6 +389,16 @@ _PHASE_CODE = {Phase.BIDDING: 0, Phase.DOUBLING: 1, Phase.OPENING: 2, Phase.PLAY
 _C_ENCODERS: Dict[Rules, Any] = {}
 
 
+def c_arguments(rules: Rules) -> Tuple[Any, Dict[str, int], Dict[str, int], int, bytes, bytes]:
+    """What every C game of ``ddz.envs._vector`` is built from for ``rules``: ``(table,
+    hand settings, {block: start} of the observation layout, observation size, the deck's
+    ranks, its suits)`` (the arguments of ``GameEncoder``, ``VectorCore`` and ``SeatCore``
+    before their own)."""
+    layout = {name: start for name, start, _ in observation_layout(rules)}
+    return (table(rules.move_rules), hand_settings(rules), layout, observation_size(rules),
+            DECKS[rules.decks][1], DECK_SUITS[rules.decks])
+
+
 def _c_encoder(rules: Rules) -> Any:
     """The C encoder of ``rules`` (``ddz.envs._vector.GameEncoder``), or ``None`` without the
     core."""
@@ -396,9 +406,7 @@ def _c_encoder(rules: Rules) -> Any:
     if enc is False:
         enc = None
         if _vector is not None:
-            layout = {name: start for name, start, _ in observation_layout(rules)}
-            enc = _vector.GameEncoder(table(rules.move_rules), hand_settings(rules), layout, observation_size(rules),
-                                      DECKS[rules.decks][1], DECK_SUITS[rules.decks])
+            enc = _vector.GameEncoder(*c_arguments(rules))
         _C_ENCODERS[rules] = enc
     return enc
 
@@ -423,15 +431,21 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
                                                 and out.flags.writeable)):
         return encode_observation_py(game, seat, out)
     # the game's own fields (this module is the observation's other half: it reads them as
-    # Game.observation() does, without building the Observation)
-    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles, bonus, open_play, \
-        face_up = raw_observation(game, seat)
+    # Game.observation() does, without building the Observation): the C hand's struct as it
+    # is, or (a game on the reference hand) the fields one by one
+    seat, phase, current, ps, hand, face_up = raw_hand(game, seat)
     if out is None:
         out = np.empty(enc.obs_size, np.float32)
+    face_seat, face_rank = (-1, 0) if face_up is None else (face_up[0], RANK_CHARS.index(face_up[1][0]))
+    if not isinstance(hand, PyHand):
+        enc.encode_hand(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hand, face_seat,
+                        face_rank, out)
+        return out
+    seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles, bonus, open_play, \
+        face_up = raw_observation(game, seat)
     enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
                -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, bonus,
-               -1 if open_play is None else int(open_play), -1 if face_up is None else face_up[0],
-               0 if face_up is None else RANK_CHARS.index(face_up[1][0]), out)
+               -1 if open_play is None else int(open_play), face_seat, face_rank, out)
     return out
 
 

@@ -53,13 +53,10 @@ from ..core import arguments as _args
 from ..core.implementation import compiled
 from ..search.bots import Bot, GreedyBot, RandomBot
 from ..errors import ActionIdError, DdzError, IllegalActionError
-from ..game.deal import DECK_SUITS, DECKS
-from ..game.hand import hand_settings
 from ..game.results import Result, void_reason
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
-from ..core.tables import table
-from .core import encode_observation, env_actions, observation_high, observation_layout, reward_scale_arg
+from .core import c_arguments, encode_observation, env_actions, observation_high, reward_scale_arg
 
 __all__ = ["DouDizhuEnv", "DouDizhuVectorEnv"]
 
@@ -274,10 +271,9 @@ class DouDizhuVectorEnv(VectorEnv):
         rules = self.rules
         self._acts = env_actions(rules)
         self._size = self._acts.size
-        layout = {name: start for name, start, _ in observation_layout(rules)}
-        self._obs_size = len(observation_high(rules))
-        self._core = _vector.SeatCore(n, table(rules.move_rules), hand_settings(rules), layout, self._obs_size,
-                                      DECKS[rules.decks][1], DECK_SUITS[rules.decks], self.seat, self.reward_scale)
+        args = c_arguments(rules)
+        self._obs_size = args[3]
+        self._core = _vector.SeatCore(n, *args, self.seat, self.reward_scale)
         self._rngs: List[Optional[np.random.Generator]] = [None] * n
         self._autoreset = np.zeros(n, np.bool_)
         self._illegal = np.zeros(n, np.bool_)
@@ -399,9 +395,6 @@ class DouDizhuVectorEnv(VectorEnv):
         if out[0] == "void":
             return Result.voided(void_reason(self.rules, out[1]), seats)
         lord, bid, bombs, rockets, spring, anti, doubles, robs, bonus, multiplier, score, scores, open_play = out
-        lord_wins = scores[lord] > 0
-        farmers = tuple(s for s in range(seats) if s != lord)
-        return Result(landlord=lord, winner="landlord" if lord_wins else "farmers",
-                      winners=(lord,) if lord_wins else farmers, base=bid, bombs=bombs, rockets=rockets,
-                      spring=spring, anti_spring=anti, doubles=doubles, robs=robs, bottom_bonus=bonus,
-                      multiplier=multiplier, score=score, scores=scores, open_play=open_play)
+        return Result.won(lord, scores[lord] > 0, seats, base=bid, bombs=bombs, rockets=rockets, spring=spring,
+                          anti_spring=anti, doubles=doubles, robs=robs, bottom_bonus=bonus,
+                          multiplier=multiplier, score=score, scores=scores, open_play=open_play)

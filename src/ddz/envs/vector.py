@@ -47,12 +47,8 @@ from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
-from ..core.tables import table
-from ..game.deal import DECK_SUITS, DECKS
 from .memory import _available_bytes, _memory_error
-from ..game.hand import hand_settings
-from .core import (compact_observation, encode_observation, env_actions, observation_layout, observation_size,
-                   reward_scale_arg)
+from .core import c_arguments, compact_observation, encode_observation, env_actions, observation_size, reward_scale_arg
 from .vector_args import (MAX_ENVS, MAX_THREADS, _dtype_arg, _index_arg, _int_actions, _play_args, _seeds_arg,
                           _threads_arg)
 from . import vector_args as _vargs
@@ -171,13 +167,10 @@ class CVectorGame:
         self.num_actions = self.actions.size
         self.num_players = rules.seats
         self.observation_size = observation_size(rules)
-        settings = hand_settings(rules)
-        layout = {name: start for name, start, _ in observation_layout(rules)}
         per_game = _vector.game_bytes(self.observation_size, rules.seats)
         _check_memory(n, per_game, "CVectorGame")
         try:
-            self._core = _vector.VectorCore(n, table(rules.move_rules), settings, layout, self.observation_size,
-                                            DECKS[rules.decks][1], DECK_SUITS[rules.decks], seed, scale, compact)
+            self._core = _vector.VectorCore(n, *c_arguments(rules), seed, scale, compact)
         except MemoryError:
             raise _memory_error(n, per_game, _available_bytes(), "CVectorGame") from None
         self._core.observe = bool(observe)

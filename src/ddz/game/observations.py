@@ -11,7 +11,7 @@ from ..core.rules import Rules
 from ..errors import DdzError
 from .phase import _DOUBLING, Phase
 
-__all__ = ["Observation", "observation", "trusted_observation", "seat_arg", "raw_observation"]
+__all__ = ["Observation", "observation", "trusted_observation", "seat_arg", "raw_observation", "raw_hand"]
 
 Counts = Tuple[int, ...]
 
@@ -148,6 +148,15 @@ def seat_arg(game, seat: object) -> int:
 
     :raises DdzError: not a seat."""
     return game._seat_arg(seat)
+
+
+def raw_hand(game, seat: object) -> tuple:
+    """``(seat, phase, current, play_state, hand, face_up)`` of ``game`` for ``seat``: its
+    hand object itself (``ddz.game.hand``: the C ``CHand``, whose struct the compiled
+    encoder reads as it is, or a ``PyHand``; :func:`raw_observation` has its fields).
+
+    :raises DdzError: ``seat`` is not a seat."""
+    return game._seat_arg(seat), game._phase, game._current, game._ps, game._hand, game.face_up
 
 
 def raw_observation(game, seat: object) -> tuple:
