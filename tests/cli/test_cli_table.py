@@ -97,10 +97,11 @@ def test_auto_pass_and_no_auto_pass(monkeypatch):
 
 
 def test_question_mark_lists_every_move(monkeypatch):
-    """seed 1, seat 0 bids first; after bidding 3 it leads 20 cards: '?' lists all of them."""
-    code, text, _ = _play(["--seed", "1", "--seat", "0"], monkeypatch, first=["3", "?", "quit"])
+    """seed 13, seat 0 bids first; after bidding 3 it leads 20 cards: '?' lists all of them."""
+    assert Game(seed=13).first_bidder == 0
+    code, text, _ = _play(["--seed", "13", "--seat", "0"], monkeypatch, first=["3", "?", "quit"])
     assert code == 0
-    g = Game(seed=1, first_bidder=Game(seed=1).first_bidder)
+    g = Game(seed=13)
     g.step(3)
     legal = g.legal_actions()
     assert f"legal: {len(legal)} in all" in text
@@ -320,9 +321,10 @@ def test_selfplay_real_sigint(tmp_path):
     (["selfplay", "--out", ""], "argument --out: a file name is needed ('-' for standard output)"),
     (["selfplay", "--out", "  "], "argument --out: a file name is needed"),
     (["play", "--save", ""], "argument --save: a file name is needed"),
-    (["selfplay", "--seed", "-1"], "a seed is an integer >= 0"),
-    (["play", "--seed", "-5"], "a seed is an integer >= 0"),
-    (["perft", "--seed", "-5"], "a seed is an integer >= 0"),
+    (["selfplay", "--seed", "-1"], "a seed is an integer 0 .. 2**64 - 1"),
+    (["play", "--seed", "-5"], "a seed is an integer 0 .. 2**64 - 1"),
+    (["perft", "--seed", "-5"], "a seed is an integer 0 .. 2**64 - 1"),
+    (["perft", "--seed", str(2 ** 64)], "a seed is an integer 0 .. 2**64 - 1, got '18446744073709551616'"),
     (["selfplay", "--max-redeals", "-1"], "an integer >= 0"),
     (["selfplay", "--all-pass", "again"], "invalid choice"),
 ])

@@ -4,6 +4,7 @@ independent Games, the PettingZoo env (api_test, seed_test) and the Gymnasium en
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions, observation_layout, observation_size
 from ddz.envs import core
 from ddz.envs.vector import PyVectorGame
+from dealspec import spec_hand_seed
 
 FOUR = Rules.four_player()
 RULE_SETS = [ddz.STANDARD, Rules(bidding="rob", doubling=True), Rules(bid_rounds="until_passes",
@@ -170,8 +172,8 @@ def test_vector_game_in_lockstep_with_games(rules):
     n, seed = 6, 5
     vg = VectorGame(n, rules, seed=seed)
     acts = env_actions(rules)
-    seeds = np.random.default_rng(seed)
-    games = [ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62))) for _ in range(n)]
+    hand_seeds = (spec_hand_seed(seed, j) for j in itertools.count())   # ddz.game.deal's documented seeds
+    games = [ddz.Game(rules, seed=next(hand_seeds)) for _ in range(n)]
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(150 if rules.seats == 3 else 120):
@@ -192,7 +194,7 @@ def test_vector_game_in_lockstep_with_games(rules):
             if games[i].result is not None:
                 assert dones[i]
                 np.testing.assert_array_equal(rewards[i], games[i].result.scores)
-                games[i] = ddz.Game(rules, seed=int(seeds.integers(0, 2 ** 62)))
+                games[i] = ddz.Game(rules, seed=next(hand_seeds))
                 finished += 1
             else:
                 assert not dones[i] and not rewards[i].any()

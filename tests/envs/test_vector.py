@@ -19,6 +19,7 @@ from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions
 from ddz.envs.core import _c_encoder, encode_observation_py
 from ddz.envs.vector import CVectorGame, PyVectorGame
+from dealspec import spec_hand_seed
 
 needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
 
@@ -116,6 +117,31 @@ def test_seed_decides_everything():
     seeds = a.seeds.copy()
     a.reset()
     assert not np.array_equal(seeds, a.seeds)      # reset deals the next hands
+
+
+@pytest.mark.parametrize("cls, threads", [(CVectorGame, 1), (CVectorGame, 3), (PyVectorGame, 1)])
+def test_hands_are_dealt_from_the_documented_seeds(cls, threads):
+    """Hand j of VectorGame(n, rules, seed) is Game(seed=vector_hand_seed(seed, j)) (ddz.game.deal,
+    rewritten in tests/dealspec.py), counting the games at reset, then each step's ended hands
+    in game order, on any number of threads; hands of reset(seeds=...) are not counted."""
+    if cls is CVectorGame and NO_EXTENSIONS:
+        pytest.skip("DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+    seed, n = 2 ** 64 - 1, 9
+    vg = cls(n, seed=seed, num_threads=threads)
+    assert vg.seeds.tolist() == [spec_hand_seed(seed, j) for j in range(n)] and vg.hands_started == n
+    vg.reset(seeds=range(n))
+    assert vg.hands_started == n
+    j, rng, ended = n, np.random.default_rng(4), 0
+    for _ in range(200):
+        dones = vg.step(random_actions(vg, rng))[2]
+        for i in np.flatnonzero(dones):
+            assert vg.seeds[i] == spec_hand_seed(seed, j)
+            j += 1
+        ended += int(dones.sum())
+    assert ended >= 10 and vg.hands_started == j
+    for bad in (-1, 2 ** 64, 1.5, True):
+        with pytest.raises(DdzError, match="seed"):
+            cls(2, seed=bad)
 
 
 @needs_core

@@ -3,7 +3,6 @@ hidden bottom, open play, tricks of three passes, ``doubling_bombs`` (§6, both 
 the ±3S settlement; records, bots, the twin play states and the command line."""
 
 import json
-import random
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ from ddz import DdzError, Game, IllegalActionError, Phase, Rules
 from ddz.search.bots import GreedyBot, RandomBot, play_hand
 from ddz.core.cards import deck_counts, full_deck
 from ddz.game.playstate import PyPlayState, play_state
+from dealspec import SpecStream
 from ddz.core.tables import table
 
 FOUR = Rules.four_player()
@@ -40,13 +40,14 @@ def four_deal(seat0="", seat1="", seat2="", seat3="", bottom=""):
 def test_the_deal_is_the_documented_shuffle_of_two_decks():
     for seed in (0, 9, 2 ** 33):
         deck = full_deck(2)
-        random.Random(seed).shuffle(deck)
+        stream = SpecStream(seed)
+        stream.shuffle(deck)
         g = Game(FOUR, seed=seed)
         want = [tuple(sorted(deck[i * 25:(i + 1) * 25])) for i in range(4)] + [tuple(sorted(deck[100:]))]
         assert list(g.deal.cards) == want
         assert [sum(h) for h in g.deal.hands] == [25] * 4 and sum(g.deal.bottom) == 8
         assert g.seats == 4 and g.cards_left == (25, 25, 25, 25)
-        assert g.first_bidder in range(4)
+        assert g.first_bidder == stream.below(4)
 
 
 def test_bad_deals_and_seats():

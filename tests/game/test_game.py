@@ -1,7 +1,6 @@
 """ddz.Game: dealing, bidding, doubling, play and scoring (RULES.md §3–§6)."""
 
 import json
-import random
 
 import pytest
 
@@ -12,6 +11,7 @@ from ddz.core.cards import full_deck, parse_cards
 from ddz.game import Deal, bottom_bonus_factor
 
 from conftest import fill_deal
+from dealspec import SpecStream
 
 ROB = Rules(bidding="rob")
 DOUBLING = Rules(doubling=True)
@@ -32,13 +32,15 @@ def rejected(game, action, error):
 
 # -- dealing (§3) ---------------------------------------------------------------------
 
-def test_seeded_deal_is_random_random_shuffle_of_full_deck():
-    rng = random.Random(2024)
+@pytest.mark.parametrize("seed", [0, 2024, 2 ** 63 + 5, 2 ** 64 - 1])
+def test_seeded_deal_is_the_documented_deal_stream_shuffle_of_full_deck(seed):
+    """ddz.game.deal's docstring, rewritten from its text in tests/dealspec.py."""
+    stream = SpecStream(seed)
     deck = full_deck()
-    rng.shuffle(deck)
-    g = Game(seed=2024)
+    stream.shuffle(deck)
+    g = Game(seed=seed)
     assert g.deal == Deal.from_shuffle(deck)
-    assert g.first_bidder == rng.randrange(3)
+    assert g.first_bidder == stream.below(3)
     assert [sum(h) for h in g.deal.hands] == [17, 17, 17] and sum(g.deal.bottom) == 3
 
 
@@ -161,12 +163,13 @@ def test_all_pass_redeals_from_the_same_generator():
         g.step(0)
     assert g.redeals == 1 and len(g.deals) == 2
     assert g.phase is Phase.BIDDING and g.current_player == first
-    rng = random.Random(77)
+    stream = SpecStream(77)
     deck = full_deck()
-    rng.shuffle(deck)
-    rng.randrange(3)
+    stream.shuffle(deck)
+    assert g.deals[0] == Deal.from_shuffle(deck)
+    stream.below(3)
     deck2 = full_deck()
-    rng.shuffle(deck2)
+    stream.shuffle(deck2)
     assert g.deal == Deal.from_shuffle(deck2) != g.deals[0]
     assert g.hand(0) == g.deal.hands[0]
     g.step(1)

@@ -2,6 +2,8 @@
 
 import copy
 import json
+import pathlib
+import pickle
 
 import pytest
 
@@ -74,8 +76,10 @@ def test_worked_game_spring_record_with_result():
         Game.from_record(bad)
 
 
-def play_out(rules, seed):
-    g = Game(rules, seed=seed)
+def play_out(rules, seed, legacy=False):
+    """A hand played out by random bots; ``legacy``: dealt as ddz dealt before records of
+    version 5 (``random.Random``), so that its record is a true version 4 (or older) one."""
+    g = Game(rules, seed=seed, _legacy=legacy)
     return play_hand(g, [RandomBot(seed), RandomBot(seed + 1), RandomBot(seed + 2)])
 
 
@@ -97,7 +101,7 @@ def test_record_round_trip(rules):
 def test_record_format_fields():
     g = play_out(Rules(bidding="rob", doubling=True), 5)
     rec = g.to_record()
-    assert rec["format"] == "ddz-record" and rec["version"] == 4
+    assert rec["format"] == "ddz-record" and rec["version"] == 5
     assert rec["rules"] == {"kickers": "distinct", "banned": [], "bidding": "rob", "doubling": True,
                             "bottom_bonus": False, "players": 3, "straights": True, "doubling_bombs": "all",
                             "all_pass": "redeal", "max_redeals": 10, "first_bidder": "random",
@@ -175,7 +179,7 @@ def test_replay_names_the_first_bad_action():
 
 @pytest.mark.parametrize("mutate, match", [
     (lambda r: r.update(format="other"), "not a ddz-record"),
-    (lambda r: r.update(version=5), "version"),
+    (lambda r: r.update(version=6), "version"),
     (lambda r: r.update(version=0), "version"),
     (lambda r: r.pop("deals"), "lacks"),
     (lambda r: r.update(rules={"kickers": "many"}), "rules"),
@@ -311,7 +315,7 @@ def test_version_2_records_hold_banned(rules, match):
 
 
 def test_version_1_records_still_replay_and_banned_round_trips():
-    rec = play_out(Rules(), 3).to_record()
+    rec = play_out(Rules(), 3, legacy=True).to_record()
     old = dict(rec, version=1, rules={k: v for k, v in rec["rules"].items()
                                       if k not in ddz.game.records._RULES_ADDED[1]},
                result={k: v for k, v in rec["result"].items() if k not in ("void", "open_play")})
@@ -337,7 +341,7 @@ def test_version_3_records_still_replay_without_the_version_4_fields():
     """Version 4 added ``beat_reading``, ``chain_from_four`` and ``bomb_on_rocket``
     (RULES.md §2.5): a version 3 record lacks them and replays with their defaults; a
     version 3 record that holds one is refused."""
-    rec = play_out(Rules(kickers="repeat", wings="trios"), 6).to_record()
+    rec = play_out(Rules(kickers="repeat", wings="trios"), 6, legacy=True).to_record()
     assert set(ddz.game.records._RULES_ADDED[3]) == {"beat_reading", "chain_from_four", "bomb_on_rocket"}
     old = dict(rec, version=3, rules={k: v for k, v in rec["rules"].items() if k not in ddz.game.records._RULES_ADDED[3]})
     again = Game.from_record(json.loads(json.dumps(old)))
@@ -396,15 +400,47 @@ def test_a_recorded_result_that_is_not_an_object_is_named():
 
 
 def test_version_3_results_without_open_play_still_replay():
-    rec = play_out(Rules(), 6).to_record()
+    rec = play_out(Rules(), 6, legacy=True).to_record()
     del rec["result"]["open_play"]       # version 3 records written before the four-player game
     rec["version"] = 3
     rec["rules"] = {k: v for k, v in rec["rules"].items() if k not in ddz.game.records._RULES_ADDED[3]}
     assert Game.from_record(rec).result is not None
     rec["version"] = 4
-    rec["rules"] = play_out(Rules(), 6).to_record()["rules"]
+    rec["rules"] = play_out(Rules(), 6, legacy=True).to_record()["rules"]
     with pytest.raises(RecordError, match="differs"):
         Game.from_record(rec)
+
+
+OLD_RECORDS = json.loads((pathlib.Path(__file__).parent.parent / "data" / "records_v4.json").read_text())
+
+
+@pytest.mark.parametrize("k", range(len(OLD_RECORDS["hands"])))
+def test_records_written_before_the_deal_stream_replay_and_stay_version_4(k):
+    """tests/data/records_v4.json holds hands written by ddz before records of version 5
+    (seeded deals of random.Random): standard, face-up with the bottom bonus, rob with
+    doubling, four players, a redeal. Each replays, checked against its seed's legacy deal,
+    and is written back unchanged; the same seed deals otherwise now."""
+    rec = OLD_RECORDS["hands"][k]
+    assert rec["version"] == 4 and rec["dealt_from_seed"] is True
+    g = Game.from_record(json.loads(json.dumps(rec)))
+    assert g.to_record() == rec
+    assert g.clone().to_record() == rec and pickle.loads(pickle.dumps(g)).to_record() == rec
+    assert Game(g.rules, seed=rec["seed"]).deal != g.deals[0]
+    moved = dict(rec, seed=rec["seed"] + 1)
+    with pytest.raises(RecordError, match="not what seed"):
+        Game.from_record(moved)
+    as_new = dict(rec, version=5)        # the same deals claimed as the deal stream's
+    with pytest.raises(RecordError, match="not what seed"):
+        Game.from_record(as_new)
+
+
+def test_a_replayed_old_hand_redeals_from_its_own_generator():
+    """A hand of an old record replayed to a pass-out redeals as the old version did."""
+    rec = next(r for r in OLD_RECORDS["hands"] if len(r["deals"]) > 1)
+    g = Game(Rules.from_json(rec["rules"]), seed=rec["seed"], _legacy=True)
+    for _ in range(3):
+        g.step(0)
+    assert [d.to_json() for d in g.deals] == rec["deals"][:2]
 
 
 @pytest.mark.parametrize("copies", [12, 100_000])

@@ -115,7 +115,7 @@ def test_the_options_are_game_options_not_move_options():
 def test_void_hand_record_round_trip():
     g = play_hand(Game(Rules(max_redeals=2), seed=11), [AlwaysPass()] * 3)
     rec = json.loads(json.dumps(g.to_record()))
-    assert rec["version"] == 4
+    assert rec["version"] == 5
     assert rec["rules"]["all_pass"] == "redeal" and rec["rules"]["max_redeals"] == 2
     assert rec["result"]["void"] == g.result.void and rec["result"]["scores"] == [0, 0, 0]
     assert len(rec["deals"]) == 3
@@ -143,7 +143,7 @@ def _as_version_2(rec):
 
 
 def test_version_2_records_still_replay():
-    g = Game(seed=77)
+    g = Game(seed=77, _legacy=True)      # dealt as ddz dealt when it wrote version 2
     for _ in range(3):
         g.step(0)
     play_hand(g, [RandomBot(1), RandomBot(2), RandomBot(3)])
@@ -178,15 +178,19 @@ def test_edited_redeal_is_named():
 
 @pytest.mark.parametrize("seed", [-1, -5, np.int64(-3), -(2 ** 70)])
 def test_negative_seeds_are_refused(seed):
-    with pytest.raises(DdzError, match="a seed is an int >= 0"):
+    with pytest.raises(DdzError, match=r"a seed is an int 0 \.\. 2\*\*64 - 1"):
         Game(seed=seed)
     with pytest.raises(DdzError, match="seed"):
         RandomBot(seed)
 
 
-def test_seed_zero_and_large_seeds_deal():
-    assert Game(seed=0).deal != Game(seed=2 ** 70).deal
-    assert Game(seed=2 ** 70).deal == Game(seed=2 ** 70).deal
+def test_seed_zero_and_the_largest_seeds_deal_and_larger_ones_are_refused():
+    top = 2 ** 64 - 1
+    assert Game(seed=0).deal != Game(seed=top).deal != Game(seed=top - 1).deal
+    assert Game(seed=top).deal == Game(seed=top).deal
+    for bad in (2 ** 64, 2 ** 70):
+        with pytest.raises(DdzError, match=r"0 \.\. 2\*\*64 - 1.*" + str(bad)):
+            Game(seed=bad)
 
 
 def test_record_with_a_negative_seed_is_rejected():

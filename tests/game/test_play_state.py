@@ -1,6 +1,7 @@
 """The play phase in C (``ddz.game._game.PlayState``) against its pure-Python twin
-(``ddz.game.playstate.PyPlayState``, legality from ``ddz.core.reference``), the deal's generator
-(``ddz.game._game.Twister``) against ``random.Random``, and ``Game``'s live ``legal_moves``
+(``ddz.game.playstate.PyPlayState``, legality from ``ddz.core.reference``), the deal's generators
+(the deal stream against its documented text and in C against Python; the legacy ``Twister``
+against ``random.Random``), and ``Game``'s live ``legal_moves``
 view and property convention (issue "Every speed fast")."""
 
 import copy
@@ -11,11 +12,12 @@ import numpy as np
 import pytest
 
 import ddz
-from ddz.game.deal import copy_rng, new_rng, shuffle_deal
+from ddz.game.deal import copy_rng, legacy_rng, new_rng, shuffle_deal
 from ddz.game.playstate import PyPlayState, play_state
 from ddz.core.tables import table
 
 from conftest import CARDS, NO_EXTENSIONS, RULESETS, RULE_IDS
+from dealspec import SpecStream
 
 needs_core = pytest.mark.skipif(NO_EXTENSIONS, reason="DDZ_NO_EXTENSIONS=1: the compiled core is absent")
 
@@ -159,14 +161,16 @@ def test_copies_and_pickles_are_independent():
         assert other.pop() >= 0 and _snapshot(other) == _snapshot(ps)
 
 
-# -- the deal's generator -------------------------------------------------------------
+# -- the deal's generators ----------------------------------------------------------------
 
-SEEDS = [0, 1, 5, -5, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 3 ** 90, -(3 ** 90)]
+LEGACY_SEEDS = [0, 1, 5, -5, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 3 ** 90, -(3 ** 90)]
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_generator_draws_what_random_random_draws(seed):
-    rng, ref = new_rng(seed), random.Random(seed)
+@pytest.mark.parametrize("seed", LEGACY_SEEDS)
+def test_legacy_generator_draws_what_random_random_draws(seed):
+    """Records of version 4 and older deal with random.Random: legacy_rng (the core's
+    Twister) draws exactly its numbers."""
+    rng, ref = legacy_rng(seed), random.Random(seed)
     assert rng.getstate() == ref.getstate()
     ranks = bytes(int(r) for r in CARDS)
     for sizes in ((17, 17, 17, 3), (54,), (20, 34)):
@@ -187,9 +191,75 @@ def test_generator_draws_what_random_random_draws(seed):
     assert back.getstate() == rng.getstate()
 
 
+def test_splitmix64_known_answers():
+    """The deal stream of seed 0 is SplitMix64 from state 0, whose first outputs are
+    published (e.g. the reference splitmix64.c by Vigna): the words the stream draws."""
+    from ddz.game.deal import _mix64, _GAMMA
+    want = [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    assert [_mix64((k + 1) * _GAMMA % 2 ** 64) for k in range(3)] == want
+    spec = SpecStream(0)
+    assert [spec.word() for _ in range(3)] == want
+    # below(n) takes the high 32 bits: below(2**31) of the first word is its top 31 bits
+    assert new_rng(0).randrange(2 ** 31) == want[0] >> 33
+
+
+DEAL_SEEDS = [0, 1, 5, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 0xDEADBEEFCAFE]
+
+
+@pytest.mark.parametrize("seed", DEAL_SEEDS)
+def test_deal_stream_draws_what_the_documented_stream_draws(seed):
+    """new_rng (the core's DealStream, or PyDealStream) against tests/dealspec.py, written
+    from ddz.game.deal's docstring: shuffles, below(n) with its rejections, states."""
+    rng, spec = new_rng(seed), SpecStream(seed)
+    ranks = bytes(int(r) for r in CARDS)
+    for sizes in ((17, 17, 17, 3), (54,), (20, 34)):
+        positions, counts = shuffle_deal(rng, ranks, sizes)
+        order = list(range(54))
+        spec.shuffle(order)
+        lo = 0
+        for part, cnt, k in zip(positions, counts, sizes):
+            assert part == tuple(sorted(order[lo:lo + k]))
+            assert cnt == tuple(np.bincount(CARDS[list(part)], minlength=15).tolist())
+            lo += k
+    # 2**31 + 1 rejects about half of the words: the rejection path, drawn often
+    sizes = [1, 2, 3, 54, 108, 1000, 2 ** 31 + 1, 2 ** 32 - 1] * 8
+    assert [rng.randrange(n) for n in sizes] == [spec.below(n) for n in sizes]
+    kind, key, drawn = rng.getstate()
+    assert (kind, key) == ("splitmix64", seed) and drawn > 3 * 53 + len(sizes)
+    twin = copy_rng(rng)
+    assert twin.getstate() == rng.getstate() and twin is not rng
+    assert [twin.randrange(7) for _ in range(20)] == [rng.randrange(7) for _ in range(20)]
+    back = pickle.loads(pickle.dumps(rng))
+    assert back.getstate() == rng.getstate() and back.randrange(1000) == rng.randrange(1000)
+
+
 @needs_core
-def test_generator_refuses_bad_states_and_ranges():
-    from ddz.game._game import Twister
+@pytest.mark.parametrize("seed", DEAL_SEEDS)
+def test_deal_stream_in_c_is_the_pure_one(seed):
+    from ddz.game._game import DealStream
+    from ddz.game.deal import DECKS, PyDealStream
+    c, py = DealStream(seed), PyDealStream(seed)
+    for decks, sizes in ((1, (17, 17, 17, 3)), (2, (25, 25, 25, 25, 8))):
+        assert c.deal(DECKS[decks][1], sizes) == py.deal(DECKS[decks][1], sizes)
+    ns = [n for n in range(1, 200)] + [2 ** 31 + 1, 2 ** 32 - 1] * 50
+    assert [c.randrange(n) for n in ns] == [py.randrange(n) for n in ns]
+    assert c.getstate() == py.getstate()
+    py.setstate(c.getstate())
+    assert c.randrange(99) == py.randrange(99)
+
+
+def test_deal_stream_below_is_uniform():
+    """below(n) is exactly uniform by construction; a chi-square check over 60,000 draws of
+    below(6) (5 degrees of freedom: 20.5 is the 0.999 quantile) catches a biased reduction."""
+    rng = new_rng(12345)
+    counts = np.bincount([rng.randrange(6) for _ in range(60_000)], minlength=6)
+    chi2 = float(((counts - 10_000) ** 2 / 10_000).sum())
+    assert chi2 < 20.5, counts
+
+
+@needs_core
+def test_generators_refuse_bad_states_and_ranges():
+    from ddz.game._game import DealStream, Twister
     t = Twister(1)
     good = t.getstate()
     for bad in (None, (3,), (2, good[1], None), (3, good[1][:-1], None), (3, (2 ** 32,) * 625, None),
@@ -197,23 +267,37 @@ def test_generator_refuses_bad_states_and_ranges():
         with pytest.raises(ValueError):
             t.setstate(bad)
     assert t.getstate() == good
-    for n in (0, -1, 2 ** 32):
-        with pytest.raises((ValueError, OverflowError)):
-            t.randrange(n)
+    d = DealStream(1)
+    d.randrange(5)
+    state = d.getstate()
+    for bad in (None, (3,), ("splitmix64", -1, 0), ("splitmix64", 1, 2 ** 64), ("mt", 1, 0), ("splitmix64", 1.0, 0),
+                ("splitmix64", True, 0), "state"):
+        with pytest.raises(ValueError):
+            d.setstate(bad)
+    assert d.getstate() == state
+    for gen in (t, d):
+        for n in (0, -1, 2 ** 32):
+            with pytest.raises((ValueError, OverflowError)):
+                gen.randrange(n)
+        with pytest.raises(ValueError):
+            gen.deal(bytes(54), (17, 17))
+        with pytest.raises(ValueError):
+            gen.deal(bytes([15]) + bytes(53), (54,))
     for seed in (1.5, True, "1", None):
         with pytest.raises(TypeError):
             Twister(seed)
-    with pytest.raises(ValueError):
-        t.deal(bytes(54), (17, 17))
-    with pytest.raises(ValueError):
-        t.deal(bytes([15]) + bytes(53), (54,))
+        with pytest.raises(TypeError):
+            DealStream(seed)
+    for seed in (-1, 2 ** 64):
+        with pytest.raises(ValueError):
+            DealStream(seed)
 
 
 def test_games_deal_the_documented_shuffle():
-    """The module docstring of ddz.game: random.Random(seed).shuffle of full_deck()."""
+    """The module docstring of ddz.game.deal: the deal stream's shuffle of full_deck()."""
     for seed in (0, 7, 2 ** 40):
         deck = ddz.core.cards.full_deck()
-        random.Random(seed).shuffle(deck)
+        SpecStream(seed).shuffle(deck)
         g = ddz.Game(seed=seed)
         want = [tuple(sorted(deck[i * 17:(i + 1) * 17])) for i in range(3)] + [tuple(sorted(deck[51:]))]
         assert list(g.deal.cards) == want

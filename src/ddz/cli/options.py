@@ -83,14 +83,14 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _seed(text: str) -> int:
-    """An argparse type: a seed, an integer >= 0 (as ``ddz.Game`` takes: a negative seed
-    would deal what its opposite deals)."""
+    """An argparse type: a seed, an integer 0 .. 2**64 - 1 (as ``ddz.Game`` takes: the deal
+    stream's key, ``ddz.game.deal``)."""
     try:
         seed = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}") from None
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"a seed is an integer >= 0, got {text!r}")
+        seed = -1
+    if not 0 <= seed < 2 ** 64:
+        raise argparse.ArgumentTypeError(f"a seed is an integer 0 .. 2**64 - 1, got {text!r}")
     return seed
 
 

@@ -20,6 +20,7 @@ class VectorCore:
     current_players: npt.NDArray[np.int32]
     seeds: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
+    hands_started: int
     observe: bool
     prefetch: bool
     num_threads: int

@@ -1,18 +1,14 @@
 # cython: language_level=3
-"""N hands of Dou Dizhu stepped in C without the GIL (RULES.md §3–§6): the engine of
+"""N hands of Dou Dizhu stepped in C without the GIL (RULES.md §3–§7): the engine of
 :class:`ddz.envs.VectorGame`.
 
-Every game is a C struct holding the deal's generator (``MTState``, ``random.Random``'s
-Mersenne Twister), the auction, and the play phase as the core's ``PlayCore``: the play
-phase is stepped by the same ``nogil`` functions as :class:`ddz.Game`'s ``PlayState``
-(``ddz/_game.pxd``), not by a second implementation. What this module adds in C is what
-:class:`ddz.Game` does in Python around the play phase, for the rule options it supports
-(three players; ``bidding`` ``"points"`` with ``bid_rounds`` ``"once"`` or
-``"until_passes"``, or ``"rob"``; ``doubling``; ``all_pass``, ``max_redeals``;
-``doubling_bombs``; every move option): the deal (``ddz.game.deal``), the auction
-(``ddz.game.auction``), doubling, scoring (RULES.md §6), and the observation encoding of
-:mod:`ddz.envs.core` (the same layout, feature for feature). ``ddz.envs.vector`` checks
-the rule options and the arguments; this module trusts them.
+Every game is a C ``Hand`` (``ddz/game/_game.pxd``): the deal from its deal stream
+(``ddz.game.deal``), the auction, doubling, open play, redeals and the score, around the
+play phase as the core's ``PlayCore``, stepped by the same ``nogil`` functions as
+:class:`ddz.Game`'s ``CHand`` and ``PlayState``, for every rule set (RULES.md §3–§7). What
+this module adds is the array of them, the seeds of their hands, the observation encoding
+of :mod:`ddz.envs.core` (the same layout, feature for feature), the built-in policies and
+the threaded step. ``ddz.envs.vector`` checks the arguments; this module trusts them.
 
 The test suite steps these games in lockstep with :class:`ddz.Game` and with the
 pure-Python ``PyVectorGame`` and requires identical hands, legal ids, observations,
@@ -32,7 +28,7 @@ from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
 from ddz.game._game cimport (CHand, HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
                              PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
                              hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
-                             hand_next_seat, hand_write_ids, mt_below, mt_seed_u64)
+                             hand_next_seat, hand_write_ids, mt_below, mt_seed_u64, vector_hand_seed)
 
 import numpy as np
 
@@ -313,10 +309,10 @@ cdef void free_games(VGame* games, Py_ssize_t n) noexcept:
 
 def game_bytes(Py_ssize_t obs_size, int seats):
     """The bytes :class:`VectorCore` allocates per game before any hand is played: its
-    structs (the game and its Mersenne Twister) and its rows of the buffers (observation,
+    struct (the game and its deal stream) and its rows of the buffers (observation,
     rewards, done, seat, seed, offset and 64 legal ids). Playing adds each game's
     legal-move and history buffers, grown on demand."""
-    return (sizeof(VGame) + sizeof(MTState) + obs_size * sizeof(float) + seats * sizeof(float)
+    return (sizeof(VGame) + obs_size * sizeof(float) + seats * sizeof(float)
             + sizeof(uint8_t) + sizeof(int32_t) + 2 * sizeof(int64_t) + 64 * sizeof(int32_t))
 
 
@@ -333,20 +329,22 @@ cdef class VectorCore:
     :param layout: ``{block: start}`` of :func:`ddz.envs.core.observation_layout`,
         ``obs_size`` its length. :param ranks: bytes, the rank of each deck position;
         :param suits: bytes, its suit (0..3, 4 for a joker).
-    :param seed: seeds the numpy generator of the hands' seeds and the policies' stream.
+    :param seed: an int 0 .. 2**64 - 1: hand ``j`` is dealt from the seed
+        ``vector_hand_seed(seed, j)`` (``ddz.game.deal``); it starts the policies' stream too.
     :param reward_scale: multiplies the scores.
     :param compact: ``uint8`` observations (``ddz.envs.core.compact_observation``'s rule)
         instead of ``float32``.
     """
 
     cdef VGame* games
-    cdef MTState* rngs
     cdef Py_ssize_t n
     cdef Conf conf
     cdef RuleTable table
     cdef readonly object obs, rewards, dones, current_players, seeds, offsets
-    cdef object ids_buf, rng, seedbuf, ids_view
-    cdef Py_ssize_t seed_pos, seed_len, ids_cap, nids
+    cdef object ids_buf, ids_view
+    cdef Py_ssize_t ids_cap, nids
+    cdef uint64_t seed            # the vector's seed: hand j deals vector_hand_seed(seed, j)
+    cdef uint64_t hands_dealt     # hands dealt so far (the next hand's j)
     cdef uint64_t pstate
     cdef public bint observe      # encode the observations (else obs stays as it is)
     cdef bint busy                # a call is stepping the games (see enter)
@@ -362,17 +360,14 @@ cdef class VectorCore:
     cdef int64_t* seeds_p
     cdef int64_t* off_p
     cdef int32_t* ids_p
-    cdef int64_t* sb_p
     cdef const int32_t* acts_p    # the actions of the step in progress (threaded step)
 
     def __cinit__(self, *args, **kwargs):
         self.games = NULL
-        self.rngs = NULL
         self.n = 0
 
     def __dealloc__(self):
         free_games(self.games, self.n)
-        free(self.rngs)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
                  Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale, bint compact=False):
@@ -391,14 +386,12 @@ cdef class VectorCore:
         conf_from(c, table, settings, layout, obs_size, ranks, suits)
         c.scale = <float>reward_scale
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
-        self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
-        if self.games == NULL or self.rngs == NULL:
+        if self.games == NULL:
             raise MemoryError(f"cannot allocate the structs of {num_envs:,} games "
-                              f"({num_envs * (sizeof(VGame) + sizeof(MTState)):,} bytes)")
+                              f"({num_envs * sizeof(VGame):,} bytes)")
         self.n = num_envs
         for i in range(num_envs):
             core_init(&self.games[i].pc)
-            self.games[i].rng = &self.rngs[i]
         self.compact = compact
         self.row_bytes = obs_size * (sizeof(uint8_t) if compact else sizeof(float))
         self.obs = np.zeros((num_envs, obs_size), np.uint8 if compact else np.float32)
@@ -410,9 +403,8 @@ cdef class VectorCore:
         self.ids_cap = 64 * num_envs
         self.ids_buf = np.zeros(self.ids_cap, np.int32)
         self.ids_view = None
-        self.rng = np.random.default_rng(seed)
-        self.seedbuf = np.zeros(0, np.int64)
-        self.seed_pos = self.seed_len = 0
+        self.seed = <uint64_t>seed
+        self.hands_dealt = 0
         self.pstate = <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF) ^ 0x5DEECE66DULL
         self.observe = True
         self.prefetch = True
@@ -424,25 +416,23 @@ cdef class VectorCore:
         self.seeds_p = <int64_t*>cnp.PyArray_DATA(self.seeds)
         self.off_p = <int64_t*>cnp.PyArray_DATA(self.offsets)
         self.ids_p = <int32_t*>cnp.PyArray_DATA(self.ids_buf)
-        self.sb_p = NULL
 
     # -- seeds --
-    cdef int need_seeds(self, Py_ssize_t k) except -1:
-        """At least ``k`` unused seeds in the buffer: the next draws of
-        ``default_rng(seed).integers(0, 2**62)``, in order."""
-        if self.seed_len - self.seed_pos >= k:
-            return 0
-        more = self.rng.integers(0, 2 ** 62, size=max(k, self.n, 256))
-        self.seedbuf = np.concatenate([self.seedbuf[self.seed_pos:self.seed_len], more])
-        self.seed_pos, self.seed_len = 0, len(self.seedbuf)
-        self.sb_p = <int64_t*>cnp.PyArray_DATA(self.seedbuf)
-        return 0
+    cdef inline void deal_hand(self, Py_ssize_t i, uint64_t j) noexcept nogil:
+        """Game ``i`` starts hand ``j`` of the vector (its seed ``vector_hand_seed(seed, j)``)."""
+        cdef int64_t s = vector_hand_seed(self.seed, j)
+        hand_new_hand(&self.games[i], &self.conf.h, s)
+        self.seeds_p[i] = s
 
     cdef inline void next_hand(self, Py_ssize_t i) noexcept nogil:
-        """Game ``i`` starts its next hand, with the next seed (:meth:`need_seeds`)."""
-        hand_new_hand(&self.games[i], &self.conf.h, self.sb_p[self.seed_pos])
-        self.seeds_p[i] = self.sb_p[self.seed_pos]
-        self.seed_pos += 1
+        """Game ``i`` starts the vector's next hand."""
+        self.deal_hand(i, self.hands_dealt)
+        self.hands_dealt += 1
+
+    @property
+    def hands_started(self):
+        """Hands dealt so far from the vector's seed (the next one is hand ``j`` = this)."""
+        return self.hands_dealt
 
     # -- the passes over the games (nogil) --
     cdef Py_ssize_t refresh(self, Py_ssize_t i, bint observe) noexcept nogil:
@@ -549,8 +539,6 @@ cdef class VectorCore:
             for i in range(self.n):
                 if seeds[i] < 0:
                     raise ValueError("a hand seed is >= 0")
-        else:
-            self.need_seeds(self.n)
         with nogil:
             for i in range(self.n):
                 if seeds is None:
@@ -685,16 +673,15 @@ cdef class VectorCore:
             ended += res != 0
         return ended
 
-    cdef Py_ssize_t shard_refresh(self, Py_ssize_t lo, Py_ssize_t hi, Py_ssize_t seed_at) noexcept nogil:
-        """Pass 2: the games of ``lo..hi`` whose hand ended deal the next, with the seeds
-        from ``seed_at`` on in game order (so the seeds are those of one thread); every game
+    cdef Py_ssize_t shard_refresh(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t seed_at) noexcept nogil:
+        """Pass 2: the games of ``lo..hi`` whose hand ended deal the next, hands ``seed_at``
+        on in game order (so the hands are those of one thread); every game
         is encoded and its legal ids counted into ``off_p[i + 1]``. Returns -1 when out of
         memory, else 0."""
         cdef Py_ssize_t i, k
         for i in range(lo, hi):
             if self.done_p[i]:
-                hand_new_hand(&self.games[i], &self.conf.h, self.sb_p[seed_at])
-                self.seeds_p[i] = self.sb_p[seed_at]
+                self.deal_hand(i, seed_at)
                 seed_at += 1
             k = self.refresh(i, self.observe)
             if k < 0:
@@ -711,7 +698,7 @@ cdef class VectorCore:
     cdef object step_threads(self, int k):
         """:meth:`step_` on ``k`` threads (the actions checked): the same results as one."""
         cdef Py_ssize_t ended[256]
-        cdef Py_ssize_t at[256]
+        cdef uint64_t at[256]
         cdef Py_ssize_t s, i, n = self.n, total = 0
         cdef bint failed = False
         cdef const int32_t* acts = self.acts_p
@@ -721,8 +708,8 @@ cdef class VectorCore:
         for s in range(k):
             if ended[s] < 0:
                 raise MemoryError()
-            at[s] = self.seed_pos
-            self.seed_pos += ended[s]
+            at[s] = self.hands_dealt
+            self.hands_dealt += ended[s]
         with nogil:
             for s in prange(k, num_threads=k, schedule="static"):
                 if self.shard_refresh(n * s // k, n * (s + 1) // k, at[s]) < 0:
@@ -748,7 +735,6 @@ cdef class VectorCore:
         cdef Py_ssize_t i
         cdef int res = 0
         cdef VGame* g
-        self.need_seeds(self.n)
         cdef float* rew = self.rew_p
         cdef uint8_t* done = self.done_p
         cdef int S = self.conf.h.seats
@@ -811,9 +797,8 @@ cdef class VectorCore:
         memset(total, 0, sizeof(total))
         try:
             while t < steps and res >= 0:
-                self.need_seeds(self.n * 4)
                 with nogil:
-                    while t < steps and self.seed_len - self.seed_pos >= self.n:
+                    while t < steps:
                         for i in range(self.n):
                             g = &self.games[i]
                             k = hand_count_ids(g, &self.conf.h)
@@ -899,7 +884,6 @@ cdef class SeatCore:
     :param seat: the caller's seat. Other arguments as :class:`VectorCore`'s."""
 
     cdef VGame* games
-    cdef MTState* rngs            # per game: the deal's generator
     cdef MTState* bots            # per game and seat: the bots' generators
     cdef int32_t* buf
     cdef Py_ssize_t n, cap
@@ -910,13 +894,12 @@ cdef class SeatCore:
 
     def __cinit__(self, *args, **kwargs):
         self.games = NULL
-        self.rngs = self.bots = NULL
+        self.bots = NULL
         self.buf = NULL
         self.n = 0
 
     def __dealloc__(self):
         free_games(self.games, self.n)
-        free(self.rngs)
         free(self.bots)
         free(self.buf)
 
@@ -936,15 +919,13 @@ cdef class SeatCore:
         self.scale = reward_scale
         self.cap = table.max_moves + 8
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
-        self.rngs = <MTState*>calloc(num_envs, sizeof(MTState))
         self.bots = <MTState*>calloc(num_envs * MAX_SEATS, sizeof(MTState))
         self.buf = <int32_t*>calloc(self.cap, sizeof(int32_t))
-        if self.games == NULL or self.rngs == NULL or self.bots == NULL or self.buf == NULL:
+        if self.games == NULL or self.bots == NULL or self.buf == NULL:
             raise MemoryError(f"cannot allocate {num_envs:,} games")
         self.n = num_envs
         for i in range(num_envs):
             core_init(&self.games[i].pc)
-            self.games[i].rng = &self.rngs[i]
             self.games[i].phase = PH_OVER
             self.games[i].current = -1
 
@@ -1191,7 +1172,7 @@ cdef class GameEncoder:
                 and 0 <= face_rank < NUM_RANKS):
             raise ValueError("a seat, phase or face-up card out of range")
         memcpy(&g, &hand.h, sizeof(VGame))
-        g.rng = NULL
+        g.dealer = 0
         if ps is not None:
             if ps.c.v != self.conf.h.v:
                 raise ValueError("the play state is of another table")

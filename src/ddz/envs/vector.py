@@ -23,10 +23,12 @@ phase, then the plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, doub
 open), and observations are the layout of :func:`ddz.envs.core.encode_observation`, from
 the point of view of the seat to act in each game.
 
-Seeds: the ``j``-th hand dealt by ``VectorGame(n, rules, seed)`` (counting game 0..n-1 at
-:meth:`~PyVectorGame.reset`, then every auto-reset in game order within a step) is
-``ddz.Game(rules, seed=s_j)`` with ``s_j = numpy.random.default_rng(seed).integers(0,
-2**62, size=j + 1)[j]``, so any hand can be replayed alone.
+Seeds: hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` (counting game 0..n-1 at
+:meth:`~PyVectorGame.reset`, then every auto-reset in game order within a step; hands
+dealt from ``reset(seeds=...)`` are not counted) is ``ddz.Game(rules, seed=s_j)`` with
+``s_j = ddz.game.deal.vector_hand_seed(seed, j)`` (a counter-based hash of the seed and
+``j``, module :mod:`ddz.game.deal`), so any hand can be replayed alone, and found from
+``(seed, j)`` without dealing the hands before it.
 
 Built-in policies (``play(steps, policy)``, for data generation): ``"random"`` picks
 ``ids[(z >> 32) * m >> 32]`` of the ``m`` legal ids (ascending) of each game, in game
@@ -45,6 +47,7 @@ import numpy.typing as npt
 
 from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
+from ..game.deal import vector_hand_seed
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from .memory import _available_bytes, _memory_error
@@ -80,7 +83,6 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, reward_scale: Any,
     """The constructor's arguments, checked (:mod:`ddz.envs.vector_args`). :raises DdzError: a bad one."""
     return (*_vargs._check_args(num_envs, rules, seed, observe), reward_scale_arg(reward_scale))
 
-SEED_BOUND = 2 ** 62
 _MASK64 = (1 << 64) - 1
 
 
@@ -223,6 +225,12 @@ class CVectorGame:
         """The seed of each game's hand (``ddz.Game(rules, seed=...)`` replays it)."""
         return self._core.seeds
 
+    @property
+    def hands_started(self) -> int:
+        """Hands dealt from the vector's seed so far: the next is hand ``j`` = this (module
+        docstring)."""
+        return self._core.hands_started
+
     def legal_ids(self) -> Tuple[npt.NDArray[np.int32], npt.NDArray[np.int64]]:
         """The legal env ids of every game in CSR form: game ``i``'s are
         ``ids[offsets[i]:offsets[i+1]]``, ascending (never empty).
@@ -355,7 +363,7 @@ class PyVectorGame:
             self._dones = np.zeros(n, np.bool_)
             self._current = np.zeros(n, np.int32)
             self.seeds = np.zeros(n, np.int64)
-            self._rng = np.random.default_rng(self.seed)
+            self.hands_started = 0          # hands dealt from the seed: the next is hand j = this
             self.games: List[Game] = []
             self._pstate: Optional[int] = None
             self._ids: Optional[Tuple[np.ndarray, np.ndarray]] = None
@@ -365,7 +373,11 @@ class PyVectorGame:
             raise _memory_error(n, per_game, _available_bytes(), "PyVectorGame") from None
 
     def _new_game(self, i: int, seed: Optional[int] = None) -> Game:
-        s = int(self._rng.integers(0, SEED_BOUND)) if seed is None else seed
+        if seed is None:
+            s = vector_hand_seed(self.seed, self.hands_started)
+            self.hands_started += 1
+        else:
+            s = seed
         self.seeds[i] = s
         return Game(self.rules, seed=s)
 

@@ -26,8 +26,8 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tu
         raise DdzError(f"observe must be True or False, got {observe!r}")
     if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-        raise DdzError(f"seed must be an int >= 0, got {seed!r}")
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
+        raise DdzError(f"seed must be an int 0 .. 2**64 - 1, got {seed!r}")
     return int(num_envs), _args.rules_arg(rules), int(seed)
 
 

@@ -5,7 +5,8 @@ the vectorised game (``ddz.envs._vector``) steps the same struct as ``ddz.Game``
 The play-phase state is the plain C struct :c:type:`PlayCore`, stepped by the ``nogil``
 functions below; :class:`PlayState` is its Python wrapper (one ``PlayCore`` and the
 ``RuleTable`` that owns the table it reads). The deal's generator is likewise the struct
-:c:type:`MTState` (``random.Random``'s MT19937) wrapped by :class:`Twister`.
+:c:type:`DealRng` wrapped by :class:`DealStream`; :c:type:`MTState` (``random.Random``'s
+MT19937, wrapped by :class:`Twister`) deals the hands of old records and draws for bots.
 
 Stable API (other modules depend on these signatures):
 
@@ -18,7 +19,9 @@ Stable API (other modules depend on these signatures):
   written. ``core_is_legal(c, id)``: a fit check and one comparison.
 * ``core_apply(c, id)``: play the legal id ``id`` (trusted); 0, or -1 when out of memory
   (nothing changed then). ``core_pop(c)``: undo the last step; its id, or -1.
-* ``mt_seed(m, key, n)``, ``mt_next(m)``, ``mt_below(m, n)``: the generator.
+* ``dr_below(r, n)``, ``dr_shuffle(r, order, n)``: the deal stream (the deal's generator);
+  ``mt_seed(m, key, n)``, ``mt_next(m)``, ``mt_below(m, n)``: ``random.Random``'s (the
+  deals of records of version 4 and older, and the bots').
 
 Read the fields of a ``PlayCore``; write them only through these functions.
 """
@@ -105,6 +108,22 @@ cdef class Twister:
     cdef MTState m
 
 
+# the deal stream (``ddz.game.deal``): SplitMix64 keyed by the seed, counter-based
+cdef struct DealRng:
+    uint64_t seed          # the key: ``Game``'s seed, 0 .. 2**64 - 1
+    uint64_t drawn         # 64-bit words drawn so far (word k is a function of seed and k)
+
+
+cdef uint64_t mix64(uint64_t z) noexcept nogil
+cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil
+cdef void dr_shuffle(DealRng* r, int* order, Py_ssize_t n) noexcept nogil
+cdef int64_t vector_hand_seed(uint64_t seed, uint64_t j) noexcept nogil
+
+
+cdef class DealStream:
+    cdef DealRng r
+
+
 # -- the hand around the play phase (RULES.md §3, §4, §6, §7): _game.pyx --------------
 
 cdef enum:
@@ -143,7 +162,8 @@ cdef struct HandConf:
 
 cdef struct Hand:
     PlayCore pc
-    MTState* rng                # the deal's generator (NULL: the caller deals, HAND_DEAL)
+    DealRng rng                 # the deal's generator (when ``dealer``)
+    int dealer                  # 1: the hand deals its redeals; 0: the caller deals (HAND_DEAL)
     int64_t seed
     int phase                   # PH_*
     int current                 # the seat to act (-1 once over)

@@ -755,41 +755,7 @@ cdef class Twister:
         :returns: ``(positions, counts)``: per part, its deck positions in ascending order
             (a tuple of ints) and its 15 rank counts (a tuple of ints).
         """
-        cdef Py_ssize_t n = len(ranks), i, lo, hi, p
-        cdef int* order
-        cdef bytes rk = bytes(ranks)
-        cdef const unsigned char* r = rk
-        cdef int cnt[NUM_RANKS]
-        cdef char* seen
-        if sum(sizes) != n or n < 1:
-            raise ValueError("the parts must add up to the deck")
-        order = <int*>malloc(n * sizeof(int))
-        seen = <char*>malloc(n)
-        if order == NULL or seen == NULL:
-            free(order)
-            free(seen)
-            raise MemoryError()
-        try:
-            for i in range(n):
-                if r[i] >= NUM_RANKS:
-                    raise ValueError(f"rank {r[i]} at deck position {i}")
-            mt_shuffle(&self.m, order, n)
-            positions, counts = [], []
-            lo = 0
-            for size in sizes:
-                hi = lo + size
-                memset(seen, 0, n)
-                memset(cnt, 0, sizeof(cnt))
-                for i in range(lo, hi):
-                    seen[order[i]] = 1
-                    cnt[r[order[i]]] += 1
-                positions.append(tuple([p for p in range(n) if seen[p]]))
-                counts.append(tuple([cnt[i] for i in range(NUM_RANKS)]))
-                lo = hi
-        finally:
-            free(order)
-            free(seen)
-        return positions, counts
+        return _cut_deal(ranks, sizes, None, self)
 
     def getstate(self):
         """The state in ``random.Random.getstate()``'s format (``Random().setstate`` takes it)."""
@@ -823,6 +789,158 @@ def _twister(state):
     return t
 
 
+# -- the deal stream: SplitMix64 keyed by the seed (ddz.game.deal) ---------------------
+
+cdef uint64_t mix64(uint64_t z) noexcept nogil:
+    """SplitMix64's output function (Steele, Lea and Flood, 2014)."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t dr_word(DealRng* r) noexcept nogil:
+    """Word ``k = r.drawn`` of the stream: ``mix64(seed + (k + 1) * 0x9E3779B97F4A7C15)``
+    (mod 2**64): SplitMix64 started at the seed, a function of (seed, k) alone."""
+    r.drawn += 1
+    return mix64(r.seed + r.drawn * <uint64_t>0x9E3779B97F4A7C15ULL)
+
+
+cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil:
+    """Uniform in ``0 .. n - 1`` (``1 <= n < 2**32``): Lemire's multiply-and-shift on the
+    high 32 bits of the next word, a word drawn again while the low half of the product is
+    below ``2**32 mod n`` (so exactly uniform; with n <= 108 that is once in 40 million)."""
+    cdef uint64_t m = (dr_word(r) >> 32) * <uint64_t>n
+    cdef uint32_t t
+    if <uint32_t>m < n:
+        t = <uint32_t>(-n) % n
+        while <uint32_t>m < t:
+            m = (dr_word(r) >> 32) * <uint64_t>n
+    return <uint32_t>(m >> 32)
+
+
+cdef void dr_shuffle(DealRng* r, int* order, Py_ssize_t n) noexcept nogil:
+    """``order[0:n]`` = ``0 .. n - 1`` shuffled by Fisher and Yates: for ``i`` from ``n - 1``
+    down to 1, swap ``order[i]`` with ``order[below(i + 1)]`` (``random.shuffle``'s order)."""
+    cdef Py_ssize_t i, j
+    cdef int t
+    for i in range(n):
+        order[i] = <int>i
+    i = n - 1
+    while i >= 1:
+        j = dr_below(r, <uint32_t>(i + 1))
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+        i -= 1
+
+
+cdef int64_t vector_hand_seed(uint64_t seed, uint64_t j) noexcept nogil:
+    """The seed of hand ``j`` of ``VectorGame(n, rules, seed)``:
+    ``mix64(seed + (j + 1) * 0xD1B54A32D192ED03) >> 1`` (0 .. 2**63 - 1)."""
+    return <int64_t>(mix64(seed + (j + 1) * <uint64_t>0xD1B54A32D192ED03ULL) >> 1)
+
+
+cdef class DealStream:
+    """The deal's generator (``ddz.game.deal``): SplitMix64 keyed by the seed, in C; the
+    pure twin is ``ddz.game.deal.PyDealStream``, number for number.
+
+    ``DealStream(seed)`` for ``0 <= seed < 2**64``; :meth:`randrange` and :meth:`deal`
+    draw as the module docstring of :mod:`ddz.game.deal` says; :meth:`getstate` is
+    ``("splitmix64", seed, words drawn)`` and :meth:`setstate` takes it back.
+    """
+
+    def __init__(self, seed=0):
+        if isinstance(seed, bool) or not hasattr(seed, "__index__"):
+            raise TypeError(f"a DealStream seed is an int, not {type(seed).__name__}")
+        seed = operator.index(seed)
+        if not 0 <= seed < 2 ** 64:
+            raise ValueError(f"a DealStream seed is 0 .. 2**64 - 1, not {seed}")
+        self.r.seed = <uint64_t>seed
+        self.r.drawn = 0
+
+    def randrange(self, Py_ssize_t n):
+        """Uniform in ``0 .. n - 1`` for ``1 <= n < 2**32`` (the module's ``below``)."""
+        if not 0 < n < 4294967296:
+            raise ValueError(f"randrange({n}): n must be 1 .. 2**32 - 1")
+        return dr_below(&self.r, <uint32_t>n)
+
+    def deal(self, ranks, sizes):
+        """Shuffle positions ``0 .. len(ranks) - 1`` and cut them into consecutive parts of
+        ``sizes``: as :meth:`Twister.deal`, with this stream's shuffle.
+
+        :returns: ``(positions, counts)``: per part, its deck positions ascending (a tuple
+            of ints) and its 15 rank counts (a tuple of ints).
+        """
+        return _cut_deal(ranks, sizes, self, None)
+
+    def getstate(self):
+        """``("splitmix64", seed, words drawn)``."""
+        return ("splitmix64", self.r.seed, self.r.drawn)
+
+    def setstate(self, state):
+        """Take a state of :meth:`getstate`. :raises ValueError: not such a state."""
+        try:
+            kind, seed, drawn = state
+        except (TypeError, ValueError):
+            raise ValueError("not a DealStream state") from None
+        if kind != "splitmix64" or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 64
+                                           for v in (seed, drawn)):
+            raise ValueError("not a DealStream state")
+        self.r.seed = <uint64_t>seed
+        self.r.drawn = <uint64_t>drawn
+
+    def __reduce__(self):
+        return (_deal_stream, (self.getstate(),))
+
+
+def _deal_stream(state):
+    d = DealStream()
+    d.setstate(state)
+    return d
+
+
+cdef object _cut_deal(ranks, sizes, DealStream ds, Twister tw):
+    """Shuffle with ``ds`` or ``tw`` and cut (``DealStream.deal``, ``Twister.deal``)."""
+    cdef Py_ssize_t n = len(ranks), i, lo, hi, p
+    cdef int* order
+    cdef bytes rk = bytes(ranks)
+    cdef const unsigned char* r = rk
+    cdef int cnt[NUM_RANKS]
+    cdef char* seen
+    if sum(sizes) != n or n < 1:
+        raise ValueError("the parts must add up to the deck")
+    order = <int*>malloc(n * sizeof(int))
+    seen = <char*>malloc(n)
+    if order == NULL or seen == NULL:
+        free(order)
+        free(seen)
+        raise MemoryError()
+    try:
+        for i in range(n):
+            if r[i] >= NUM_RANKS:
+                raise ValueError(f"rank {r[i]} at deck position {i}")
+        if ds is not None:
+            dr_shuffle(&ds.r, order, n)
+        else:
+            mt_shuffle(&tw.m, order, n)
+        positions, counts = [], []
+        lo = 0
+        for size in sizes:
+            hi = lo + size
+            memset(seen, 0, n)
+            memset(cnt, 0, sizeof(cnt))
+            for i in range(lo, hi):
+                seen[order[i]] = 1
+                cnt[r[order[i]]] += 1
+            positions.append(tuple([p for p in range(n) if seen[p]]))
+            counts.append(tuple([cnt[i] for i in range(NUM_RANKS)]))
+            lo = hi
+    finally:
+        free(order)
+        free(seen)
+    return positions, counts
+
+
 # -- the hand around the play phase (RULES.md §3, §4, §6, §7) ---------------------------
 #
 # One hand in C: the deal, the auction, doubling, open play, redeals and the score, around
@@ -832,11 +950,11 @@ def _twister(state):
 # ddz.game.hand.PyHand (ddz.game.auction, ddz.game.deal), the oracle of the lockstep test.
 
 cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil:
-    """Shuffle the deck positions as ``random.Random.shuffle`` and cut them in seat order
+    """Shuffle the deck positions with the hand's deal stream and cut them in seat order
     (``ddz.game.deal.shuffled_deal``)."""
     cdef int order[MAX_DECK]
     cdef int i, s, n = c.ndeck
-    mt_shuffle(g.rng, order, n)
+    dr_shuffle(&g.rng, order, n)
     memset(g.hands, 0, sizeof(g.hands))
     memset(g.bottom, 0, sizeof(g.bottom))
     for s in range(c.seats):
@@ -903,13 +1021,15 @@ cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
     """``ddz.Game(rules, seed=seed)``: seed the generator, deal, draw the first bidder."""
     cdef int k, r, n
     g.seed = seed
-    mt_seed_u64(g.rng, <uint64_t>seed)
+    g.dealer = 1
+    g.rng.seed = <uint64_t>seed
+    g.rng.drawn = 0
     hand_deal(g, c)
     g.face_seat = -1
     if c.face_up:
         # RULES.md §3: the k % hand_size-th card (in card order) of seat k // hand_size
         # is turned face up (``ddz.game.deal``); that seat bids first
-        k = <int>mt_below(g.rng, <uint32_t>(c.seats * c.hand_size))
+        k = <int>dr_below(&g.rng, <uint32_t>(c.seats * c.hand_size))
         g.face_seat = g.first = k // c.hand_size
         n = k % c.hand_size
         r = 0
@@ -918,7 +1038,7 @@ cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
             r += 1
         g.face_rank = r
     else:
-        g.first = <int>mt_below(g.rng, <uint32_t>c.seats)
+        g.first = <int>dr_below(&g.rng, <uint32_t>c.seats)
     g.ndeals = 1
     hand_start_deal(g, c)
 
@@ -960,7 +1080,7 @@ cdef int hand_all_passed(Hand* g, const HandConf* c) noexcept nogil:
         g.phase = PH_OVER
         g.current = -1
         return HAND_VOID
-    if g.rng == NULL:
+    if not g.dealer:
         return HAND_DEAL
     hand_deal(g, c)
     hand_redealt(g, c)
@@ -1232,7 +1352,7 @@ cdef class CHand:
 
     def __cinit__(self, *args, **kwargs):
         core_init(&self.h.pc)
-        self.h.rng = NULL
+        self.h.dealer = 0
 
     def __dealloc__(self):
         core_free(&self.h.pc)
@@ -1396,4 +1516,4 @@ cdef class CHand:
             raise ValueError("not a CHand state")
         memcpy(&self.h, <const char*>state, sizeof(Hand))
         self.h.pc = keep
-        self.h.rng = NULL
+        self.h.dealer = 0

@@ -1,31 +1,38 @@
 """The deal (RULES.md §3, §7): hands, the bottom cards, the shuffle, and the bottom bonus.
 
-``Game(seed=S)`` shuffles :func:`ddz.core.cards.full_deck` of the rule set's decks with
-``random.Random(S).shuffle`` (Python's Mersenne Twister and shuffle algorithm, so the same
-seed deals the same cards on every platform, with or without the compiled core: the core
-re-implements that generator bit for bit), then cuts it in seat order: 17 cards each to
-seats 0, 1, 2 and 3 to the bottom (three players, one deck), or 25 each to seats 0..3 and
-8 to the bottom (four players, two decks).
-
-The deal's generator has twins: :func:`new_rng` returns the core's ``Twister``
-(``random.Random``'s Mersenne Twister in C, bit for bit, in ``ddz.game._game``) or
-``random.Random`` itself, and :func:`shuffle_deal` draws a deal from either, identically.
-
 How :class:`ddz.Game` deals
 ---------------------------
-``Game(seed=S)`` deals with ``random.Random(S).shuffle`` of
-``full_deck(rules.decks)`` (Python's Mersenne Twister and shuffle algorithm, re-implemented
-bit for bit in the core, so the same seed gives the same deal on every platform and Python
-version 3.9+), cut in seat order (17 cards each and 3 to the bottom; 25 each and 8 with
-four players). Then the same generator chooses the first bidder (if ``first_bidder`` is
-not given; drawn even when given, so that redeals do not depend on it): with
-``Rules.first_bidder="random"`` ``randrange(seats)``; with ``"face_up"``
-``k = randrange(seats * hand_size)`` turns the ``k % hand_size``-th card (in card order)
-of seat ``k // hand_size`` face up, and that seat bids first (:attr:`Game.face_up`).
-Without a seed a fresh one is drawn from the operating system and kept in
-:attr:`Game.seed`, so every game can be replayed. A seed is an int >= 0: ``random.Random``
-seeds with the absolute value, so a negative seed would deal the same cards as its
-opposite while records keep them apart; :class:`ddz.DdzError` refuses it.
+``Game(seed=S)`` (``0 <= S < 2**64``) draws from the *deal stream* of ``S``: SplitMix64
+(Steele, Lea and Flood 2014) started at ``S``, whose ``k``-th 64-bit word (k = 0, 1, ...)
+is ``mix64(S + (k + 1) * 0x9E3779B97F4A7C15 mod 2**64)`` with SplitMix64's output
+function ``mix64(z)``: ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
+z *= 0x94D049BB133111EB; z ^= z >> 31`` (mod 2**64). Each word is a function of the seed
+and its index alone (a counter-based generator), so a deal costs its 50-odd words and no
+seeding, in C as in Python. ``below(n)`` (uniform in ``0 .. n - 1``) is Lemire's method on
+the high 32 bits ``x`` of the next word: ``m = x * n``; while ``m mod 2**32 < 2**32 mod
+n`` draw again; the result is ``m >> 32``. The shuffle is Fisher–Yates over the deck
+positions ``0 .. N - 1`` of :func:`ddz.core.cards.full_deck` of the rule set's decks (for
+``i`` from ``N - 1`` down to 1 swap positions ``i`` and ``below(i + 1)``), then the deck
+is cut in seat order: 17 cards each to seats 0, 1, 2 and 3 to the bottom (three players,
+one deck), or 25 each to seats 0..3 and 8 to the bottom (four players, two decks). Then the
+same stream chooses the first bidder (drawn even when ``first_bidder`` is given, so that
+redeals do not depend on it): with ``Rules.first_bidder="random"`` ``below(seats)``; with
+``"face_up"`` ``k = below(seats * hand_size)`` turns the ``k % hand_size``-th card (in card
+order) of seat ``k // hand_size`` face up, and that seat bids first (:attr:`Game.face_up`).
+The same seed deals the same cards on every platform, with or without the compiled core
+(:class:`PyDealStream` is the pure twin of the core's ``DealStream``). Without a seed a
+fresh one is drawn from the operating system and kept in :attr:`Game.seed`, so every game
+can be replayed; a seed outside ``0 .. 2**64 - 1`` is a :class:`ddz.DdzError`.
+
+Hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` is ``Game(rules, seed=s_j)`` with
+``s_j = mix64(seed + (j + 1) * 0xD1B54A32D192ED03 mod 2**64) >> 1``
+(:func:`vector_hand_seed`), so any hand of a vector can be replayed from ``(seed, j)``.
+
+Records of version 4 and older were written before the deal stream: their seeded deal is
+``random.Random(S).shuffle`` of the deck and ``randrange`` for the first bidder. Replaying
+such a record deals with :func:`legacy_rng` (the core's ``Twister``, ``random.Random``'s
+Mersenne Twister bit for bit, or ``random.Random`` itself), and a game replayed from one is
+written back as version 4 (docs/records.md).
 
 When all players pass the auction (RULES.md §3) the deal is void. With
 ``Rules.all_pass="redeal"`` (the default) the same generator shuffles the deck again, the
@@ -55,8 +62,8 @@ from ..core.implementation import compiled
 from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
 
-__all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "copy_rng",
-           "shuffle_deal"]
+__all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "legacy_rng",
+           "copy_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed", "SEED_LIMIT"]
 
 _game = compiled("game._game", "the compiled play phase and the deal's generator (ddz.game._game)")
 
@@ -212,34 +219,103 @@ DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
 DECK_SUITS: Dict[int, bytes] = {d: bytes(4 if c.suit is None else int(c.suit) for c in full_deck(d)) for d in (1, 2)}
 
 
+#: seeds of the deal stream are ints ``0 .. SEED_LIMIT - 1``
+SEED_LIMIT = 2 ** 64
+_M64 = SEED_LIMIT - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_HAND_GAMMA = 0xD1B54A32D192ED03
+
+
+def _mix64(z: int) -> int:
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return z ^ (z >> 31)
+
+
+def vector_hand_seed(seed: int, j: int) -> int:
+    """The seed of hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` (module
+    docstring): an int ``0 .. 2**63 - 1``; ``seed`` and ``j`` are trusted ints ``0 .. 2**64 - 1``."""
+    return _mix64((seed + (j + 1) * _HAND_GAMMA) & _M64) >> 1
+
+
+class PyDealStream:
+    """The deal stream of the module docstring in pure Python (the twin of the core's
+    ``ddz.game._game.DealStream``, number for number).
+
+    :param seed: an int ``0 .. 2**64 - 1`` (trusted: :class:`ddz.Game` checks it).
+    """
+
+    __slots__ = ("_seed", "_drawn")
+
+    def __init__(self, seed: int = 0) -> None:
+        self._seed = seed
+        self._drawn = 0
+
+    def _word(self) -> int:
+        self._drawn += 1
+        return _mix64((self._seed + self._drawn * _GAMMA) & _M64)
+
+    def randrange(self, n: int) -> int:
+        """``below(n)``: uniform in ``0 .. n - 1``, for ``1 <= n < 2**32``."""
+        m = (self._word() >> 32) * n
+        if m & 0xFFFFFFFF < n:
+            t = (2 ** 32 - n) % n
+            while m & 0xFFFFFFFF < t:
+                m = (self._word() >> 32) * n
+        return m >> 32
+
+    def deal(self, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
+        """The deck positions ``0 .. len(ranks) - 1`` shuffled (module docstring) and cut
+        into parts of ``sizes``: per part, its positions ascending and its 15 rank counts."""
+        order = list(range(len(ranks)))
+        below = self.randrange
+        for i in range(len(order) - 1, 0, -1):
+            j = below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        return _cut(order, ranks, sizes)
+
+    def getstate(self) -> Tuple[str, int, int]:
+        """``("splitmix64", seed, words drawn)``."""
+        return ("splitmix64", self._seed, self._drawn)
+
+    def setstate(self, state: Tuple[str, int, int]) -> None:
+        """Take a state of :meth:`getstate` (trusted)."""
+        _, self._seed, self._drawn = state
+
+    def __getstate__(self) -> Tuple[str, int, int]:
+        return self.getstate()
+
+    def __setstate__(self, state: Tuple[str, int, int]) -> None:
+        self.setstate(state)
+
+
 def new_rng(seed: int) -> Any:
-    """The deal's generator seeded with the int ``seed``: the core's ``Twister`` or, without
-    the core, ``random.Random(seed)``; both have ``randrange(n)``, ``getstate()`` and
-    ``setstate()`` in ``random.Random``'s format, and draw the same numbers."""
+    """The deal stream of ``seed`` (an int ``0 .. 2**64 - 1``, trusted): the core's
+    ``DealStream`` or, without the core, :class:`PyDealStream`; both have ``randrange(n)``,
+    ``deal(ranks, sizes)``, ``getstate()`` and ``setstate()``, and draw the same numbers."""
+    return PyDealStream(seed) if _game is None else _game.DealStream(seed)
+
+
+def legacy_rng(seed: int) -> Any:
+    """The generator of seeded deals in records of version 4 and older: the core's
+    ``Twister`` or, without the core, ``random.Random(seed)``, the same numbers."""
     return random.Random(seed) if _game is None else _game.Twister(seed)
 
 
+def is_legacy_rng(rng: Any) -> bool:
+    """Whether ``rng`` is a :func:`legacy_rng` generator (not a deal stream)."""
+    return not isinstance(rng, PyDealStream) and not (_game is not None and isinstance(rng, _game.DealStream))
+
+
 def copy_rng(rng: Any) -> Any:
-    """An independent generator in the same state as ``rng`` (of :func:`new_rng`)."""
-    new = new_rng(0)
+    """An independent generator in the same state as ``rng`` (of :func:`new_rng` or
+    :func:`legacy_rng`)."""
+    new = legacy_rng(0) if is_legacy_rng(rng) else new_rng(0)
     new.setstate(rng.getstate())
     return new
 
 
-def shuffle_deal(rng: Any, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
-    """Shuffle the deck positions with ``rng`` exactly as ``random.Random.shuffle`` does
-    and cut them into parts.
-
-    :param rng: a generator of :func:`new_rng`.
-    :param ranks: the rank (0..14) of each deck position, as bytes.
-    :param sizes: the part sizes (they add up to ``len(ranks)``).
-    :returns: ``(positions, counts)``: per part, its positions ascending and its 15
-        rank counts (tuples of ints).
-    """
-    if _game is not None and isinstance(rng, _game.Twister):
-        return rng.deal(ranks, sizes)
-    order = list(range(len(ranks)))
-    rng.shuffle(order)
+def _cut(order: List[int], ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
     positions, counts, lo = [], [], 0
     for size in sizes:
         part = tuple(sorted(order[lo:lo + size]))
@@ -252,11 +328,27 @@ def shuffle_deal(rng: Any, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, li
     return positions, counts
 
 
+def shuffle_deal(rng: Any, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
+    """Shuffle the deck positions with ``rng`` and cut them into parts: a deal stream as
+    the module docstring says, a :func:`legacy_rng` as ``random.Random.shuffle`` does.
+
+    :param rng: a generator of :func:`new_rng` or :func:`legacy_rng`.
+    :param ranks: the rank (0..14) of each deck position, as bytes.
+    :param sizes: the part sizes (they add up to ``len(ranks)``).
+    :returns: ``(positions, counts)``: per part, its positions ascending and its 15
+        rank counts (tuples of ints).
+    """
+    if not isinstance(rng, random.Random):
+        return rng.deal(ranks, sizes)
+    order = list(range(len(ranks)))
+    rng.shuffle(order)
+    return _cut(order, ranks, sizes)
+
+
 def shuffled_deal(rng: Any, rules: Rules) -> Deal:
-    """The next deal of the generator ``rng`` (:func:`new_rng`): the positions of
-    ``full_deck(rules.decks)`` shuffled as ``random.Random.shuffle`` would shuffle the
-    deck itself (shuffling depends only on the length), then cut in seat order; the
-    sorted positions give each part in card order."""
+    """The next deal of the generator ``rng`` (:func:`new_rng`, :func:`legacy_rng`): the
+    positions of ``full_deck(rules.decks)`` shuffled (:func:`shuffle_deal`), then cut in
+    seat order; the sorted positions give each part in card order."""
     deck, ranks = DECKS[rules.decks]
     n = rules.seats
     positions, counts = shuffle_deal(rng, ranks, (rules.hand_size,) * n + (rules.bottom_size,))

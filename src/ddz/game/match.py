@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 from ..core.arguments import rules_arg
 from ..core.cards import is_integer
 from ..errors import DdzError, IllegalActionError, RecordError, quote
-from .records import _ADDED_IN_4, _known_fields
+from .records import _ADDED_IN_4, LEGACY_DEAL_VERSION, _known_fields
 from .state import Game
 from ..core.rules import STANDARD, Rules
 
@@ -47,7 +47,10 @@ class Match:
     :attr:`finished`, :attr:`winners`. A match pickles and copies like a game.
     """
 
-    def __init__(self, rules: Rules = STANDARD, hands: int = 6, seed: Optional[int] = None) -> None:
+    def __init__(self, rules: Rules = STANDARD, hands: int = 6, seed: Optional[int] = None, *,
+                 _legacy: bool = False) -> None:
+        # _legacy (from_record only): hands dealt with random.Random, as in match records
+        # whose hand records are of version 4 or older (ddz.game.deal)
         rules = rules_arg(rules)
         if not is_integer(hands) or hands < 1:
             raise DdzError(f"a match has an int >= 1 of hands, got {hands!r}")
@@ -59,11 +62,13 @@ class Match:
         self.hands = int(hands)
         self.seed = int(seed)
         self._rng = random.Random(self.seed)
+        self._legacy = _legacy
         self.games: List[Game] = []
         self._new_game(None)
 
     def _new_game(self, first_bidder: Optional[int]) -> None:
-        self.games.append(Game(self.rules, seed=self._rng.getrandbits(63), first_bidder=first_bidder))
+        self.games.append(Game(self.rules, seed=self._rng.getrandbits(63), first_bidder=first_bidder,
+                               _legacy=self._legacy))
 
     # -- the state --
     @property
@@ -161,7 +166,11 @@ class Match:
             # fields added after a match record could first be written (records version 4:
             # RULES.md §2.5) may be missing, and take their defaults, as in its hand records
             rules = Rules.from_json(record["rules"], defaults=_ADDED_IN_4)
-            match = cls(rules, hands=record["hands"], seed=record["seed"])
+            games = record["games"]
+            first = games[0] if isinstance(games, list) and games and isinstance(games[0], Mapping) else {}
+            version = first.get("version")
+            legacy = type(version) is int and version <= LEGACY_DEAL_VERSION
+            match = cls(rules, hands=record["hands"], seed=record["seed"], _legacy=legacy)
         except DdzError as exc:
             raise RecordError(f"bad match header: {exc}") from None
         games = record["games"]

@@ -1,4 +1,4 @@
-"""Hand records (``docs/records.md``): the format and its versions 1–4, writing one
+"""Hand records (``docs/records.md``): the format and its versions 1–5, writing one
 (:meth:`ddz.Game.to_record`) and replaying one with every check (:meth:`ddz.Game.from_record`)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from ..core.cards import is_integer
 from ..core.play import Play
 from ..core.rules import Rules
 from ..errors import DdzError, DealError, RecordError, quote
-from .deal import Deal, check_bonus_deal
+from .deal import Deal, check_bonus_deal, is_legacy_rng
 from .phase import _OVER
 from .results import Result
 
@@ -20,7 +20,11 @@ if TYPE_CHECKING:
 __all__ = ["RECORD_FORMAT", "RECORD_VERSION", "to_record", "from_record", "check_seeded_deal"]
 
 RECORD_FORMAT = "ddz-record"
-RECORD_VERSION = 4
+RECORD_VERSION = 5
+#: the last version whose seeded deals came from ``random.Random(seed)`` (version 5 deals
+#: from the deal stream, ``ddz.game.deal``); a game replayed from such a record keeps that
+#: generator and is written back as this version
+LEGACY_DEAL_VERSION = 4
 
 _ADDED_IN_3 = ("all_pass", "max_redeals", "players", "straights", "doubling_bombs", "first_bidder",
                "bid_rounds", "wings", "four_with_two", "airplane_rank")
@@ -30,7 +34,7 @@ _ADDED_IN_4 = ("beat_reading", "chain_from_four", "bomb_on_rocket")
 #: them, and they take their defaults (version 2 added ``banned``, version 3 the fields of
 #: ``_ADDED_IN_3``, version 4 those of ``_ADDED_IN_4``)
 _RULES_ADDED = {1: ("banned",) + _ADDED_IN_3 + _ADDED_IN_4, 2: _ADDED_IN_3 + _ADDED_IN_4, 3: _ADDED_IN_4,
-                4: ()}
+                4: (), 5: ()}
 
 
 #: every field a hand record may hold (docs/records.md); ``result`` and ``face_up`` (version
@@ -75,7 +79,9 @@ def to_record(game) -> Dict[str, Any]:
     :returns: ``{"format", "version", "rules", "seed", "dealt_from_seed",
         "first_bidder", "face_up", "deals", "actions", "result"}``; ``face_up`` is
         ``{"seat", "card"}`` with ``Rules.first_bidder="face_up"`` (else ``None``);
-        ``result`` is ``None`` while the hand is not over.
+        ``result`` is ``None`` while the hand is not over. ``version`` is
+        :data:`RECORD_VERSION`, or 4 for a game replayed from a record of version 4 or
+        older (its seed deals with ``random.Random``: docs/records.md).
     """
     actions = []
     calls = set(game._calls)
@@ -97,7 +103,8 @@ def to_record(game) -> Dict[str, Any]:
         actions.append({"seat": seat, "phase": phase, "action": text})
     r = game.rules
     return {
-        "format": RECORD_FORMAT, "version": RECORD_VERSION,
+        "format": RECORD_FORMAT,
+        "version": LEGACY_DEAL_VERSION if is_legacy_rng(game._rng) else RECORD_VERSION,
         "rules": r.to_json(),
         "seed": game.seed, "dealt_from_seed": game._dealt_from_seed,
         "first_bidder": game.first_bidder,
@@ -161,7 +168,7 @@ def from_record(cls, record: Mapping[str, Any]) -> "Game":
         want = tuple(want) if isinstance(want, (list, tuple)) else want
         game = cls(rules, seed=record["seed"], deal=None if seeded else parsed[0],
                    first_bidder=None if turned else record["first_bidder"],
-                   face_up=want if turned and not seeded else None)
+                   face_up=want if turned and not seeded else None, _legacy=version <= LEGACY_DEAL_VERSION)
         if turned:      # the face-up card decides the first bidder: it must be the recorded one
             if game.face_up != want or game.first_bidder != record["first_bidder"]:
                 raise RecordError(f"the recorded face-up card {face_up!r} and first bidder "

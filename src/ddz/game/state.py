@@ -22,7 +22,8 @@ import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
-from .deal import Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, new_rng, shuffled_deal
+from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, legacy_rng, new_rng,
+                   shuffled_deal)
 from . import hand as _hand_mod
 from ..errors import ActionIdError, DdzError, IllegalActionError
 from ..core.play import Play
@@ -54,8 +55,9 @@ class Game:
     ``Rules.four_player()``).
 
     :param rules: the :class:`ddz.Rules` (players, kickers, bidding, doubling, bottom bonus...).
-    :param seed: an ``int`` >= 0 seeding ``random.Random`` for the deal, redeals and the
-        first bidder; ``None`` draws one from the operating system (kept in :attr:`seed`).
+    :param seed: an ``int`` ``0 .. 2**64 - 1``, the key of the deal stream that deals, redeals
+        and draws the first bidder (:mod:`ddz.game.deal`); ``None`` draws one from the
+        operating system (kept in :attr:`seed`).
     :param deal: a deal to use instead of shuffling (see :meth:`Deal.parse`).
     :param first_bidder: the seat (0 .. seats - 1) to speak first; drawn from the generator
         if ``None``.
@@ -64,8 +66,8 @@ class Game:
         :attr:`face_up`: ``"7"`` in a deal of ranks, ``"7H"`` in a suited one); that seat
         bids first (RULES.md §3; to replay another engine's deal, e.g. OpenSpiel's).
         ``None`` (default) draws it from the generator.
-    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int or is
-        negative (``random.Random`` would deal the same cards as its opposite),
+    :raises DdzError: ``rules`` is not a :class:`ddz.Rules`, ``seed`` is not an int
+        ``0 .. 2**64 - 1``,
         ``first_bidder`` is not a seat (ints and numpy integers are accepted; bools and
         floats are not), ``face_up`` is given with ``first_bidder`` or under rules that
         turn no card, or is not a card of that seat's hand.
@@ -78,15 +80,16 @@ class Game:
 
     def __init__(self, rules: Rules = STANDARD, seed: Optional[int] = None,
                  deal: Any = None, first_bidder: Optional[int] = None,
-                 face_up: Optional[Tuple[int, str]] = None) -> None:
+                 face_up: Optional[Tuple[int, str]] = None, *, _legacy: bool = False) -> None:
+        # _legacy (records.from_record only): deal with random.Random, as records of
+        # version 4 and older did (ddz.game.deal)
         rules = _args.rules_arg(rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
         else:
             seed = _int_arg(seed, "seed (or None)")
-            if seed < 0:
-                raise DdzError(f"a seed is an int >= 0, got {seed!r} (random.Random would deal "
-                               f"the same cards for {seed!r} and {-seed!r})")
+            if seed < 0 or (seed >= SEED_LIMIT and not _legacy):
+                raise DdzError(f"a seed is an int 0 .. 2**64 - 1 (the deal stream's key), got {seed!r}")
         seats = rules.seats
         if first_bidder is not None:
             first_bidder = _int_arg(first_bidder, f"first_bidder (0..{seats - 1} or None)")
@@ -96,7 +99,7 @@ class Game:
         self.seats = seats
         self._move_rules = rules.move_rules
         self.seed = seed
-        self._rng = new_rng(seed)
+        self._rng = legacy_rng(seed) if _legacy else new_rng(seed)
         self._dealt_from_seed = deal is None
         self._pending: List[Deal] = []
         if deal is None:
