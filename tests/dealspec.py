@@ -6,10 +6,18 @@ MASK = 2 ** 64 - 1
 
 
 class SpecStream:
-    """Word ``k`` of seed ``s`` is ``mix64(s + (k + 1) * 0x9E3779B97F4A7C15)`` mod 2**64."""
+    """Word ``k`` of seed ``s`` is ``mix64(s + (k + 1) * 0x9E3779B97F4A7C15)`` mod 2**64; the
+    32-bit draws are each word's high half, then its low half."""
 
     def __init__(self, seed):
         self.state = seed
+        self.halves = []
+
+    def draw(self):
+        if not self.halves:
+            w = self.word()
+            self.halves = [w >> 32, w & 0xFFFFFFFF]
+        return self.halves.pop(0)
 
     def word(self):
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
@@ -19,10 +27,10 @@ class SpecStream:
         return z ^ (z >> 31)
 
     def below(self, n):
-        """Lemire: ``m = x * n`` for the high 32 bits ``x``; again while the low half of ``m``
+        """Lemire: ``m = x * n`` for the next draw ``x``; again while the low half of ``m``
         is below ``2**32 mod n``."""
         while True:
-            m = (self.word() >> 32) * n
+            m = self.draw() * n
             if m % 2 ** 32 >= 2 ** 32 % n:
                 return m // 2 ** 32
 

@@ -199,8 +199,11 @@ def test_splitmix64_known_answers():
     assert [_mix64((k + 1) * _GAMMA % 2 ** 64) for k in range(3)] == want
     spec = SpecStream(0)
     assert [spec.word() for _ in range(3)] == want
-    # below(n) takes the high 32 bits: below(2**31) of the first word is its top 31 bits
-    assert new_rng(0).randrange(2 ** 31) == want[0] >> 33
+    # the draws are the words' high halves, then their low halves: below(2**31) of a draw
+    # is its top 31 bits
+    rng = new_rng(0)
+    assert [rng.randrange(2 ** 31) for _ in range(4)] == [want[0] >> 33, (want[0] & 0xFFFFFFFF) >> 1,
+                                                          want[1] >> 33, (want[1] & 0xFFFFFFFF) >> 1]
 
 
 DEAL_SEEDS = [0, 1, 5, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 2 ** 63, 2 ** 64 - 1, 0xDEADBEEFCAFE]

@@ -111,7 +111,8 @@ cdef class Twister:
 # the deal stream (``ddz.game.deal``): SplitMix64 keyed by the seed, counter-based
 cdef struct DealRng:
     uint64_t seed          # the key: ``Game``'s seed, 0 .. 2**64 - 1
-    uint64_t drawn         # 64-bit words drawn so far (word k is a function of seed and k)
+    uint64_t drawn         # 32-bit draws so far: draw i is half of word i // 2, a function of (seed, i)
+    uint64_t word          # word (drawn - 1) // 2 (its low half is the next draw when drawn is odd)
 
 
 cdef uint64_t mix64(uint64_t z) noexcept nogil

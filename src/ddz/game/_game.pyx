@@ -798,23 +798,35 @@ cdef uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline uint64_t dr_word(DealRng* r) noexcept nogil:
-    """Word ``k = r.drawn`` of the stream: ``mix64(seed + (k + 1) * 0x9E3779B97F4A7C15)``
-    (mod 2**64): SplitMix64 started at the seed, a function of (seed, k) alone."""
+cdef inline uint64_t dr_draw(DealRng* r) noexcept nogil:
+    """The next 32-bit draw ``i = r.drawn``: the high half of word ``k = i // 2`` when ``i``
+    is even, its low half when odd; word ``k`` is ``mix64(seed + (k + 1) *
+    0x9E3779B97F4A7C15)`` (mod 2**64): SplitMix64 started at the seed, a function of
+    (seed, k) alone."""
     r.drawn += 1
-    return mix64(r.seed + r.drawn * <uint64_t>0x9E3779B97F4A7C15ULL)
+    if r.drawn & 1:
+        r.word = mix64(r.seed + ((r.drawn + 1) >> 1) * <uint64_t>0x9E3779B97F4A7C15ULL)
+        return r.word >> 32
+    return r.word & 0xFFFFFFFFu
+
+
+cdef void dr_set(DealRng* r, uint64_t seed, uint64_t drawn) noexcept nogil:
+    """The stream of ``seed`` after ``drawn`` draws."""
+    r.seed = seed
+    r.drawn = drawn
+    r.word = mix64(seed + ((drawn + 1) >> 1) * <uint64_t>0x9E3779B97F4A7C15ULL) if drawn & 1 else 0
 
 
 cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil:
     """Uniform in ``0 .. n - 1`` (``1 <= n < 2**32``): Lemire's multiply-and-shift on the
-    high 32 bits of the next word, a word drawn again while the low half of the product is
-    below ``2**32 mod n`` (so exactly uniform; with n <= 108 that is once in 40 million)."""
-    cdef uint64_t m = (dr_word(r) >> 32) * <uint64_t>n
+    next draw ``x``, ``m = x * n``, drawn again while the low half of ``m`` is below
+    ``2**32 mod n`` (so exactly uniform; with n <= 108 that is once in 40 million)."""
+    cdef uint64_t m = dr_draw(r) * <uint64_t>n
     cdef uint32_t t
     if <uint32_t>m < n:
         t = <uint32_t>(-n) % n
         while <uint32_t>m < t:
-            m = (dr_word(r) >> 32) * <uint64_t>n
+            m = dr_draw(r) * <uint64_t>n
     return <uint32_t>(m >> 32)
 
 
@@ -846,7 +858,7 @@ cdef class DealStream:
 
     ``DealStream(seed)`` for ``0 <= seed < 2**64``; :meth:`randrange` and :meth:`deal`
     draw as the module docstring of :mod:`ddz.game.deal` says; :meth:`getstate` is
-    ``("splitmix64", seed, words drawn)`` and :meth:`setstate` takes it back.
+    ``("splitmix64", seed, 32-bit draws so far)`` and :meth:`setstate` takes it back.
     """
 
     def __init__(self, seed=0):
@@ -855,8 +867,7 @@ cdef class DealStream:
         seed = operator.index(seed)
         if not 0 <= seed < 2 ** 64:
             raise ValueError(f"a DealStream seed is 0 .. 2**64 - 1, not {seed}")
-        self.r.seed = <uint64_t>seed
-        self.r.drawn = 0
+        dr_set(&self.r, <uint64_t>seed, 0)
 
     def randrange(self, Py_ssize_t n):
         """Uniform in ``0 .. n - 1`` for ``1 <= n < 2**32`` (the module's ``below``)."""
@@ -874,7 +885,7 @@ cdef class DealStream:
         return _cut_deal(ranks, sizes, self, None)
 
     def getstate(self):
-        """``("splitmix64", seed, words drawn)``."""
+        """``("splitmix64", seed, 32-bit draws so far)``."""
         return ("splitmix64", self.r.seed, self.r.drawn)
 
     def setstate(self, state):
@@ -886,8 +897,7 @@ cdef class DealStream:
         if kind != "splitmix64" or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2 ** 64
                                            for v in (seed, drawn)):
             raise ValueError("not a DealStream state")
-        self.r.seed = <uint64_t>seed
-        self.r.drawn = <uint64_t>drawn
+        dr_set(&self.r, <uint64_t>seed, <uint64_t>drawn)
 
     def __reduce__(self):
         return (_deal_stream, (self.getstate(),))
@@ -1022,8 +1032,7 @@ cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
     cdef int k, r, n
     g.seed = seed
     g.dealer = 1
-    g.rng.seed = <uint64_t>seed
-    g.rng.drawn = 0
+    dr_set(&g.rng, <uint64_t>seed, 0)
     hand_deal(g, c)
     g.face_seat = -1
     if c.face_up:

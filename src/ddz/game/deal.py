@@ -6,11 +6,12 @@ How :class:`ddz.Game` deals
 (Steele, Lea and Flood 2014) started at ``S``, whose ``k``-th 64-bit word (k = 0, 1, ...)
 is ``mix64(S + (k + 1) * 0x9E3779B97F4A7C15 mod 2**64)`` with SplitMix64's output
 function ``mix64(z)``: ``z ^= z >> 30; z *= 0xBF58476D1CE4E5B9; z ^= z >> 27;
-z *= 0x94D049BB133111EB; z ^= z >> 31`` (mod 2**64). Each word is a function of the seed
-and its index alone (a counter-based generator), so a deal costs its 50-odd words and no
-seeding, in C as in Python. ``below(n)`` (uniform in ``0 .. n - 1``) is Lemire's method on
-the high 32 bits ``x`` of the next word: ``m = x * n``; while ``m mod 2**32 < 2**32 mod
-n`` draw again; the result is ``m >> 32``. The shuffle is Fisher–Yates over the deck
+z *= 0x94D049BB133111EB; z ^= z >> 31`` (mod 2**64). The stream's 32-bit draws are the
+high half of word 0, its low half, the high half of word 1, and so on. Each word is a
+function of the seed and its index alone (a counter-based generator), so a deal costs its
+~27 words and no seeding, in C as in Python. ``below(n)`` (uniform in ``0 .. n - 1``) is
+Lemire's method on the next draw ``x``: ``m = x * n``; while ``m mod 2**32 < 2**32 mod n``
+draw again; the result is ``m >> 32``. The shuffle is Fisher–Yates over the deck
 positions ``0 .. N - 1`` of :func:`ddz.core.cards.full_deck` of the rule set's decks (for
 ``i`` from ``N - 1`` down to 1 swap positions ``i`` and ``below(i + 1)``), then the deck
 is cut in seat order: 17 cards each to seats 0, 1, 2 and 3 to the bottom (three players,
@@ -251,17 +252,19 @@ class PyDealStream:
         self._seed = seed
         self._drawn = 0
 
-    def _word(self) -> int:
-        self._drawn += 1
-        return _mix64((self._seed + self._drawn * _GAMMA) & _M64)
+    def _draw(self) -> int:
+        i = self._drawn
+        self._drawn = i + 1
+        word = _mix64((self._seed + ((i >> 1) + 1) * _GAMMA) & _M64)
+        return word & 0xFFFFFFFF if i & 1 else word >> 32
 
     def randrange(self, n: int) -> int:
         """``below(n)``: uniform in ``0 .. n - 1``, for ``1 <= n < 2**32``."""
-        m = (self._word() >> 32) * n
+        m = self._draw() * n
         if m & 0xFFFFFFFF < n:
             t = (2 ** 32 - n) % n
             while m & 0xFFFFFFFF < t:
-                m = (self._word() >> 32) * n
+                m = self._draw() * n
         return m >> 32
 
     def deal(self, ranks: bytes, sizes: Sequence[int]) -> Tuple[list, list]:
@@ -275,7 +278,7 @@ class PyDealStream:
         return _cut(order, ranks, sizes)
 
     def getstate(self) -> Tuple[str, int, int]:
-        """``("splitmix64", seed, words drawn)``."""
+        """``("splitmix64", seed, 32-bit draws so far)``."""
         return ("splitmix64", self._seed, self._drawn)
 
     def setstate(self, state: Tuple[str, int, int]) -> None:
