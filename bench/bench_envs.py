@@ -29,7 +29,9 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
   one agent step, the bots' moves included);
 * ``OpenSpiel``: ``state.legal_actions()`` + ``state.apply_action()`` of
   ``pyspiel.load_game("dou_dizhu")`` (no observation);
-* ``RLCard``: ``env.step()`` of ``rlcard.make("doudizhu")`` (its state encoding included).
+* ``RLCard``: ``env.step()`` of ``rlcard.make("doudizhu")`` (its state encoding included);
+* a hand's start: ``CVectorGame(--games, observe=False).reset()`` per game (the deal from
+  the hand's seed, the first bidder, the first legal ids), against a decision.
 
 ``--only douzero`` (or the default, after the engines): DouZero's features per decision,
 ``ddz.envs.douzero.get_obs(game)`` against ``douzero.env.env.get_obs(infoset)`` on a
@@ -98,6 +100,16 @@ def vector_replay(games, steps, dtype=np.float32):
     for row in record:
         vg.step(row)
     return (time.perf_counter() - t) / (games * steps)
+
+
+def hand_start(games, resets=20):
+    """Starting a hand (issue 30): ``CVectorGame(games, observe=False).reset()`` per game:
+    the deal from the hand's seed, the first bidder, the legal ids of the first decision."""
+    vg = CVectorGame(games, seed=0, observe=False)
+    t = time.perf_counter()
+    for _ in range(resets):
+        vg.reset()
+    return (time.perf_counter() - t) / (games * resets)
 
 
 def vector_play(games, steps):
@@ -422,7 +434,8 @@ def main(argv=None):
             ("PettingZoo raw_env", lambda: pettingzoo_env(d // 4)),
             ("Gymnasium DouDizhuEnv", lambda: gymnasium_env(d // 4)),
             ("OpenSpiel dou_dizhu", lambda: openspiel(d)),
-            ("RLCard doudizhu env", lambda: rlcard_env(d // 4))]
+            ("RLCard doudizhu env", lambda: rlcard_env(d // 4)),
+            ("a hand's start (reset(), per game)", lambda: hand_start(g))]
     print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {args.repeats} runs each, medians; {load()} at the start")
     times = {name: [] for name, _ in rows}
     skipped = {}
@@ -453,6 +466,9 @@ def main(argv=None):
                   f"uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
                   f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
     print(f"num_threads=0 / one thread: {med[vec] / med[threaded]:.2f}x")
+    start = rows[-1][0]
+    print(f"a hand's start: {med[start] * 1e6:.3f} us = {med[start] / med[vec]:.2f} decisions with observations, "
+          f"{med[start] / med[compact]:.2f} with uint8 ones, {med[start] / med[blind]:.2f} without")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
         print(f"PettingZoo step {med['RLCard doudizhu env'] / med['PettingZoo raw_env']:.1f}x faster than RLCard's")
     if args.only is None:

@@ -28,7 +28,7 @@ from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
 from ddz.game._game cimport (CHand, HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
                              PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
                              hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
-                             hand_next_seat, hand_write_ids, mt_below, mt_seed_u64, vector_hand_seed)
+                             hand_next_seat, hand_write_ids, mix64, mt_below, mt_seed_u64, vector_hand_seed)
 
 import numpy as np
 
@@ -235,12 +235,9 @@ cdef void encode(VGame* g, const Conf* c, int seat, obs_t* out) noexcept nogil:
 # -- the built-in policies -------------------------------------------------------------
 
 cdef inline uint64_t splitmix(uint64_t* state) noexcept nogil:
-    cdef uint64_t z
+    """SplitMix64: the next output (``ddz.game._game.mix64`` of the advanced state)."""
     state[0] += 0x9E3779B97F4A7C15ULL
-    z = state[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+    return mix64(state[0])
 
 
 cdef int32_t choose(VGame* g, const Conf* c, int32_t* ids, Py_ssize_t n, int greedy, uint64_t* state) noexcept nogil:

@@ -47,7 +47,7 @@ import numpy.typing as npt
 
 from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
-from ..game.deal import vector_hand_seed
+from ..game.deal import _mix64, vector_hand_seed
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from .memory import _available_bytes, _memory_error
@@ -93,10 +93,7 @@ def _policy_seed(seed: int) -> int:
 def _splitmix(state: int) -> Tuple[int, int]:
     """splitmix64: ``(new state, output)``."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return state, z ^ (z >> 31)
+    return state, _mix64(state)
 
 
 class VectorGame(abc.ABC):
