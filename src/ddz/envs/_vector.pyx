@@ -655,9 +655,10 @@ cdef class VectorCore:
 
     # -- step() on several threads: shards of games, deterministic passes --
     cdef Py_ssize_t shard_apply(self, Py_ssize_t lo, Py_ssize_t hi, const int32_t* actions) noexcept nogil:
-        """Pass 1 of a threaded step: games ``lo..hi`` take their actions; rewards, dones.
-        Returns how many hands ended, or -1 when out of memory."""
-        cdef Py_ssize_t i, ended = 0
+        """Pass 1 of a threaded step: games ``lo..hi`` take their actions (rewards, dones);
+        each whose hand goes on is encoded and its legal ids counted into ``off_p[i + 1]``
+        at once, while it is in cache. Returns how many hands ended, or -1 when out of memory."""
+        cdef Py_ssize_t i, k, ended = 0
         cdef int res, S = self.conf.h.seats
         cdef VGame* g
         for i in range(lo, hi):
@@ -667,23 +668,28 @@ cdef class VectorCore:
                 return -1
             rewards(g, &self.conf, res, self.rew_p + i * S)
             self.done_p[i] = res != 0
-            ended += res != 0
+            if res:
+                ended += 1
+            else:
+                k = self.refresh(i, self.observe)
+                if k < 0:
+                    return -1
+                self.off_p[i + 1] = k
         return ended
 
-    cdef Py_ssize_t shard_refresh(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t seed_at) noexcept nogil:
+    cdef Py_ssize_t shard_deal(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t seed_at) noexcept nogil:
         """Pass 2: the games of ``lo..hi`` whose hand ended deal the next, hands ``seed_at``
-        on in game order (so the hands are those of one thread); every game
-        is encoded and its legal ids counted into ``off_p[i + 1]``. Returns -1 when out of
-        memory, else 0."""
+        on in game order (so the hands are those of one thread), are encoded and their
+        legal ids counted. Returns -1 when out of memory, else 0."""
         cdef Py_ssize_t i, k
         for i in range(lo, hi):
             if self.done_p[i]:
                 self.deal_hand(i, seed_at)
                 seed_at += 1
-            k = self.refresh(i, self.observe)
-            if k < 0:
-                return -1
-            self.off_p[i + 1] = k
+                k = self.refresh(i, self.observe)
+                if k < 0:
+                    return -1
+                self.off_p[i + 1] = k
         return 0
 
     cdef void shard_ids(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
@@ -709,7 +715,7 @@ cdef class VectorCore:
             self.hands_dealt += ended[s]
         with nogil:
             for s in prange(k, num_threads=k, schedule="static"):
-                if self.shard_refresh(n * s // k, n * (s + 1) // k, at[s]) < 0:
+                if ended[s] and self.shard_deal(n * s // k, n * (s + 1) // k, at[s]) < 0:
                     failed = True
         if failed:
             raise MemoryError()
