@@ -360,6 +360,32 @@ def test_threads_step_the_same_games(rules):
             vgs[0].num_threads = bad
 
 
+@needs_core
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_play_on_threads_plays_the_same_games(policy):
+    """``play`` on k threads (issue 30): the same records, totals, seeds, observations and
+    legal ids for k = 1, 2, 3 (shards of unequal sizes), as the pure-Python twin, with a
+    reward scale that is not a power of two; and its stream goes on alike."""
+    rules, n, steps = Rules(doubling=True), 23, 90
+    vgs = [CVectorGame(n, rules, seed=4, num_threads=k, reward_scale=0.1) for k in (1, 2, 3)]
+    py = PyVectorGame(n, rules, seed=4, reward_scale=0.1)
+    outs, records = [], []
+    for vg in vgs + [py]:
+        rec = np.zeros((steps, n), np.int32)
+        outs.append(vg.play(steps, policy, record=rec))
+        records.append(rec)
+    for (f, tot), rec, vg in zip(outs[1:], records[1:], vgs[1:] + [py]):
+        assert f == outs[0][0] > 10
+        assert tot.tolist() == outs[0][1].tolist()
+        np.testing.assert_array_equal(rec, records[0])
+        assert_same_state(vg, vgs[0])
+    assert [vg.hands_started for vg in vgs] == [py.hands_started] * 3
+    again = [vg.play(7, policy)[1].tolist() for vg in vgs + [py]]
+    assert again[1:] == again[:1] * 3
+    for vg in vgs[1:] + [py]:
+        assert_same_state(vg, vgs[0])
+
+
 @pytest.mark.parametrize("rules", [ddz.STANDARD, Rules(bottom_bonus=True, doubling=True, bidding="rob"),
                                    Rules.four_player()], ids=["standard", "bonus-doubling-rob", "four-player"])
 def test_compact_observations_are_the_float_ones_compacted(rules):

@@ -342,7 +342,8 @@ cdef class VectorCore:
     cdef Py_ssize_t ids_cap, nids
     cdef uint64_t seed            # the vector's seed: hand j deals vector_hand_seed(seed, j)
     cdef uint64_t hands_dealt     # hands dealt so far (the next hand's j)
-    cdef uint64_t pstate
+    cdef uint64_t pstate          # the random policy's stream: output d is mix64(pstate + (d + 1) * gamma)
+    cdef double reward_scale
     cdef public bint observe      # encode the observations (else obs stays as it is)
     cdef bint busy                # a call is stepping the games (see enter)
     cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
@@ -382,6 +383,7 @@ cdef class VectorCore:
         c = &self.conf
         conf_from(c, table, settings, layout, obs_size, ranks, suits)
         c.scale = <float>reward_scale
+        self.reward_scale = reward_scale
         self.games = <VGame*>calloc(num_envs, sizeof(VGame))
         if self.games == NULL:
             raise MemoryError(f"cannot allocate the structs of {num_envs:,} games "
@@ -781,58 +783,118 @@ cdef class VectorCore:
             self.write_all_ids()
         return -1
 
-    cdef object play_(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record):
-        cdef Py_ssize_t t = 0, i, k, finished = 0, chunk
-        cdef int res = 0, s, S = self.conf.h.seats
-        cdef VGame* g
+    cdef Py_ssize_t shard_play(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t draw0, bint greedy,
+                               int32_t* rec_row, int32_t* buf, uint8_t* ended, int64_t* sums) noexcept nogil:
+        """One step of :meth:`play` for games ``lo..hi``: each chooses (the random policy's
+        draw for game ``i`` is the policy stream's output number ``draw0 + i``), records and
+        applies its action; an ended hand is marked in ``ended`` (its next hand is dealt by
+        the caller, in game order) and its scores added to ``sums``. Returns the hands
+        ended, or -1 when out of memory."""
+        cdef Py_ssize_t i, k, count = 0
+        cdef int res, s
         cdef int32_t a
-        cdef int32_t* buf
-        cdef float rw[MAX_SEATS]
-        cdef double total[MAX_SEATS]
-        cdef bint rec = record is not None
+        cdef uint64_t state
+        cdef VGame* g
+        for i in range(lo, hi):
+            g = &self.games[i]
+            k = hand_count_ids(g, &self.conf.h)
+            if k < 0:
+                return -1
+            hand_write_ids(g, &self.conf.h, buf)
+            state = self.pstate + (draw0 + <uint64_t>i) * <uint64_t>0x9E3779B97F4A7C15ULL
+            a = choose(g, &self.conf, buf, k, greedy, &state)
+            if rec_row != NULL:
+                rec_row[i] = a
+            res = hand_apply(g, &self.conf.h, a)
+            if res < 0:
+                return -1
+            ended[i] = res != 0
+            if res:
+                count += 1
+                if res == HAND_OVER:
+                    for s in range(self.conf.h.seats):
+                        sums[s] += g.scores[s]
+        return count
+
+    cdef object play_(self, Py_ssize_t steps, bint greedy, cnp.int32_t[:, ::1] record):
+        """``steps`` steps of every game with the built-in policy, on ``num_threads``
+        threads (shards of games; after each step the ended hands are dealt in game order),
+        the same games, records and totals for every number of threads."""
+        cdef Py_ssize_t t, i, s, finished = 0, n = self.n
+        cdef int k = min(self.num_threads, n, 256), seat, S = self.conf.h.seats
         cdef Py_ssize_t most = self.table.max_moves + 8
+        cdef Py_ssize_t count[256]
+        cdef uint64_t at[256]
+        cdef int64_t sums[256][MAX_SEATS]
+        cdef int64_t total[MAX_SEATS]
+        cdef bint rec = record is not None, failed = False, dealt
+        cdef int32_t* rec_row = NULL
+        cdef int32_t* bufs
+        cdef uint8_t* ended
         self.ready()
-        if steps < 0 or (rec and (record.shape[0] != steps or record.shape[1] != self.n)):
-            raise ValueError(f"steps must be >= 0 and record of shape (steps, {self.n})")
-        buf = <int32_t*>calloc(most, sizeof(int32_t))
-        if buf == NULL:
+        if steps < 0 or (rec and (record.shape[0] != steps or record.shape[1] != n)):
+            raise ValueError(f"steps must be >= 0 and record of shape (steps, {n})")
+        bufs = <int32_t*>calloc(k * most, sizeof(int32_t))
+        ended = <uint8_t*>calloc(n, sizeof(uint8_t))
+        if bufs == NULL or ended == NULL:
+            free(bufs)
+            free(ended)
             raise MemoryError()
-        memset(total, 0, sizeof(total))
+        memset(sums, 0, sizeof(sums))
         try:
-            while t < steps and res >= 0:
-                with nogil:
-                    while t < steps:
-                        for i in range(self.n):
-                            g = &self.games[i]
-                            k = hand_count_ids(g, &self.conf.h)
-                            if k < 0:
-                                res = -1
-                                break
-                            hand_write_ids(g, &self.conf.h, buf)
-                            a = choose(g, &self.conf, buf, k, greedy, &self.pstate)
-                            if rec:
-                                record[t, i] = a
-                            res = hand_apply(g, &self.conf.h, a)
-                            if res < 0:
-                                break
-                            if res:
-                                rewards(g, &self.conf, res, rw)
-                                finished += 1
-                                for s in range(S):
-                                    total[s] += rw[s]
-                                self.next_hand(i)
-                        if res < 0:
-                            break
-                        t += 1
+            with nogil:
+                for t in range(steps):
+                    if rec:
+                        rec_row = &record[t, 0]
+                    if k == 1:
+                        count[0] = self.shard_play(0, n, <uint64_t>t * <uint64_t>n, greedy, rec_row, bufs,
+                                                   ended, &sums[0][0])
+                    else:
+                        for s in prange(k, num_threads=k, schedule="static"):
+                            count[s] = self.shard_play(n * s // k, n * (s + 1) // k, <uint64_t>t * <uint64_t>n,
+                                                       greedy, rec_row, bufs + s * most, ended, &sums[s][0])
+                    dealt = False
+                    for s in range(k):
+                        if count[s] < 0:
+                            failed = True
+                        else:
+                            at[s] = self.hands_dealt
+                            self.hands_dealt += count[s]
+                            finished += count[s]
+                            dealt = dealt or count[s] > 0
+                    if failed:
+                        break
+                    if dealt and k == 1:
+                        self.shard_next(0, n, at[0], ended)
+                    elif dealt:
+                        for s in prange(k, num_threads=k, schedule="static"):
+                            if count[s]:
+                                self.shard_next(n * s // k, n * (s + 1) // k, at[s], ended)
         finally:
-            free(buf)
-        if res < 0:
+            free(bufs)
+            free(ended)
+        if failed:
             raise MemoryError()
+        if not greedy:
+            self.pstate += <uint64_t>steps * <uint64_t>n * <uint64_t>0x9E3779B97F4A7C15ULL
         with nogil:
-            for i in range(self.n):
+            for i in range(n):
                 self.refresh(i, self.observe)
         self.write_all_ids()
-        return finished, np.array([total[s] for s in range(S)], np.float64)
+        for seat in range(S):
+            total[seat] = 0
+            for s in range(k):
+                total[seat] += sums[s][seat]
+        return finished, np.array([total[seat] for seat in range(S)], np.float64) * self.reward_scale
+
+    cdef void shard_next(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t hand, const uint8_t* ended) noexcept nogil:
+        """The games of ``lo..hi`` marked in ``ended`` start hands ``hand``, ``hand + 1``, ...
+        in game order."""
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
+            if ended[i]:
+                self.deal_hand(i, hand)
+                hand += 1
 
     # -- inspection --
     cdef int check_index(self, Py_ssize_t i) except -1:

@@ -114,10 +114,10 @@ class VectorGame(abc.ABC):
         that need only the legal ids, rewards and ends (the attribute can be switched).
     :param obs_dtype: ``numpy.float32`` (default) or ``numpy.uint8``: compact observations,
         a quarter of the bytes (:func:`ddz.envs.core.compact_observation` says how).
-    :param num_threads: ``step`` runs on this many native threads without the GIL, each
-        on a shard of the games (OpenMP; 0: every core; settable): the results,
-        observations, legal ids and seeds are the same for every value. ``play`` and the
-        pure-Python ``PyVectorGame`` run in one thread.
+    :param num_threads: ``step`` and ``play`` run on this many native threads without the
+        GIL, each on a shard of the games (OpenMP; 0: every core; settable): the results,
+        observations, legal ids, seeds, records and totals are the same for every value.
+        The pure-Python ``PyVectorGame`` runs in one thread.
     :raises DdzError: a bad argument.
     :raises VectorMemoryError: the games need more memory than is available (checked
         before they are allocated; the message says how much they need).
@@ -298,9 +298,14 @@ class CVectorGame:
         GIL (module docstring), for data generation; the observations and legal ids are
         brought up to date once, at the end.
 
+        On ``num_threads`` threads each step is one pass over shards of the games, the
+        hands that ended being dealt after it in game order: the same games for any number.
+
         :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
         :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
-        :returns: ``(hands finished, float64[players] rewards summed per seat)``.
+        :returns: ``(hands finished, float64[players])``: the hands that ended (void ones
+            too) and the scores of those played out summed per seat (exact integers),
+            times ``reward_scale``.
         :raises DdzError: a bad argument.
         """
         steps, greedy = _play_args(steps, policy, record, self.num_envs)
@@ -361,6 +366,7 @@ class PyVectorGame:
             self._current = np.zeros(n, np.int32)
             self.seeds = np.zeros(n, np.int64)
             self.hands_started = 0          # hands dealt from the seed: the next is hand j = this
+            self._score_sums = np.zeros(self.num_players, np.int64)   # every ended hand's scores (play)
             self.games: List[Game] = []
             self._pstate: Optional[int] = None
             self._ids: Optional[Tuple[np.ndarray, np.ndarray]] = None
@@ -483,6 +489,7 @@ class PyVectorGame:
             step(g, a[i])
             if g.result is not None:
                 rewards[i] = g.result.scores
+                self._score_sums += g.result.scores
                 dones[i] = True
                 g = self.games[i] = self._new_game(i)
             self._observe(i)
@@ -510,13 +517,14 @@ class PyVectorGame:
 
         :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
         :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
-        :returns: ``(hands finished, float64[players] rewards summed per seat)``.
+        :returns: ``(hands finished, float64[players])``: the hands that ended and the
+            scores of those played out summed per seat, times ``reward_scale``.
         :raises DdzError: a bad argument.
         """
         steps, greedy = _play_args(steps, policy, record, self.num_envs)
         state = _policy_seed(self.seed) if self._pstate is None else self._pstate
         counts = self.actions.space.card_counts if greedy else None
-        finished, total = 0, np.zeros(self.num_players, np.float64)
+        finished, before = 0, self._score_sums.copy()
         for t in range(steps):
             ids, offsets = self.legal_ids()
             acts = np.empty(self.num_envs, np.int64)
@@ -533,9 +541,8 @@ class PyVectorGame:
                 record[t] = acts
             _, rewards, dones = self.step(acts)
             finished += int(dones.sum())
-            total += rewards.sum(axis=0, dtype=np.float64)
         self._pstate = state
-        return finished, total
+        return finished, (self._score_sums - before).astype(np.float64) * self.reward_scale
 
     def play_random(self, steps: int) -> Tuple[int, npt.NDArray[np.float64]]:
         """``play(steps, "random")``."""
