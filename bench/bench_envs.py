@@ -19,7 +19,8 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
   steps timed); and with compact ``uint8`` observations (``obs_dtype``), one thread and
   every core;
 * ``VectorGame.play``: the same games stepped ``--steps`` times by the built-in random
-  policy inside C (no Python per step; observations encoded once at the end);
+  policy inside C (no Python per step; observations encoded once at the end), on one
+  thread and on every core;
 * ``PyVectorGame``: the pure-Python reference vector (a loop over ``ddz.Game``), 64 games;
 * ``PettingZoo raw_env``: ``last()`` + ``step()`` of ``ddz.envs.pettingzoo.raw_env`` (the
   observation and mask of the agent to act, as the AEC loop asks for them; the choice
@@ -112,8 +113,8 @@ def hand_start(games, resets=20):
     return (time.perf_counter() - t) / (games * resets)
 
 
-def vector_play(games, steps):
-    vg = CVectorGame(games, seed=0)
+def vector_play(games, steps, threads=1):
+    vg = CVectorGame(games, seed=0, num_threads=threads)
     t = time.perf_counter()
     vg.play(steps)
     return (time.perf_counter() - t) / (games * steps)
@@ -430,6 +431,7 @@ def main(argv=None):
             ("VectorGame C (64 games), pre-drawn, uint8", lambda: vector_replay(64, steps * 16, np.uint8)),
             ("VectorGame C, uint8, num_threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
             ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
+            ("VectorGame.play, num_threads=0", lambda: vector_play(g, steps, 0)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
             ("PettingZoo raw_env", lambda: pettingzoo_env(d // 4)),
             ("Gymnasium DouDizhuEnv", lambda: gymnasium_env(d // 4)),
@@ -457,15 +459,17 @@ def main(argv=None):
         t = times[name]
         print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
               f"{1 / med[name]:12,.0f}")
-    vec, blind, threaded, small, compact, small_u8, compact_t, play = (rows[k][0] for k in range(8))
+    vec, blind, threaded, small, compact, small_u8, compact_t, play, play_t = (rows[k][0] for k in range(9))
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
             print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
                   f"{med[base] / med[blind]:.1f}x, num_threads=0 {med[base] / med[threaded]:.1f}x, "
                   f"64 games {med[base] / med[small]:.1f}x ({med[base] / med[small_u8]:.1f}x pre-drawn, uint8), "
                   f"uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
-                  f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x")
-    print(f"num_threads=0 / one thread: {med[vec] / med[threaded]:.2f}x")
+                  f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x "
+                  f"({med[base] / med[play_t]:.1f}x on every core)")
+    print(f"num_threads=0 / one thread: step {med[vec] / med[threaded]:.2f}x, uint8 {med[compact] / med[compact_t]:.2f}x, "
+          f"play {med[play] / med[play_t]:.2f}x")
     start = rows[-1][0]
     print(f"a hand's start: {med[start] * 1e6:.3f} us = {med[start] / med[vec]:.2f} decisions with observations, "
           f"{med[start] / med[compact]:.2f} with uint8 ones, {med[start] / med[blind]:.2f} without")

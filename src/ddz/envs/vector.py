@@ -33,7 +33,8 @@ dealt from ``reset(seeds=...)`` are not counted) is ``ddz.Game(rules, seed=s_j)`
 Built-in policies (``play(steps, policy)``, for data generation): ``"random"`` picks
 ``ids[(z >> 32) * m >> 32]`` of the ``m`` legal ids (ascending) of each game, in game
 order, with ``z`` the next output of a splitmix64 generator whose state starts at
-``seed ^ 0x5DEECE66D``; ``"greedy"`` takes in the auction the highest id (bid 3, call/rob,
+``seed ^ 0x5DEECE66D`` (one output per game and step: a shard of games on a thread finds
+its own); ``"greedy"`` takes in the auction the highest id (bid 3, call/rob,
 double) and in the play phase the play of the most cards (the lowest such id).
 """
 
