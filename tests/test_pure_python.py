@@ -117,3 +117,31 @@ def test_a_bad_value_is_an_error_at_import():
     res = _import_with("maybe")
     assert res.returncode != 0 and res.stdout == ""
     assert "DDZ_NO_EXTENSIONS='maybe' is not a boolean" in res.stderr
+
+
+def test_the_deal_generators_unpickle_in_the_other_leg():
+    """A pickled deal stream (or legacy Mersenne Twister) names no compiled module: the
+    other leg unpickles it as its own twin, in the same state, drawing the same numbers."""
+    import pickle
+    from ddz.game.deal import legacy_rng, new_rng
+    gens = [new_rng(2 ** 64 - 1), legacy_rng(11)]
+    for g in gens:
+        g.randrange(5)
+    blob = pickle.dumps(gens)
+    assert b"ddz.game._game" not in blob
+    script = ("import pickle, sys, json\n"
+              "gens = pickle.loads(bytes.fromhex(sys.argv[1]))\n"
+              "print(json.dumps([[type(g).__name__, [g.randrange(1000) for _ in range(20)]] for g in gens]))\n")
+    src = os.path.dirname(os.path.dirname(ddz.__file__))
+    env = dict(os.environ, PYTHONPATH=src + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    other = ddz.IMPLEMENTATION != "reference"
+    env.pop("DDZ_NO_EXTENSIONS", None)
+    if other:
+        env["DDZ_NO_EXTENSIONS"] = "1"
+    res = subprocess.run([sys.executable, "-c", script, blob.hex()], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    (stream_type, stream_draws), (_, legacy_draws) = json.loads(res.stdout)
+    assert stream_type == ("PyDealStream" if other else "DealStream")
+    assert stream_draws == [gens[0].randrange(1000) for _ in range(20)]
+    assert legacy_draws == [gens[1].randrange(1000) for _ in range(20)]

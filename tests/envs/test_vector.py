@@ -172,8 +172,11 @@ def test_reset_with_chosen_seeds_replays_those_hands(cls):
     later = vg.seeds.copy()
     vg.reset()                      # the stream goes on: hands other than the chosen ones
     assert vg.seeds.tolist() != later.tolist()
+    vg.reset(seeds=[np.int64(4), np.uint64(2 ** 63 - 1), 6])     # numpy would make floats of this mix
+    assert vg.seeds.tolist() == [4, 2 ** 63 - 1, 6]
     kept = vg.seeds.copy()
-    for bad in ([1, 2], [1, 2, -1], [1, 2, 2 ** 63], [1.0, 2.0, 3.0], "123", [True, False, True], 7):
+    for bad in ([1, 2], [1, 2, -1], [1, 2, 2 ** 63], [1.0, 2.0, 3.0], "123", [True, False, True], 7,
+                [[1], 2, 3], np.array([1, 2, 3], np.float64), np.zeros((3, 1), np.int64)):
         with pytest.raises(DdzError, match="seeds"):
             vg.reset(seeds=bad)
     assert vg.seeds.tolist() == kept.tolist()     # nothing was dealt

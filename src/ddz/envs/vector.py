@@ -23,9 +23,9 @@ phase, then the plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, doub
 open), and observations are the layout of :func:`ddz.envs.core.encode_observation`, from
 the point of view of the seat to act in each game.
 
-Seeds: hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` (counting game 0..n-1 at
-:meth:`~PyVectorGame.reset`, then every auto-reset in game order within a step; hands
-dealt from ``reset(seeds=...)`` are not counted) is ``ddz.Game(rules, seed=s_j)`` with
+Seeds: hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` (counting games 0..n-1 at
+construction and at each :meth:`~PyVectorGame.reset`, then every auto-reset in game order
+within a step; hands dealt from ``reset(seeds=...)`` are not counted) is ``ddz.Game(rules, seed=s_j)`` with
 ``s_j = ddz.game.deal.vector_hand_seed(seed, j)`` (a counter-based hash of the seed and
 ``j``, module :mod:`ddz.game.deal`), so any hand can be replayed alone, and found from
 ``(seed, j)`` without dealing the hands before it.
@@ -108,7 +108,7 @@ class VectorGame(abc.ABC):
 
     :param num_envs: an int from 1 to ``MAX_ENVS`` = 2**24.
     :param rules: a :class:`ddz.Rules`.
-    :param seed: an int >= 0 (the module docstring says which hands it deals).
+    :param seed: an int 0 .. 2**64 - 1 (the module docstring says which hands it deals).
     :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
         in the rewards (:func:`ddz.envs.core.reward_scale_arg`).
     :param observe: ``False`` leaves the observation buffer untouched (zeros): for loops
@@ -336,7 +336,7 @@ class PyVectorGame:
 
     :param num_envs: an int >= 1.
     :param rules: a :class:`ddz.Rules` (any: the four-player game included).
-    :param seed: an int >= 0 (see the module docstring for the hands it deals).
+    :param seed: an int 0 .. 2**64 - 1 (see the module docstring for the hands it deals).
     :param reward_scale: a number from 1e-12 to 1e12 multiplying the RULES.md §6 scores
         in the rewards.
     :raises DdzError: a bad argument.

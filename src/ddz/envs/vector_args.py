@@ -10,6 +10,7 @@ from typing import Any, Optional, Tuple
 import numpy as np
 
 from ..core import arguments as _args
+from ..core.cards import is_integer
 from ..core.rules import Rules
 from ..errors import ActionIdError, DdzError, quote
 
@@ -60,14 +61,23 @@ def _index_arg(i: Any, n: int) -> int:
 
 
 def _seeds_arg(seeds: Any, n: int) -> Optional[np.ndarray]:
-    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (else DdzError)."""
+    """``reset``'s ``seeds``: ``None``, or ``int64[n]`` hand seeds 0 .. 2**63 - 1 (an integer
+    array, or a list, tuple or range of ints; else DdzError)."""
     if seeds is None:
         return None
-    a = np.asarray(seeds) if isinstance(seeds, (list, tuple, range, np.ndarray)) else None
-    if a is None or a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer) \
-            or (n and (int(a.min()) < 0 or int(a.max()) >= 2 ** 63)):
+    if isinstance(seeds, np.ndarray):
+        ok = (seeds.shape == (n,) and seeds.dtype != np.bool_ and np.issubdtype(seeds.dtype, np.integer)
+              and not (n and (int(seeds.min()) < 0 or int(seeds.max()) >= 2 ** 63)))
+    else:
+        # element by element: numpy would turn a ragged list into an error of its own and a
+        # mix of int64 and uint64 into floats
+        ok = (isinstance(seeds, (list, tuple, range)) and len(seeds) == n
+              and all(is_integer(s) and 0 <= s < 2 ** 63 for s in seeds))
+    if not ok:
         raise DdzError(f"seeds must be None or {n} hand seeds, ints 0 .. 2**63 - 1, got {quote(seeds)}")
-    return np.ascontiguousarray(a, np.int64)
+    if not isinstance(seeds, np.ndarray):
+        seeds = [int(s) for s in seeds]
+    return np.ascontiguousarray(seeds, np.int64)
 
 
 def _int_actions(actions: Any, n: int) -> np.ndarray:

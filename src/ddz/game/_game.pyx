@@ -780,7 +780,8 @@ cdef class Twister:
         self.m.gen = MT_N              # the array is this round's, whole
 
     def __reduce__(self):
-        return (_twister, (self.getstate(),))
+        from ddz.game.deal import restored_rng      # portable: pure Python unpickles it too
+        return (restored_rng, ("legacy", self.getstate()))
 
 
 def _twister(state):
@@ -900,13 +901,8 @@ cdef class DealStream:
         dr_set(&self.r, <uint64_t>seed, <uint64_t>drawn)
 
     def __reduce__(self):
-        return (_deal_stream, (self.getstate(),))
-
-
-def _deal_stream(state):
-    d = DealStream()
-    d.setstate(state)
-    return d
+        from ddz.game.deal import restored_rng      # portable: pure Python unpickles it too
+        return (restored_rng, ("stream", self.getstate()))
 
 
 cdef object _cut_deal(ranks, sizes, DealStream ds, Twister tw):

@@ -285,11 +285,8 @@ class PyDealStream:
         """Take a state of :meth:`getstate` (trusted)."""
         _, self._seed, self._drawn = state
 
-    def __getstate__(self) -> Tuple[str, int, int]:
-        return self.getstate()
-
-    def __setstate__(self, state: Tuple[str, int, int]) -> None:
-        self.setstate(state)
+    def __reduce__(self) -> Tuple[Any, Tuple[str, Any]]:
+        return (restored_rng, ("stream", self.getstate()))
 
 
 def new_rng(seed: int) -> Any:
@@ -308,6 +305,15 @@ def legacy_rng(seed: int) -> Any:
 def is_legacy_rng(rng: Any) -> bool:
     """Whether ``rng`` is a :func:`legacy_rng` generator (not a deal stream)."""
     return not isinstance(rng, PyDealStream) and not (_game is not None and isinstance(rng, _game.DealStream))
+
+
+def restored_rng(kind: str, state: Any) -> Any:
+    """A generator unpickled: ``kind`` ``"stream"`` (:func:`new_rng`) or ``"legacy"``
+    (:func:`legacy_rng`) in ``state``, made by the implementation that is active now, so a
+    game pickled with the compiled core unpickles without it, and the other way round."""
+    rng = legacy_rng(0) if kind == "legacy" else new_rng(0)
+    rng.setstate(state)
+    return rng
 
 
 def copy_rng(rng: Any) -> Any:

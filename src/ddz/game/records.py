@@ -247,5 +247,7 @@ def check_seeded_deal(game, deals: List[Any], k: int) -> None:
     """
     if game._deals[k].to_json() != deals[k]:
         which = "the first deal" if k == 0 else f"deal {k} (after {k} redeal{'s' if k > 1 else ''})"
-        raise RecordError(f"{which} of the record is not what seed {game.seed} deals: the seed "
-                          f"or the deal was changed (dealt_from_seed is true)")
+        how = (" with random.Random, as in a record of version 4 or older" if is_legacy_rng(game._rng)
+               else " with the deal stream of a version 5 record")
+        raise RecordError(f"{which} of the record is not what seed {game.seed} deals{how}: the seed, "
+                          f"the deal or the version was changed (dealt_from_seed is true)")
