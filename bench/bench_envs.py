@@ -2,7 +2,7 @@
 DouZero's features (issue 31) against DouZero's own.
 
     python bench/bench_envs.py [--games 1024] [--steps 30] [--decisions 20000] [--repeats 5]
-                               [--only envs|douzero|rules|gym] [--dz-hands 100] [--dz-calls 20]
+                               [--only envs|douzero|rules|gym|threads] [--dz-hands 100] [--dz-calls 20]
 
 µs per decision (and decisions per second), uniformly random legal actions, the choice
 included in the time; every engine runs ``--repeats`` times, the engines taking turns
@@ -56,6 +56,9 @@ play phase and per row.
 hand (``bottom_bonus``, ``first_bidder="face_up"``, ``bid_rounds="until_passes"``,
 ``bidding="rob"``, ``doubling``, each profile, ``Rules.four_player()``) as a ratio to the
 default rules in the same run, and ``PyVectorGame`` under the four-player rules.
+
+``--only threads`` (issue 30): ``step()`` of 1,024 games on pre-drawn actions, one thread
+then two (every one-thread run first), float32 and ``uint8``.
 
 ``--only gym`` (issue 31): Gymnasium's vector API, ``make_vec(..., "vector_entry_point")``
 (the C vector env) against ``VectorGame.step`` and ``make_vec(..., "sync")``.
@@ -111,6 +114,31 @@ def hand_start(games, resets=20):
     for _ in range(resets):
         vg.reset()
     return (time.perf_counter() - t) / (games * resets)
+
+
+def threads_ratio(games, steps, repeats):
+    """``--only threads`` (issue 30): ``step()`` on pre-drawn actions, one thread then two,
+    float32 and ``uint8``: every one-thread run first (a run right after threaded ones is
+    slower on a small VM), then the two-thread runs; medians and their ratio."""
+    record = np.zeros((steps, games), np.int32)
+    CVectorGame(games, seed=0).play(steps, record=record)
+
+    def run(threads, dtype):
+        vg = CVectorGame(games, seed=0, obs_dtype=dtype, num_threads=threads)
+        t = time.perf_counter()
+        for row in record:
+            vg.step(row)
+        return (time.perf_counter() - t) / (games * steps)
+
+    med = {}
+    for threads in (1, 2):
+        for dtype in (np.float32, np.uint8):
+            run(threads, dtype)                           # warm-up
+            med[threads, dtype] = float(np.median([run(threads, dtype) for _ in range(repeats)]))
+    for dtype in (np.float32, np.uint8):
+        print(f"step() on pre-drawn actions, {games} games, {np.dtype(dtype).name}: one thread "
+              f"{med[1, dtype] * 1e6:.3f} us, two threads {med[2, dtype] * 1e6:.3f} us per decision: "
+              f"{med[1, dtype] / med[2, dtype]:.2f}x")
 
 
 def vector_play(games, steps, threads=1):
@@ -403,10 +431,15 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--only", choices=("envs", "douzero", "rules", "gym"))
+    ap.add_argument("--only", choices=("envs", "douzero", "rules", "gym", "threads"))
     ap.add_argument("--dz-hands", type=int, default=100)
     ap.add_argument("--dz-calls", type=int, default=20)
     args = ap.parse_args(argv)
+    if args.only == "threads":
+        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
+        threads_ratio(args.games, max(args.steps, 200), args.repeats)
+        print(f"{load()} at the end")
+        return
     if args.only == "gym":
         print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
         gym_vector(args.games, args.steps, args.repeats)
