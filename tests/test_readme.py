@@ -66,7 +66,7 @@ def test_the_game_as_text_block_prints_the_text_shown(capsys):
     _, out = _run("The game as text", capsys)
     shown = readme_code("The game as text", "text").splitlines()
     assert out == shown
-    assert out[0] == "Dou Dizhu, seed 10: playing, seat 1 to play" and "(seen by seat 1)" in out[7]
+    assert out[0] == "Dou Dizhu, seed 8: playing, seat 1 to play" and "(seen by seat 1)" in out[7]
 
 
 def test_matches_block(capsys):

@@ -97,11 +97,11 @@ def test_auto_pass_and_no_auto_pass(monkeypatch):
 
 
 def test_question_mark_lists_every_move(monkeypatch):
-    """seed 13, seat 0 bids first; after bidding 3 it leads 20 cards: '?' lists all of them."""
-    assert Game(seed=13).first_bidder == 0
-    code, text, _ = _play(["--seed", "13", "--seat", "0"], monkeypatch, first=["3", "?", "quit"])
+    """seed 7, seat 0 bids first; after bidding 3 it leads 20 cards: '?' lists all of them."""
+    assert Game(seed=7).first_bidder == 0
+    code, text, _ = _play(["--seed", "7", "--seat", "0"], monkeypatch, first=["3", "?", "quit"])
     assert code == 0
-    g = Game(seed=13)
+    g = Game(seed=7)
     g.step(3)
     legal = g.legal_actions()
     assert f"legal: {len(legal)} in all" in text

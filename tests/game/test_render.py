@@ -144,7 +144,7 @@ def test_four_players_bottom_and_open_play():
 
 
 def test_the_trick_column_and_the_play_to_beat():
-    game = Game(seed=10)        # the first bidder holds a pair of 3s once it has the bottom
+    game = Game(seed=8)         # the first bidder holds a pair of 3s once it has the bottom
     game.step(3)
     lead = game.current_player
     game.step("33")

@@ -48,7 +48,7 @@ import numpy.typing as npt
 
 from ..core.implementation import compiled
 from ..errors import ActionIdError, DdzError, IllegalActionError, VectorMemoryError
-from ..game.deal import _mix64, vector_hand_seed
+from ..game.deal import mix64, vector_hand_seed
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from .memory import _available_bytes, _memory_error
@@ -94,7 +94,7 @@ def _policy_seed(seed: int) -> int:
 def _splitmix(state: int) -> Tuple[int, int]:
     """splitmix64: ``(new state, output)``."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK64
-    return state, _mix64(state)
+    return state, mix64(state)
 
 
 class VectorGame(abc.ABC):

@@ -64,7 +64,7 @@ from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
 
 __all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "legacy_rng",
-           "copy_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed", "SEED_LIMIT"]
+           "copy_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed", "mix64", "SEED_LIMIT"]
 
 _game = compiled("game._game", "the compiled play phase and the deal's generator (ddz.game._game)")
 
@@ -227,7 +227,8 @@ _GAMMA = 0x9E3779B97F4A7C15
 _HAND_GAMMA = 0xD1B54A32D192ED03
 
 
-def _mix64(z: int) -> int:
+def mix64(z: int) -> int:
+    """SplitMix64's output function of a 64-bit int (module docstring; trusted input)."""
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
     return z ^ (z >> 31)
@@ -236,7 +237,7 @@ def _mix64(z: int) -> int:
 def vector_hand_seed(seed: int, j: int) -> int:
     """The seed of hand ``j`` (0, 1, ...) of ``VectorGame(n, rules, seed)`` (module
     docstring): an int ``0 .. 2**63 - 1``; ``seed`` and ``j`` are trusted ints ``0 .. 2**64 - 1``."""
-    return _mix64((seed + (j + 1) * _HAND_GAMMA) & _M64) >> 1
+    return mix64((seed + (j + 1) * _HAND_GAMMA) & _M64) >> 1
 
 
 class PyDealStream:
@@ -255,7 +256,7 @@ class PyDealStream:
     def _draw(self) -> int:
         i = self._drawn
         self._drawn = i + 1
-        word = _mix64((self._seed + ((i >> 1) + 1) * _GAMMA) & _M64)
+        word = mix64((self._seed + ((i >> 1) + 1) * _GAMMA) & _M64)
         return word & 0xFFFFFFFF if i & 1 else word >> 32
 
     def randrange(self, n: int) -> int:
