@@ -64,7 +64,8 @@ from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
 
 __all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "legacy_rng",
-           "copy_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed", "mix64", "SEED_LIMIT"]
+           "copy_rng", "is_legacy_rng", "restored_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed",
+           "mix64", "SEED_LIMIT"]
 
 _game = compiled("game._game", "the compiled play phase and the deal's generator (ddz.game._game)")
 
