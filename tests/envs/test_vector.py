@@ -300,6 +300,55 @@ def test_observe_false_skips_only_the_observations(cls):
 
 
 @needs_core
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_long_play_stops_at_ctrl_c_between_two_steps(threads):
+    """``play(2**62)`` runs until interrupted: Ctrl-C (SIGINT) raises KeyboardInterrupt
+    within a chunk of steps, and the games are left between two steps, usable."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    script = ("import numpy as np\n"
+              "from ddz.envs.vector import CVectorGame\n"
+              f"v = CVectorGame(3, num_threads={threads})\n"
+              "print('ready', flush=True)\n"
+              "try:\n"
+              "    v.play(2 ** 62)\n"
+              "except KeyboardInterrupt:\n"
+              "    ids, off = v.legal_ids()\n"
+              "    np.testing.assert_array_equal(np.flatnonzero(v.legal_masks()[0]), ids[off[0]:off[1]])\n"
+              "    v.step(ids[off[:-1]])\n"
+              "    print('interrupted', v.hands_started > 3, flush=True)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert out.strip() == "interrupted True"
+
+
+@pytest.mark.parametrize("cls", [CVectorGame, PyVectorGame])
+def test_observe_and_wide_action_ids_are_checked_alike(cls):
+    """``observe`` takes a bool in both implementations; a uint64 id beyond 2**63 - 1 is
+    named as it was given, not as its int64 wrap-around."""
+    if cls is CVectorGame and NO_EXTENSIONS:
+        pytest.skip("DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
+    vg = cls(3)
+    for bad in (2, "yes", None):
+        with pytest.raises(DdzError, match="observe must be True or False"):
+            vg.observe = bad
+    assert vg.observe is True
+    vg.observe = np.bool_(False)
+    assert vg.observe is False
+    with pytest.raises(ActionIdError, match=f"actions\\[0\\] = {2 ** 63} is out of range"):
+        vg.step(np.full(3, 2 ** 63, np.uint64))
+
+
+@needs_core
 def test_games_step_in_threads_as_they_do_alone():
     """Stepping releases the GIL: two vectors stepped in two threads at once end exactly
     as when stepped one after the other; a second call into a vector that is being

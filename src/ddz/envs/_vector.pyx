@@ -17,6 +17,7 @@ rewards and ends.
 
 cimport cython
 cimport numpy as cnp
+from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 from libc.math cimport log2, rintf
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -820,7 +821,7 @@ cdef class VectorCore:
         """``steps`` steps of every game with the built-in policy, on ``num_threads``
         threads (shards of games; after each step the ended hands are dealt in game order),
         the same games, records and totals for every number of threads."""
-        cdef Py_ssize_t t, i, s, finished = 0, n = self.n
+        cdef Py_ssize_t t = 0, done = 0, upto, i, s, finished = 0, n = self.n
         cdef int k = min(self.num_threads, n, 256), seat, S = self.conf.h.seats
         cdef Py_ssize_t most = self.table.max_moves + 8
         cdef Py_ssize_t count[256]
@@ -842,45 +843,58 @@ cdef class VectorCore:
             raise MemoryError()
         memset(sums, 0, sizeof(sums))
         try:
-            with nogil:
-                for t in range(steps):
-                    if rec:
-                        rec_row = &record[t, 0]
-                    if k == 1:
-                        count[0] = self.shard_play(0, n, <uint64_t>t * <uint64_t>n, greedy, rec_row, bufs,
-                                                   ended, &sums[0][0])
-                    else:
-                        for s in prange(k, num_threads=k, schedule="static"):
-                            count[s] = self.shard_play(n * s // k, n * (s + 1) // k, <uint64_t>t * <uint64_t>n,
-                                                       greedy, rec_row, bufs + s * most, ended, &sums[s][0])
-                    dealt = False
-                    for s in range(k):
-                        if count[s] < 0:
-                            failed = True
+            while done < steps:
+                # chunks of about 2**18 decisions (tens of milliseconds), and Ctrl-C between them
+                upto = min(steps, done + max(1, (1 << 18) // n))
+                with nogil:
+                    t = done
+                    while t < upto:
+                        if rec:
+                            rec_row = &record[t, 0]
+                        if k == 1:
+                            count[0] = self.shard_play(0, n, <uint64_t>t * <uint64_t>n, greedy, rec_row, bufs,
+                                                       ended, &sums[0][0])
                         else:
-                            at[s] = self.hands_dealt
-                            self.hands_dealt += count[s]
-                            finished += count[s]
-                            dealt = dealt or count[s] > 0
-                    if failed:
-                        break
-                    if dealt and k == 1:
-                        self.shard_next(0, n, at[0], ended)
-                    elif dealt:
-                        for s in prange(k, num_threads=k, schedule="static"):
-                            if count[s]:
-                                self.shard_next(n * s // k, n * (s + 1) // k, at[s], ended)
+                            for s in prange(k, num_threads=k, schedule="static"):
+                                count[s] = self.shard_play(n * s // k, n * (s + 1) // k, <uint64_t>t * <uint64_t>n,
+                                                           greedy, rec_row, bufs + s * most, ended, &sums[s][0])
+                        dealt = False
+                        for s in range(k):
+                            if count[s] < 0:
+                                failed = True
+                            else:
+                                at[s] = self.hands_dealt
+                                self.hands_dealt += count[s]
+                                finished += count[s]
+                                dealt = dealt or count[s] > 0
+                        if failed:
+                            break
+                        if dealt and k == 1:
+                            self.shard_next(0, n, at[0], ended)
+                        elif dealt:
+                            for s in prange(k, num_threads=k, schedule="static"):
+                                if count[s]:
+                                    self.shard_next(n * s // k, n * (s + 1) // k, at[s], ended)
+                        t += 1
+                done = t
+                if failed:
+                    break
+                if done < steps:
+                    PyErr_CheckSignals()        # KeyboardInterrupt: the steps done so far stand
         finally:
             free(bufs)
             free(ended)
+            if not failed:
+                # whether all steps ran or Ctrl-C stopped them after ``done``: the games are
+                # between two steps; the policy's stream, observations and ids follow them
+                if not greedy:
+                    self.pstate += <uint64_t>done * <uint64_t>n * <uint64_t>0x9E3779B97F4A7C15ULL
+                with nogil:
+                    for i in range(n):
+                        self.refresh(i, self.observe)
+                self.write_all_ids()
         if failed:
             raise MemoryError()
-        if not greedy:
-            self.pstate += <uint64_t>steps * <uint64_t>n * <uint64_t>0x9E3779B97F4A7C15ULL
-        with nogil:
-            for i in range(n):
-                self.refresh(i, self.observe)
-        self.write_all_ids()
         for seat in range(S):
             total[seat] = 0
             for s in range(k):

@@ -53,8 +53,8 @@ from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from .memory import _available_bytes, _memory_error
 from .core import c_arguments, compact_observation, encode_observation, env_actions, observation_size, reward_scale_arg
-from .vector_args import (MAX_ENVS, MAX_THREADS, _dtype_arg, _index_arg, _int_actions, _play_args, _seeds_arg,
-                          _threads_arg)
+from .vector_args import (MAX_ENVS, MAX_THREADS, _dtype_arg, _index_arg, _int_actions, _observe_arg, _play_args,
+                          _seeds_arg, _threads_arg)
 from . import vector_args as _vargs
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "MAX_ENVS", "MAX_THREADS"]
@@ -193,9 +193,7 @@ class CVectorGame:
 
     @observe.setter
     def observe(self, value: bool) -> None:
-        if not isinstance(value, (bool, np.bool_)):
-            raise DdzError(f"observe must be True or False, got {value!r}")
-        self._core.observe = bool(value)
+        self._core.observe = _observe_arg(value)
 
     def reset(self, seeds: Any = None) -> npt.NDArray[np.float32]:
         """Deal a new hand in every game: the next seeds (module docstring), or ``seeds``.
@@ -259,7 +257,7 @@ class CVectorGame:
             bad = np.flatnonzero((wide < 0) | (wide >= self.num_actions))
             if len(bad):
                 i = int(bad[0])
-                raise ActionIdError(f"actions[{i}] = {int(wide[i])} is out of range 0..{self.num_actions - 1}")
+                raise ActionIdError(f"actions[{i}] = {int(a[i])} is out of range 0..{self.num_actions - 1}")
             a = wide
         return np.ascontiguousarray(a, np.int32)
 
@@ -352,7 +350,7 @@ class PyVectorGame:
         n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale, observe)
         self._compact = _dtype_arg(obs_dtype) == np.uint8
         self.num_threads = _threads_arg(num_threads)     # kept; the reference steps in one thread
-        self.observe = bool(observe)
+        self._observe_flag = bool(observe)
         self.num_envs = n
         self.actions = env_actions(self.rules)
         self.num_actions = self.actions.size
@@ -384,6 +382,15 @@ class PyVectorGame:
             s = seed
         self.seeds[i] = s
         return Game(self.rules, seed=s)
+
+    @property
+    def observe(self) -> bool:
+        """Whether :meth:`step` encodes the observations (settable: ``True`` or ``False``)."""
+        return self._observe_flag
+
+    @observe.setter
+    def observe(self, value: bool) -> None:
+        self._observe_flag = _observe_arg(value)
 
     def _observe(self, i: int) -> None:
         g = self.games[i]
@@ -449,7 +456,8 @@ class PyVectorGame:
     def _check_actions(self, actions: Any) -> np.ndarray:
         """``actions`` as int64[num_envs], every one legal in its game, or raise (nothing
         is stepped then)."""
-        a = _int_actions(actions, self.num_envs).astype(np.int64)
+        given = _int_actions(actions, self.num_envs)
+        a = given.astype(np.int64)              # a uint64 beyond 2**63 - 1 wraps below 0: refused
         ids, offsets = self.legal_ids()
         size = self.num_actions
         keys = np.repeat(np.arange(self.num_envs, dtype=np.int64), np.diff(offsets)) * size + ids
@@ -459,7 +467,7 @@ class PyVectorGame:
         ok[ok] = keys[pos[ok]] == want[ok]
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            x = int(a[i])
+            x = int(given[i])
             if not 0 <= x < size:
                 raise ActionIdError(f"actions[{i}] = {x} is out of range 0..{size - 1}")
             g = self.games[i]

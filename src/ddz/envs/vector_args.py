@@ -20,11 +20,17 @@ MAX_ENVS = 1 << 24
 """The most games one vector holds (the C games' limit; both implementations keep it)."""
 
 
+def _observe_arg(value: Any) -> bool:
+    """``observe`` (the constructor's and the settable attribute): a bool. :raises DdzError: else."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise DdzError(f"observe must be True or False, got {value!r}")
+    return bool(value)
+
+
 def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tuple[int, Rules, int]:
     """The constructor's arguments but ``reward_scale`` (``ddz.envs.core.reward_scale_arg``),
     checked. :raises DdzError: a bad one."""
-    if not isinstance(observe, (bool, np.bool_)):
-        raise DdzError(f"observe must be True or False, got {observe!r}")
+    _observe_arg(observe)
     if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
