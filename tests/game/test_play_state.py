@@ -166,22 +166,29 @@ def test_copies_and_pickles_are_independent():
 LEGACY_SEEDS = [0, 1, 5, -5, 2 ** 32 - 1, 2 ** 32, 2 ** 63 - 1, 3 ** 90, -(3 ** 90)]
 
 
+def assert_deals_as(rng, shuffle):
+    """Three deals of ``rng`` (``shuffle_deal``) are the positions 0..53 shuffled by
+    ``shuffle`` (the reference's, called on a list), cut into parts; the counts match."""
+    ranks = bytes(int(r) for r in CARDS)
+    for sizes in ((17, 17, 17, 3), (54,), (20, 34)):
+        positions, counts = shuffle_deal(rng, ranks, sizes)
+        order = list(range(54))
+        shuffle(order)
+        lo = 0
+        for part, cnt, k in zip(positions, counts, sizes):
+            assert part == tuple(sorted(order[lo:lo + k]))
+            assert cnt == tuple(np.bincount(CARDS[list(part)], minlength=15).tolist())
+            lo += k
+
+
 @pytest.mark.parametrize("seed", LEGACY_SEEDS)
 def test_legacy_generator_draws_what_random_random_draws(seed):
     """Records of version 4 and older deal with random.Random: legacy_rng (the core's
     Twister) draws exactly its numbers."""
     rng, ref = legacy_rng(seed), random.Random(seed)
     assert rng.getstate() == ref.getstate()
-    ranks = bytes(int(r) for r in CARDS)
-    for sizes in ((17, 17, 17, 3), (54,), (20, 34)):
-        positions, counts = shuffle_deal(rng, ranks, sizes)
-        order = list(range(54))
-        ref.shuffle(order)
-        lo = 0
-        for part, cnt, k in zip(positions, counts, sizes):
-            assert part == tuple(sorted(order[lo:lo + k]))
-            assert cnt == tuple(np.bincount(CARDS[list(part)], minlength=15).tolist())
-            lo += k
+    for _ in range(2):
+        assert_deals_as(rng, ref.shuffle)
         assert [rng.randrange(n) for n in (1, 2, 3, 54, 1000)] == [ref.randrange(n) for n in (1, 2, 3, 54, 1000)]
     assert rng.getstate() == ref.getstate()
     twin = copy_rng(rng)
@@ -214,16 +221,7 @@ def test_deal_stream_draws_what_the_documented_stream_draws(seed):
     """new_rng (the core's DealStream, or PyDealStream) against tests/dealspec.py, written
     from ddz.game.deal's docstring: shuffles, below(n) with its rejections, states."""
     rng, spec = new_rng(seed), SpecStream(seed)
-    ranks = bytes(int(r) for r in CARDS)
-    for sizes in ((17, 17, 17, 3), (54,), (20, 34)):
-        positions, counts = shuffle_deal(rng, ranks, sizes)
-        order = list(range(54))
-        spec.shuffle(order)
-        lo = 0
-        for part, cnt, k in zip(positions, counts, sizes):
-            assert part == tuple(sorted(order[lo:lo + k]))
-            assert cnt == tuple(np.bincount(CARDS[list(part)], minlength=15).tolist())
-            lo += k
+    assert_deals_as(rng, spec.shuffle)
     # 2**31 + 1 rejects about half of the words: the rejection path, drawn often
     sizes = [1, 2, 3, 54, 108, 1000, 2 ** 31 + 1, 2 ** 32 - 1] * 8
     assert [rng.randrange(n) for n in sizes] == [spec.below(n) for n in sizes]

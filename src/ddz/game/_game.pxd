@@ -19,7 +19,7 @@ Stable API (other modules depend on these signatures):
   written. ``core_is_legal(c, id)``: a fit check and one comparison.
 * ``core_apply(c, id)``: play the legal id ``id`` (trusted); 0, or -1 when out of memory
   (nothing changed then). ``core_pop(c)``: undo the last step; its id, or -1.
-* ``dr_below(r, n)``, ``dr_shuffle(r, order, n)``: the deal stream (the deal's generator);
+* ``dr_below(r, n)``: the deal stream (the deal's generator);
   ``mt_seed(m, key, n)``, ``mt_next(m)``, ``mt_below(m, n)``: ``random.Random``'s (the
   deals of records of version 4 and older, and the bots').
 
@@ -101,7 +101,6 @@ cdef void mt_seed(MTState* m, const uint32_t* key, Py_ssize_t n) noexcept nogil
 cdef uint32_t mt_next(MTState* m) noexcept nogil
 cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil
 cdef void mt_seed_u64(MTState* m, uint64_t seed) noexcept nogil
-cdef void mt_shuffle(MTState* m, int* order, Py_ssize_t n) noexcept nogil
 
 
 cdef class Twister:
@@ -117,7 +116,6 @@ cdef struct DealRng:
 
 cdef uint64_t mix64(uint64_t z) noexcept nogil
 cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil
-cdef void dr_shuffle(DealRng* r, int* order, Py_ssize_t n) noexcept nogil
 cdef int64_t vector_hand_seed(uint64_t seed, uint64_t j) noexcept nogil
 
 

@@ -677,21 +677,6 @@ cdef void mt_seed_u64(MTState* m, uint64_t seed) noexcept nogil:
     mt_seed(m, key, 2 if key[1] else 1)
 
 
-cdef void mt_shuffle(MTState* m, int* order, Py_ssize_t n) noexcept nogil:
-    """``order[0:n]`` = ``0 .. n - 1`` shuffled as ``random.Random.shuffle`` would."""
-    cdef Py_ssize_t i, j
-    cdef int t
-    for i in range(n):
-        order[i] = <int>i
-    i = n - 1
-    while i >= 1:
-        j = mt_below(m, <uint32_t>(i + 1))
-        t = order[i]
-        order[i] = order[j]
-        order[j] = t
-        i -= 1
-
-
 cdef uint32_t mt_below(MTState* m, uint32_t n) noexcept nogil:
     """``Random._randbelow(n)`` for ``1 <= n < 2**32``: rejection sampling on
     ``getrandbits(n.bit_length())``."""
@@ -819,9 +804,15 @@ cdef void dr_set(DealRng* r, uint64_t seed, uint64_t drawn) noexcept nogil:
 
 
 cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil:
+    """Uniform in ``0 .. n - 1`` (``1 <= n < 2**32``): :func:`below_inline`."""
+    return below_inline(r, n)
+
+
+cdef inline uint32_t below_inline(DealRng* r, uint32_t n) noexcept nogil:
     """Uniform in ``0 .. n - 1`` (``1 <= n < 2**32``): Lemire's multiply-and-shift on the
     next draw ``x``, ``m = x * n``, drawn again while the low half of ``m`` is below
-    ``2**32 mod n`` (so exactly uniform; with n <= 108 that is once in 40 million)."""
+    ``2**32 mod n`` (so exactly uniform; with n <= 108 that is once in 40 million). Inline:
+    the shuffle draws 53 or 107 of them in a row."""
     cdef uint64_t m = dr_draw(r) * <uint64_t>n
     cdef uint32_t t
     if <uint32_t>m < n:
@@ -831,16 +822,25 @@ cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil:
     return <uint32_t>(m >> 32)
 
 
-cdef void dr_shuffle(DealRng* r, int* order, Py_ssize_t n) noexcept nogil:
+ctypedef fused deal_gen:       # the deal's generators: the stream, random.Random's for old records
+    DealRng
+    MTState
+
+
+cdef void shuffle_positions(deal_gen* g, int* order, Py_ssize_t n) noexcept nogil:
     """``order[0:n]`` = ``0 .. n - 1`` shuffled by Fisher and Yates: for ``i`` from ``n - 1``
-    down to 1, swap ``order[i]`` with ``order[below(i + 1)]`` (``random.shuffle``'s order)."""
+    down to 1, swap ``order[i]`` with ``order[below(i + 1)]``, ``below`` the generator's
+    (``random.shuffle``'s order; with a Twister, ``random.Random.shuffle`` itself)."""
     cdef Py_ssize_t i, j
     cdef int t
     for i in range(n):
         order[i] = <int>i
     i = n - 1
     while i >= 1:
-        j = dr_below(r, <uint32_t>(i + 1))
+        if deal_gen is DealRng:
+            j = below_inline(g, <uint32_t>(i + 1))
+        else:
+            j = mt_below(g, <uint32_t>(i + 1))
         t = order[i]
         order[i] = order[j]
         order[j] = t
@@ -926,9 +926,9 @@ cdef object _cut_deal(ranks, sizes, DealStream ds, Twister tw):
             if r[i] >= NUM_RANKS:
                 raise ValueError(f"rank {r[i]} at deck position {i}")
         if ds is not None:
-            dr_shuffle(&ds.r, order, n)
+            shuffle_positions(&ds.r, order, n)
         else:
-            mt_shuffle(&tw.m, order, n)
+            shuffle_positions(&tw.m, order, n)
         positions, counts = [], []
         lo = 0
         for size in sizes:
@@ -960,7 +960,7 @@ cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil:
     (``ddz.game.deal.shuffled_deal``)."""
     cdef int order[MAX_DECK]
     cdef int i, s, n = c.ndeck
-    dr_shuffle(&g.rng, order, n)
+    shuffle_positions(&g.rng, order, n)
     memset(g.hands, 0, sizeof(g.hands))
     memset(g.bottom, 0, sizeof(g.bottom))
     for s in range(c.seats):
