@@ -844,8 +844,10 @@ cdef class VectorCore:
         memset(sums, 0, sizeof(sums))
         try:
             while done < steps:
-                # chunks of about 2**18 decisions (tens of milliseconds), and Ctrl-C between them
-                upto = min(steps, done + max(1, (1 << 18) // n))
+                # chunks of about 2**18 decisions (tens of milliseconds), and of at most 128
+                # steps on threads (two barriers a step, each slow when a core is taken by
+                # another process), and Ctrl-C between them
+                upto = min(steps, done + max(1, min((1 << 18) // n, 128 if k > 1 else steps)))
                 with nogil:
                     t = done
                     while t < upto:
