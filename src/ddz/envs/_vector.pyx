@@ -647,11 +647,31 @@ cdef class VectorCore:
 
     def first_illegal(self, const int32_t[::1] actions):
         """The first game whose action is not legal, or -1 (nothing is stepped)."""
-        cdef Py_ssize_t i
         self.ready()
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must have {self.n} entries")
-        for i in range(self.n):
+        return self.first_illegal_(&actions[0], min(self.num_threads, self.n, 256))
+
+    cdef Py_ssize_t first_illegal_(self, const int32_t* actions, int k) noexcept:
+        """:meth:`first_illegal` on ``k`` threads (shards of games; the first shard that
+        has one names it, so the answer is the same for every ``k``)."""
+        cdef Py_ssize_t bad[256]
+        cdef Py_ssize_t s, n = self.n
+        with nogil:
+            if k == 1:
+                bad[0] = self.shard_illegal(0, n, actions)
+            else:
+                for s in prange(k, num_threads=k, schedule="static"):
+                    bad[s] = self.shard_illegal(n * s // k, n * (s + 1) // k, actions)
+        for s in range(k):
+            if bad[s] >= 0:
+                return bad[s]
+        return -1
+
+    cdef Py_ssize_t shard_illegal(self, Py_ssize_t lo, Py_ssize_t hi, const int32_t* actions) noexcept nogil:
+        """The first game of ``lo..hi`` whose action is not legal, or -1."""
+        cdef Py_ssize_t i
+        for i in range(lo, hi):
             if not hand_is_legal(&self.games[i], &self.conf.h, actions[i]):
                 return i
         return -1
@@ -744,10 +764,13 @@ cdef class VectorCore:
         cdef float* rew = self.rew_p
         cdef uint8_t* done = self.done_p
         cdef int S = self.conf.h.seats
-        i = self.first_illegal(actions)
+        cdef int threads = min(self.num_threads, self.n, 256)
+        self.ready()
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions must have {self.n} entries")
+        i = self.first_illegal_(&actions[0], threads)
         if i >= 0:
             return i
-        cdef int threads = min(self.num_threads, self.n, 256)
         if threads > 1:
             self.acts_p = &actions[0]
             return self.step_threads(threads)
