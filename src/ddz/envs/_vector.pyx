@@ -647,10 +647,15 @@ cdef class VectorCore:
 
     def first_illegal(self, const int32_t[::1] actions):
         """The first game whose action is not legal, or -1 (nothing is stepped)."""
+        self.check_actions(actions)
+        return self.first_illegal_(&actions[0], min(self.num_threads, self.n, 256))
+
+    cdef int check_actions(self, const int32_t[::1] actions) except -1:
+        """An initialised vector and one action per game (trusted ids otherwise)."""
         self.ready()
         if actions.shape[0] != self.n:
             raise ValueError(f"actions must have {self.n} entries")
-        return self.first_illegal_(&actions[0], min(self.num_threads, self.n, 256))
+        return 0
 
     cdef Py_ssize_t first_illegal_(self, const int32_t* actions, int k) noexcept:
         """:meth:`first_illegal` on ``k`` threads (shards of games; the first shard that
@@ -700,19 +705,22 @@ cdef class VectorCore:
                 self.off_p[i + 1] = k
         return ended
 
-    cdef Py_ssize_t shard_deal(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t seed_at) noexcept nogil:
-        """Pass 2: the games of ``lo..hi`` whose hand ended deal the next, hands ``seed_at``
-        on in game order (so the hands are those of one thread), are encoded and their
-        legal ids counted. Returns -1 when out of memory, else 0."""
+    cdef Py_ssize_t shard_next(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t hand, const uint8_t* ended,
+                               bint refresh) noexcept nogil:
+        """The games of ``lo..hi`` marked in ``ended`` start hands ``hand``, ``hand + 1``, ...
+        in game order (so the hands are those of one thread); with ``refresh`` (pass 2 of a
+        threaded step) each is encoded and its legal ids counted into ``off_p[i + 1]``.
+        Returns -1 when out of memory, else 0."""
         cdef Py_ssize_t i, k
         for i in range(lo, hi):
-            if self.done_p[i]:
-                self.deal_hand(i, seed_at)
-                seed_at += 1
-                k = self.refresh(i, self.observe)
-                if k < 0:
-                    return -1
-                self.off_p[i + 1] = k
+            if ended[i]:
+                self.deal_hand(i, hand)
+                hand += 1
+                if refresh:
+                    k = self.refresh(i, self.observe)
+                    if k < 0:
+                        return -1
+                    self.off_p[i + 1] = k
         return 0
 
     cdef void shard_ids(self, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
@@ -738,7 +746,7 @@ cdef class VectorCore:
             self.hands_dealt += ended[s]
         with nogil:
             for s in prange(k, num_threads=k, schedule="static"):
-                if ended[s] and self.shard_deal(n * s // k, n * (s + 1) // k, at[s]) < 0:
+                if ended[s] and self.shard_next(n * s // k, n * (s + 1) // k, at[s], self.done_p, True) < 0:
                     failed = True
         if failed:
             raise MemoryError()
@@ -765,9 +773,7 @@ cdef class VectorCore:
         cdef uint8_t* done = self.done_p
         cdef int S = self.conf.h.seats
         cdef int threads = min(self.num_threads, self.n, 256)
-        self.ready()
-        if actions.shape[0] != self.n:
-            raise ValueError(f"actions must have {self.n} entries")
+        self.check_actions(actions)
         i = self.first_illegal_(&actions[0], threads)
         if i >= 0:
             return i
@@ -895,11 +901,11 @@ cdef class VectorCore:
                         if failed:
                             break
                         if dealt and k == 1:
-                            self.shard_next(0, n, at[0], ended)
+                            self.shard_next(0, n, at[0], ended, False)
                         elif dealt:
                             for s in prange(k, num_threads=k, schedule="static"):
                                 if count[s]:
-                                    self.shard_next(n * s // k, n * (s + 1) // k, at[s], ended)
+                                    self.shard_next(n * s // k, n * (s + 1) // k, at[s], ended, False)
                         t += 1
                 done = t
                 if failed:
@@ -925,15 +931,6 @@ cdef class VectorCore:
             for s in range(k):
                 total[seat] += sums[s][seat]
         return finished, np.array([total[seat] for seat in range(S)], np.float64) * self.reward_scale
-
-    cdef void shard_next(self, Py_ssize_t lo, Py_ssize_t hi, uint64_t hand, const uint8_t* ended) noexcept nogil:
-        """The games of ``lo..hi`` marked in ``ended`` start hands ``hand``, ``hand + 1``, ...
-        in game order."""
-        cdef Py_ssize_t i
-        for i in range(lo, hi):
-            if ended[i]:
-                self.deal_hand(i, hand)
-                hand += 1
 
     # -- inspection --
     cdef int check_index(self, Py_ssize_t i) except -1:

@@ -64,7 +64,8 @@ block                      size        content
 ``S = rules.seats``. The compact ``uint8`` observations (``VectorGame(...,
 obs_dtype=numpy.uint8)``) have the same layout and values, except ``log2_multiplier``,
 which holds ``round(4 * log2_multiplier)`` capped at 255 (:func:`compact_observation`).
-:func:`observation_layout` returns these blocks as ``(name, start, stop)``; the tests check it against this table. With one deck and three seats the size is
+:func:`observation_layout` returns these blocks as ``(name, start, stop)``; the tests
+check it against this table. With one deck and three seats the size is
 610; the four-player game's is 1,379 (:func:`observation_size`).
 """
 

@@ -31,9 +31,9 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tu
     """The constructor's arguments but ``reward_scale`` (``ddz.envs.core.reward_scale_arg``),
     checked. :raises DdzError: a bad one."""
     _observe_arg(observe)
-    if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or not 1 <= num_envs <= MAX_ENVS:
+    if not is_integer(num_envs) or not 1 <= num_envs <= MAX_ENVS:
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2 ** 64:
+    if not is_integer(seed) or not 0 <= seed < 2 ** 64:
         raise DdzError(f"seed must be an int 0 .. 2**64 - 1, got {seed!r}")
     return int(num_envs), _args.rules_arg(rules), int(seed)
 
@@ -54,14 +54,13 @@ def _dtype_arg(obs_dtype: Any) -> np.dtype:
 
 def _threads_arg(num_threads: Any) -> int:
     """``num_threads`` as an int >= 1 (0: every core); DdzError unless an int 0..MAX_THREADS."""
-    if isinstance(num_threads, bool) or not isinstance(num_threads, (int, np.integer)) \
-            or not 0 <= num_threads <= MAX_THREADS:
+    if not is_integer(num_threads) or not 0 <= num_threads <= MAX_THREADS:
         raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
     return int(num_threads) or (os.cpu_count() or 1)
 
 
 def _index_arg(i: Any, n: int) -> int:
-    if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+    if not is_integer(i) or not 0 <= i < n:
         raise DdzError(f"a game index is an int 0..{n - 1}, got {i!r}")
     return int(i)
 
@@ -100,7 +99,7 @@ def _int_actions(actions: Any, n: int) -> np.ndarray:
 
 
 def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or not 0 <= steps < 2 ** 63:
+    if not is_integer(steps) or not 0 <= steps < 2 ** 63:
         raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
     if not isinstance(policy, str) or policy not in ("random", "greedy"):
         raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")

@@ -784,23 +784,27 @@ cdef uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t dr_word(uint64_t seed, uint64_t k) noexcept nogil:
+    """Word ``k`` of the stream of ``seed``: ``mix64(seed + (k + 1) * 0x9E3779B97F4A7C15)``
+    (mod 2**64), SplitMix64 started at the seed, a function of (seed, k) alone."""
+    return mix64(seed + (k + 1) * <uint64_t>0x9E3779B97F4A7C15ULL)
+
+
 cdef inline uint64_t dr_draw(DealRng* r) noexcept nogil:
-    """The next 32-bit draw ``i = r.drawn``: the high half of word ``k = i // 2`` when ``i``
-    is even, its low half when odd; word ``k`` is ``mix64(seed + (k + 1) *
-    0x9E3779B97F4A7C15)`` (mod 2**64): SplitMix64 started at the seed, a function of
-    (seed, k) alone."""
+    """The next 32-bit draw ``i = r.drawn``: the high half of word ``i // 2`` when ``i`` is
+    even (the word kept in ``r.word``), its low half when odd."""
     r.drawn += 1
     if r.drawn & 1:
-        r.word = mix64(r.seed + ((r.drawn + 1) >> 1) * <uint64_t>0x9E3779B97F4A7C15ULL)
+        r.word = dr_word(r.seed, (r.drawn - 1) >> 1)
         return r.word >> 32
     return r.word & 0xFFFFFFFFu
 
 
 cdef void dr_set(DealRng* r, uint64_t seed, uint64_t drawn) noexcept nogil:
-    """The stream of ``seed`` after ``drawn`` draws."""
+    """The stream of ``seed`` after ``drawn`` draws (the half-used word kept when odd)."""
     r.seed = seed
     r.drawn = drawn
-    r.word = mix64(seed + ((drawn + 1) >> 1) * <uint64_t>0x9E3779B97F4A7C15ULL) if drawn & 1 else 0
+    r.word = dr_word(seed, (drawn - 1) >> 1) if drawn & 1 else 0
 
 
 cdef uint32_t dr_below(DealRng* r, uint32_t n) noexcept nogil:

@@ -248,17 +248,18 @@ class PyDealStream:
     :param seed: an int ``0 .. 2**64 - 1`` (trusted: :class:`ddz.Game` checks it).
     """
 
-    __slots__ = ("_seed", "_drawn")
+    __slots__ = ("_seed", "_drawn", "_word")
 
     def __init__(self, seed: int = 0) -> None:
-        self._seed = seed
-        self._drawn = 0
+        self.setstate(("splitmix64", seed, 0))
 
     def _draw(self) -> int:
         i = self._drawn
         self._drawn = i + 1
-        word = mix64((self._seed + ((i >> 1) + 1) * _GAMMA) & _M64)
-        return word & 0xFFFFFFFF if i & 1 else word >> 32
+        if i & 1:
+            return self._word & 0xFFFFFFFF          # the low half of the word drawn before
+        self._word = mix64((self._seed + ((i >> 1) + 1) * _GAMMA) & _M64)
+        return self._word >> 32
 
     def randrange(self, n: int) -> int:
         """``below(n)``: uniform in ``0 .. n - 1``, for ``1 <= n < 2**32``."""
@@ -286,6 +287,8 @@ class PyDealStream:
     def setstate(self, state: Tuple[str, int, int]) -> None:
         """Take a state of :meth:`getstate` (trusted)."""
         _, self._seed, self._drawn = state
+        # after an odd number of draws the next is the low half of word drawn // 2
+        self._word = mix64((self._seed + ((self._drawn >> 1) + 1) * _GAMMA) & _M64) if self._drawn & 1 else 0
 
     def __reduce__(self) -> Tuple[Any, Tuple[str, Any]]:
         return (restored_rng, ("stream", self.getstate()))
