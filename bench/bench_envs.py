@@ -17,7 +17,8 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
   ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps (and the same
   with actions drawn beforehand, ``play(record=...)`` replayed through ``step``, only the
   steps timed); and with compact ``uint8`` observations (``obs_dtype``), one thread and
-  every core;
+  every core; and with packed rows (``obs_dtype="packed"``), with the numpy choice and on
+  pre-drawn actions (1,024 games, 4 times the steps, one thread and every core; 64 games);
 * ``VectorGame.play``: the same games stepped ``--steps`` times by the built-in random
   policy inside C (no Python per step; observations encoded once at the end), on one
   thread and on every core;
@@ -58,7 +59,7 @@ hand (``bottom_bonus``, ``first_bidder="face_up"``, ``bid_rounds="until_passes"`
 default rules in the same run, and ``PyVectorGame`` under the four-player rules.
 
 ``--only threads`` (issue 30): ``step()`` of 1,024 games on pre-drawn actions, one thread
-then two (every one-thread run first), float32 and ``uint8``.
+then two (every one-thread run first), float32, ``uint8`` and packed rows.
 
 ``--only gym`` (issue 31): Gymnasium's vector API, ``make_vec(..., "vector_entry_point")``
 (the C vector env) against ``VectorGame.step`` and ``make_vec(..., "sync")``.
@@ -93,13 +94,13 @@ def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD,
     return (time.perf_counter() - t) / (games * steps)
 
 
-def vector_replay(games, steps, dtype=np.float32):
+def vector_replay(games, steps, dtype=np.float32, threads=1):
     """``step()`` on pre-drawn actions (issue 30: where the harness would dominate): the
     actions of ``play(steps, record=...)`` on a twin, replayed through ``step``; only the
     ``step`` calls are timed."""
     record = np.zeros((steps, games), np.int32)
     CVectorGame(games, seed=0, obs_dtype=dtype).play(steps, record=record)
-    vg = CVectorGame(games, seed=0, obs_dtype=dtype)
+    vg = CVectorGame(games, seed=0, obs_dtype=dtype, num_threads=threads)
     t = time.perf_counter()
     for row in record:
         vg.step(row)
@@ -116,10 +117,18 @@ def hand_start(games, resets=20):
     return (time.perf_counter() - t) / (games * resets)
 
 
+DTYPES = (np.float32, np.uint8, "packed")
+
+
+def dtype_name(dtype):
+    return dtype if isinstance(dtype, str) else np.dtype(dtype).name
+
+
 def threads_ratio(games, steps, repeats):
     """``--only threads`` (issue 30): ``step()`` on pre-drawn actions, one thread then two,
-    float32 and ``uint8``: every one-thread run first (a run right after threaded ones is
-    slower on a small VM), then the two-thread runs; medians and their ratio."""
+    float32, ``uint8`` and packed rows: every one-thread run first (a run right after
+    threaded ones is slower on a small VM), then the two-thread runs; medians and their
+    ratio."""
     record = np.zeros((steps, games), np.int32)
     CVectorGame(games, seed=0).play(steps, record=record)
 
@@ -132,11 +141,11 @@ def threads_ratio(games, steps, repeats):
 
     med = {}
     for threads in (1, 2):
-        for dtype in (np.float32, np.uint8):
+        for dtype in DTYPES:
             run(threads, dtype)                           # warm-up
             med[threads, dtype] = float(np.median([run(threads, dtype) for _ in range(repeats)]))
-    for dtype in (np.float32, np.uint8):
-        print(f"step() on pre-drawn actions, {games} games, {np.dtype(dtype).name}: one thread "
+    for dtype in DTYPES:
+        print(f"step() on pre-drawn actions, {games} games, {dtype_name(dtype)}: one thread "
               f"{med[1, dtype] * 1e6:.3f} us, two threads {med[2, dtype] * 1e6:.3f} us per decision: "
               f"{med[1, dtype] / med[2, dtype]:.2f}x")
 
@@ -463,6 +472,11 @@ def main(argv=None):
             ("VectorGame C, obs_dtype=uint8", lambda: vector_game(g, steps, dtype=np.uint8)),
             ("VectorGame C (64 games), pre-drawn, uint8", lambda: vector_replay(64, steps * 16, np.uint8)),
             ("VectorGame C, uint8, num_threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
+            ("VectorGame C, packed", lambda: vector_game(g, steps, dtype="packed")),
+            ("VectorGame C, packed, num_threads=0", lambda: vector_game(g, steps, dtype="packed", threads=0)),
+            ("VectorGame C, pre-drawn, packed", lambda: vector_replay(g, steps * 4, "packed")),
+            ("VectorGame C, pre-drawn, packed, num_threads=0", lambda: vector_replay(g, steps * 4, "packed", 0)),
+            ("VectorGame C (64 games), pre-drawn, packed", lambda: vector_replay(64, steps * 16, "packed")),
             ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
             ("VectorGame.play, num_threads=0", lambda: vector_play(g, steps, 0)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
@@ -492,7 +506,8 @@ def main(argv=None):
         t = times[name]
         print(f"{name:40} {med[name] * 1e6:12.3f} {f'({min(t) * 1e6:.2f}..{max(t) * 1e6:.2f})':>16} "
               f"{1 / med[name]:12,.0f}")
-    vec, blind, threaded, small, compact, small_u8, compact_t, play, play_t = (rows[k][0] for k in range(9))
+    vec, blind, threaded, small, compact, small_u8, compact_t, packed, packed_t, pre_p, pre_pt, small_p, play, play_t = (
+        rows[k][0] for k in range(14))
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
             print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
@@ -500,12 +515,17 @@ def main(argv=None):
                   f"64 games {med[base] / med[small]:.1f}x ({med[base] / med[small_u8]:.1f}x pre-drawn, uint8), "
                   f"uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
                   f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x "
-                  f"({med[base] / med[play_t]:.1f}x on every core)")
+                  f"({med[base] / med[play_t]:.1f}x on every core); packed {med[base] / med[packed]:.1f}x "
+                  f"({med[base] / med[packed_t]:.1f}x on every core), pre-drawn packed {med[base] / med[pre_p]:.1f}x "
+                  f"({med[base] / med[pre_pt]:.1f}x on every core), 64 games pre-drawn packed "
+                  f"{med[base] / med[small_p]:.1f}x")
     print(f"num_threads=0 / one thread: step {med[vec] / med[threaded]:.2f}x, uint8 {med[compact] / med[compact_t]:.2f}x, "
+          f"packed {med[packed] / med[packed_t]:.2f}x, pre-drawn packed {med[pre_p] / med[pre_pt]:.2f}x, "
           f"play {med[play] / med[play_t]:.2f}x")
     start = rows[-1][0]
     print(f"a hand's start: {med[start] * 1e6:.3f} us = {med[start] / med[vec]:.2f} decisions with observations, "
-          f"{med[start] / med[compact]:.2f} with uint8 ones, {med[start] / med[blind]:.2f} without")
+          f"{med[start] / med[compact]:.2f} with uint8 ones, {med[start] / med[pre_p]:.2f} of a pre-drawn packed one, "
+          f"{med[start] / med[blind]:.2f} without")
     if "RLCard doudizhu env" in med and "PettingZoo raw_env" in med:
         print(f"PettingZoo step {med['RLCard doudizhu env'] / med['PettingZoo raw_env']:.1f}x faster than RLCard's")
     if args.only is None:

@@ -6,7 +6,9 @@ open play and scoring), the oracle (issue 29).
 Every game of a vector is stepped beside a reference game (:class:`ReferenceGame`: a
 ``ddz.Game`` on ``PyHand``) and a ``ddz.Game`` (on ``CHand``), all on the same seed; at
 every decision the test compares the seat to act, the legal env ids, the observation (the
-pure-Python encoder, :func:`ddz.envs.core.encode_observation_py`, of the reference; the
+pure-Python encoder, :func:`ddz.envs.core.encode_observation_py`, of the reference, and
+its packing by :func:`ddz.envs.packed.pack_observations` against a twin vector with packed
+rows, ``obs_dtype="packed"``, which keeps card bits from row to row; the
 ``Observation`` of the other game), the referee's multiplier and the auction's state, and
 at the end of each hand the rewards and the ``Result``. It runs a pairwise covering array of the options that change a hand's
 flow, each engine profile and the four-player game (500 hands each), and asserts that
@@ -31,6 +33,7 @@ from ddz import Rules
 from ddz.core.implementation import NO_EXTENSIONS
 from ddz.envs import env_actions
 from ddz.envs.core import encode_observation_py
+from ddz.envs.packed import pack_observations
 from ddz.game.deal import bottom_bonus_factor, new_rng, shuffled_deal
 from ddz.game.hand import PyHand
 
@@ -181,10 +184,12 @@ def lockstep(rules: Rules, hands: int, seed: int, events: Counter, n: int = 40, 
     ``chosen``: hand seeds for the first hands of the first games."""
     acts = env_actions(rules)
     vg = ddz.envs.CVectorGame(n, rules, seed=seed, reward_scale=0.5)
+    packed = ddz.envs.CVectorGame(n, rules, seed=seed, reward_scale=0.5, obs_dtype="packed")
     if len(chosen):
         seeds = vg.seeds.copy()
         seeds[:len(chosen)] = chosen
         vg.reset(seeds=seeds)
+        packed.reset(seeds=seeds)
     games = [ReferenceGame(rules, seed=int(s)) for s in vg.seeds]
     products = [ddz.Game(rules, seed=int(s)) for s in vg.seeds]
     policy = Styles(seed)
@@ -211,12 +216,17 @@ def lockstep(rules: Rules, hands: int, seed: int, events: Counter, n: int = 40, 
                 events["forced_bid"] += 1
             actions[i] = policy.choose(g, styles[i], row)
         # one comparison per step (the per-game ones only to name a difference)
-        if not (np.array_equal(ids, np.concatenate(want_ids)) and np.array_equal(vg.observations, want_obs)):
+        want_packed = pack_observations(want_obs, rules)
+        if not (np.array_equal(ids, np.concatenate(want_ids)) and np.array_equal(vg.observations, want_obs)
+                and np.array_equal(packed.observations, want_packed)):
             for i, g in enumerate(games):
                 np.testing.assert_array_equal(ids[offsets[i]:offsets[i + 1]], want_ids[i],
                                               err_msg=f"legal ids of game {i} ({g!r})")
                 np.testing.assert_array_equal(vg.observations[i], want_obs[i], err_msg=f"observation of game {i} ({g!r})")
+                np.testing.assert_array_equal(packed.observations[i], want_packed[i],
+                                              err_msg=f"packed observation of game {i} ({g!r})")
         _, rewards, dones = vg.step(actions)
+        packed.step(actions)
         for i, g in enumerate(games):
             acts.step(g, int(actions[i]))
             acts.step(products[i], int(actions[i]))

@@ -464,8 +464,68 @@ def test_compact_observations_are_the_float_ones_compacted(rules):
     assert vgs[0].observations.dtype == np.uint8
     if rules.players == 4:
         assert fractions - {0}              # open play: a multiplier with a ×3 (log2 not whole)
-    for bad in (np.float64, np.int8, "x", True, None):
+    for bad in (np.float64, np.int8, "x", "Packed", "bits", True, None, np.zeros(3)):
         with pytest.raises(DdzError, match="obs_dtype"):
             VectorGame(2, rules, obs_dtype=bad)
     with pytest.raises(DdzError, match="float32"):
         compact_observation(np.zeros(3), rules)
+
+
+def spec_packed(obs, rules):
+    """Packed rows as ``pack_observations``'s docstring describes them, written from it
+    alone: 0/1 feature ``i`` as bit ``i % 8`` of byte ``i // 8``, then the counts as bytes."""
+    from ddz.envs.core import compact_observation, observation_layout
+    from ddz.envs.packed import packed_size
+    compact = compact_observation(obs, rules)
+    size = obs.shape[1]
+    out = np.zeros((obs.shape[0], packed_size(rules)), np.uint8)
+    tail = -(-size // 8)
+    counts = [i for name, start, stop in observation_layout(rules) if name in ("cards_left", "robs", "log2_multiplier")
+              for i in range(start, stop)]
+    for g in range(obs.shape[0]):
+        for i in range(size):
+            if i not in counts and compact[g, i]:
+                assert compact[g, i] == 1
+                out[g, i // 8] |= 1 << (i % 8)
+        out[g, tail:tail + len(counts)] = compact[g, counts]
+    return out
+
+
+@pytest.mark.parametrize("rules", [ddz.STANDARD, Rules(bottom_bonus=True, doubling=True, bidding="rob",
+                                                       first_bidder="face_up"),
+                                   Rules.four_player()], ids=["standard", "bonus-doubling-rob-face-up", "four-player"])
+def test_packed_observations_are_the_documented_bits(rules):
+    """``obs_dtype="packed"`` (issue 30): the C rows (one thread and two) and the pure-Python
+    vector's are the float32 rows packed as documented, step by step through whole hands;
+    ``unpack_observations`` gives the compact ``uint8`` rows back."""
+    from ddz.envs.core import compact_observation
+    from ddz.envs.packed import pack_observations, packed_size, unpack_observations
+    n = 8
+    vgs = [PyVectorGame(n, rules, seed=5, obs_dtype="packed")]
+    if not NO_EXTENSIONS:
+        vgs += [CVectorGame(n, rules, seed=5, obs_dtype="packed"),
+                CVectorGame(n, rules, seed=5, obs_dtype="packed", num_threads=2)]
+    ref = PyVectorGame(n, rules, seed=5)
+    rng = np.random.default_rng(9)
+    ends = 0
+    for t in range(150):
+        actions = random_actions(ref, rng)
+        want, _, dones = ref.step(actions)
+        ends += int(dones.sum())
+        packed = pack_observations(want, rules)
+        if t % 10 == 0:
+            np.testing.assert_array_equal(spec_packed(want, rules), packed)
+        np.testing.assert_array_equal(unpack_observations(packed, rules), compact_observation(want, rules))
+        np.testing.assert_array_equal(pack_observations(compact_observation(want, rules), rules), packed)
+        for vg in vgs:
+            obs = vg.step(actions)[0]
+            assert obs.dtype == np.uint8 and obs.shape == (n, packed_size(rules))
+            np.testing.assert_array_equal(obs, packed)
+    assert ends >= 4                        # hands ended and were dealt again within the steps
+    assert packed_size(rules) == (88 if rules.players == 3 else 184)
+    for bad in (np.zeros((2, packed_size(rules)), np.int8), np.zeros((2, 5), np.uint8), [1, 2], None):
+        with pytest.raises(DdzError, match="packed"):
+            unpack_observations(bad, rules)
+    for bad in (np.zeros((2, 5), np.float32), np.zeros((2, want.shape[1]), np.int64), "x"):
+        with pytest.raises(DdzError, match="obs must be"):
+            pack_observations(bad, rules)

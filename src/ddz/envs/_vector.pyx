@@ -82,6 +82,9 @@ cdef struct Conf:
     int at[NBLOCKS]
     int enc_base[NUM_RANKS]    # card encoding: rank r's "at least k" bits start here
     int enc_max[NUM_RANKS]     # ... and there are this many
+    Py_ssize_t tail            # packed rows: the byte of the first count (after the bits)
+    Py_ssize_t packed_bytes    # ... and the row's bytes (ddz.envs.packed.packed_size)
+    const uint64_t* play_bits  # packed rows of one deck: the card bits of each play id (else NULL)
     float scale
 
 
@@ -99,9 +102,46 @@ cdef inline void rewards(const VGame* g, const Conf* c, int status, float* out) 
 cdef float PREFIX[9][8]       # PREFIX[n]: n ones, then zeros ("at least k copies" bits)
 cdef uint8_t PREFIX8[9][8]    # ... for the compact (uint8) observations
 
-ctypedef fused obs_t:         # an observation row: float32, or the compact uint8
+cdef enum:
+    PACKED_WORDS = 24         # the most 64-bit words of a packed row (184 bytes: four players)
+
+cdef struct SeatBits:         # a game's card bits in the play phase, kept from row to row
+    Py_ssize_t nhist          # the length of the play history they follow (-1: none yet this hand)
+    uint64_t played[MAX_SEATS]         # 4-bit counts of the cards each seat played
+    uint64_t played_bits[MAX_SEATS]    # ... their card bits (card_bits)
+    uint64_t held_bits[MAX_SEATS]      # the card bits of each seat's hand
+    uint64_t bottom_bits
+
+cdef struct Bits:             # a packed observation row (ddz.envs.packed.pack_observations) being
+    uint64_t w[PACKED_WORDS]  # built: its bytes as little-endian words (pack_row stores it)
+    SeatBits* seats           # the game's kept card bits (one deck), or NULL: computed afresh
+
+ctypedef fused obs_t:         # an observation row: float32, the compact uint8, or packed bits
     float
     uint8_t
+    Bits
+
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* 8 bytes at p as a little-endian word, and a word back as such bytes */
+    static inline uint64_t ddz_load_le64(const uint8_t* p) {
+        uint64_t w; memcpy(&w, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+    #endif
+        return w;
+    }
+    static inline void ddz_store_le64(uint8_t* p, uint64_t w) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+    #endif
+        memcpy(p, &w, 8);
+    }
+    """
+    uint64_t ddz_load_le64(const uint8_t* p) noexcept nogil
+    void ddz_store_le64(uint8_t* p, uint64_t w) noexcept nogil
 
 
 cdef void init_prefix() noexcept:
@@ -116,28 +156,138 @@ init_prefix()
 
 
 cdef inline const void* prefix(int n, obs_t* kind) noexcept nogil:
-    """The row of n ones then zeros, of the observation's type."""
+    """The row of n ones then zeros, of the observation's type (float32 or uint8)."""
     if obs_t is float:
         return &PREFIX[n][0]
     else:
         return &PREFIX8[n][0]
 
 
-cdef inline void enc_cards(const Conf* c, const uint8_t* counts, obs_t* out) noexcept nogil:
-    """The K card features of 15 counts (``ddz.encode_cards``), every one of them written
-    (zeros included): with one deck 13 copies of 16 bytes and two stores, no branch."""
+cdef inline uint64_t pack8(uint64_t x) noexcept nogil:
+    """Eight bytes, each at most 15, as eight 4-bit fields (byte ``i`` in bits ``4i..4i+3``)."""
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL
+    return (x | (x >> 16)) & 0xFFFFFFFFULL
+
+
+cdef inline uint64_t nibbles(const uint8_t* counts) noexcept nogil:
+    """15 counts (each at most 15) as 4-bit fields: count ``r`` in bits ``4r..4r+3``. Two
+    8-byte loads of ``counts[0..7]`` and ``counts[7..14]``, no byte past the 15th."""
+    return pack8(ddz_load_le64(counts)) | (pack8(ddz_load_le64(counts + 7) >> 8) << 32)
+
+
+cdef inline uint64_t card_bits(uint64_t n) noexcept nogil:
+    """The 54 card features of one deck (``ddz.encode_cards``: rank ``r``'s "at least k
+    copies" in bits ``4r..4r+3``, the jokers in 52 and 53) from 4-bit counts (at most 8
+    each; :func:`nibbles`): per field, ``v >= k`` is bit 3 of ``v + 8 - k`` (no carry)."""
+    cdef uint64_t ones = 0x0111111111111111ULL        # bit 0 of each of the 15 fields
+    cdef uint64_t t = ((n + 7 * ones) >> 3) & ones
+    t |= (((n + 6 * ones) >> 3) & ones) << 1
+    t |= (((n + 5 * ones) >> 3) & ones) << 2
+    t |= (((n + 4 * ones) >> 3) & ones) << 3
+    return (t & ((1ULL << 53) - 1)) | (((t >> 56) & 1) << 53)
+
+
+cdef inline void put_bits(Bits* row, Py_ssize_t at, uint64_t v) noexcept nogil:
+    """OR ``v`` into a packed row from bit ``at`` on (bit ``i`` of the row is bit ``i % 64``
+    of word ``i // 64``): one word, or two when ``v`` reaches past the first."""
+    cdef Py_ssize_t k = at >> 6
+    cdef int b = at & 63
+    row.w[k] |= v << b
+    if b:
+        row.w[k + 1] |= v >> (64 - b)
+
+
+cdef inline void pack_row(const Conf* c, const Bits* row, uint8_t* out) noexcept nogil:
+    """Store a packed row built in ``row`` at ``out`` (``c.packed_bytes`` bytes)."""
+    cdef Py_ssize_t k
+    for k in range(c.packed_bytes >> 3):
+        ddz_store_le64(out + 8 * k, row.w[k])
+
+
+cdef inline void enc_cards(const Conf* c, const uint8_t* counts, obs_t* out, Py_ssize_t at) noexcept nogil:
+    """The K card features of 15 counts (``ddz.encode_cards``) from feature ``at`` on. A
+    float32 or uint8 row gets every one of them written (zeros included): with one deck
+    13 copies of 16 bytes and two stores, no branch. A packed row (cleared before) gets
+    the ones: with one deck the 54 bits as one word (:func:`card_bits`)."""
     cdef int r, n
-    if c.K == 54:
+    if obs_t is Bits:
+        if c.K == 54:
+            put_bits(out, at, card_bits(nibbles(counts)))
+            return
+        for r in range(NUM_RANKS):
+            n = counts[r] if counts[r] <= c.enc_max[r] else c.enc_max[r]
+            if n:
+                put_bits(out, at + c.enc_base[r], (<uint64_t>1 << n) - 1)
+    elif c.K == 54:
+        out += at
         for r in range(13):
             memcpy(out + 4 * r, prefix(counts[r] if counts[r] <= 4 else 4, out), 4 * sizeof(obs_t))
         out[52] = 1 if counts[13] else 0
         out[53] = 1 if counts[14] else 0
-        return
-    for r in range(NUM_RANKS):
-        n = counts[r]
-        if n > c.enc_max[r]:
-            n = c.enc_max[r]
-        memcpy(out + c.enc_base[r], prefix(n, out), c.enc_max[r] * sizeof(obs_t))
+    else:
+        out += at
+        for r in range(NUM_RANKS):
+            n = counts[r] if counts[r] <= c.enc_max[r] else c.enc_max[r]
+            memcpy(out + c.enc_base[r], prefix(n, out), c.enc_max[r] * sizeof(obs_t))
+
+
+cdef inline void set_one(obs_t* out, Py_ssize_t i) noexcept nogil:
+    """Feature ``i`` (a 0/1 one) is 1."""
+    if obs_t is Bits:
+        out.w[i >> 6] |= <uint64_t>1 << (i & 63)
+    else:
+        out[i] = 1
+
+
+cdef inline void set_count(const Conf* c, obs_t* out, Py_ssize_t i, int j, int value) noexcept nogil:
+    """Feature ``i``, a count (cards left, robs) and the ``j``-th such feature, is ``value``:
+    in a packed row, byte ``j`` of the tail."""
+    if obs_t is Bits:
+        out.w[(c.tail + j) >> 3] |= (<uint64_t>value) << (8 * ((c.tail + j) & 7))
+    elif obs_t is float:
+        out[i] = value
+    else:
+        out[i] = <uint8_t>value
+
+
+cdef inline void clear(const Conf* c, obs_t* out, Py_ssize_t at, Py_ssize_t n) noexcept nogil:
+    """Features ``at .. at + n - 1`` are 0 (a packed row is cleared whole before)."""
+    if obs_t is not Bits:
+        memset(out + at, 0, n * sizeof(obs_t))
+
+
+cdef inline void enc_play(const Conf* c, int32_t pid, obs_t* out, Py_ssize_t at) noexcept nogil:
+    """The card features of play ``pid`` from feature ``at`` on (:func:`enc_cards`; a
+    packed row of one deck takes the play's bits from ``c.play_bits``)."""
+    if obs_t is Bits:
+        if c.play_bits != NULL:
+            put_bits(out, at, c.play_bits[pid])
+            return
+    enc_cards(c, c.h.v.counts + pid * NUM_RANKS, out, at)
+
+
+cdef inline void seat_bits_sync(SeatBits* b, const VGame* g, int S) noexcept nogil:
+    """Bring a game's kept card bits up to its play history (one deck, the play phase):
+    from the plays made since they were last brought up, or afresh from the hands."""
+    cdef Py_ssize_t h
+    cdef int s
+    cdef int32_t pid
+    if b.nhist < 0 or b.nhist > g.pc.nhist:
+        for s in range(S):
+            b.played[s] = nibbles(g.hands[s]) - nibbles(g.pc.hands[s])
+            b.played_bits[s] = card_bits(b.played[s])
+            b.held_bits[s] = card_bits(nibbles(g.pc.hands[s]))
+        b.bottom_bits = card_bits(nibbles(g.bottom))
+    else:
+        for h in range(b.nhist, g.pc.nhist):
+            pid = g.pc.hist[h].id
+            if pid:
+                s = g.pc.hist[h].seat
+                b.played[s] += nibbles(g.pc.v.counts + pid * NUM_RANKS)
+                b.played_bits[s] = card_bits(b.played[s])
+                b.held_bits[s] = card_bits(nibbles(g.pc.hands[s]))
+    b.nhist = g.pc.nhist
 
 
 cdef inline int relative(int s, int seat, int S) noexcept nogil:
@@ -147,9 +297,11 @@ cdef inline int relative(int s, int seat, int S) noexcept nogil:
 
 
 cdef void encode(VGame* g, const Conf* c, int seat, obs_t* out) noexcept nogil:
-    """The observation of ``seat`` (``ddz.envs.core.encode_observation``). Every
-    card block is written whole (zeros included), so only the small blocks are cleared
-    first: the row is written once."""
+    """The observation of ``seat`` (``ddz.envs.core.encode_observation``; compacted or
+    packed as ``compact_observation`` and ``pack_observations`` say). Every card block of
+    a float32 or uint8 row is written whole (zeros included), so only the small blocks are
+    cleared first; a packed row (a few words) is cleared whole and gets its ones: either
+    way the row is written once."""
     cdef int S = c.h.seats, K = c.K, s, r, rel, lord = g.landlord, shown_doubles
     cdef uint8_t played[NUM_RANKS]
     cdef int32_t last[MAX_SEATS]
@@ -159,51 +311,68 @@ cdef void encode(VGame* g, const Conf* c, int seat, obs_t* out) noexcept nogil:
     cdef int8_t d
     cdef bint hidden
     cdef float lg
-    memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(obs_t))
-    memset(out + at[B_OPEN], 0, (c.obs_size - at[B_OPEN]) * sizeof(obs_t))
+    cdef SeatBits* kept = NULL
+    if obs_t is Bits:
+        memset(out, 0, c.packed_bytes)      # (the words of the row)
+    else:
+        memset(out + at[B_BEAT_SEAT], 0, (at[B_BOTTOM] - at[B_BEAT_SEAT]) * sizeof(obs_t))
+        memset(out + at[B_OPEN], 0, (c.obs_size - at[B_OPEN]) * sizeof(obs_t))
+    if obs_t is Bits:
+        kept = out.seats
     if playing:
-        enc_cards(c, g.pc.hands[seat], out + at[B_HAND])
+        if obs_t is Bits and kept != NULL:
+            seat_bits_sync(kept, g, S)
+            put_bits(out, at[B_HAND], kept.held_bits[seat])
+        else:
+            enc_cards(c, g.pc.hands[seat], out, at[B_HAND])
         for s in range(S):
             rel = relative(s, seat, S)
-            for r in range(NUM_RANKS):
-                played[r] = g.hands[s][r] - g.pc.hands[s][r]
-            enc_cards(c, played, out + at[B_PLAYED] + rel * K)
-            out[at[B_LEFT] + rel] = g.pc.left[s]
+            if obs_t is Bits and kept != NULL:
+                put_bits(out, at[B_PLAYED] + rel * K, kept.played_bits[s])
+            else:
+                for r in range(NUM_RANKS):
+                    played[r] = g.hands[s][r] - g.pc.hands[s][r]
+                enc_cards(c, played, out, at[B_PLAYED] + rel * K)
+            set_count(c, out, at[B_LEFT] + rel, rel, g.pc.left[s])
             last[s] = 0
         lo = g.pc.nhist - S if g.pc.nhist > S else 0
         for h in range(lo, g.pc.nhist):
             last[relative(g.pc.hist[h].seat, seat, S)] = g.pc.hist[h].id
         for rel in range(S):
             if last[rel]:
-                enc_cards(c, c.h.v.counts + last[rel] * NUM_RANKS, out + at[B_LAST] + rel * K)
+                enc_play(c, last[rel], out, at[B_LAST] + rel * K)
             else:
-                memset(out + at[B_LAST] + rel * K, 0, K * sizeof(obs_t))
+                clear(c, out, at[B_LAST] + rel * K, K)
         if g.pc.to_beat:
-            enc_cards(c, c.h.v.counts + g.pc.to_beat * NUM_RANKS, out + at[B_TO_BEAT])
-            out[at[B_BEAT_SEAT] + relative(g.pc.to_beat_seat, seat, S)] = 1
+            enc_play(c, g.pc.to_beat, out, at[B_TO_BEAT])
+            set_one(out, at[B_BEAT_SEAT] + relative(g.pc.to_beat_seat, seat, S))
         else:
-            memset(out + at[B_TO_BEAT], 0, K * sizeof(obs_t))
-            out[at[B_BEAT_SEAT] + S] = 1
+            clear(c, out, at[B_TO_BEAT], K)
+            set_one(out, at[B_BEAT_SEAT] + S)
     else:
-        enc_cards(c, g.hands[seat], out + at[B_HAND])
-        memset(out + at[B_PLAYED], 0, 2 * S * K * sizeof(obs_t))     # played, last_play
-        memset(out + at[B_TO_BEAT], 0, K * sizeof(obs_t))
+        enc_cards(c, g.hands[seat], out, at[B_HAND])
+        clear(c, out, at[B_PLAYED], 2 * S * K)     # played, last_play
+        clear(c, out, at[B_TO_BEAT], K)
         for s in range(S):
-            out[at[B_LEFT] + relative(s, seat, S)] = g.left[s]
-        out[at[B_BEAT_SEAT] + S] = 1
+            rel = relative(s, seat, S)
+            set_count(c, out, at[B_LEFT] + rel, rel, g.left[s])
+        set_one(out, at[B_BEAT_SEAT] + S)
     if lord >= 0 and (not c.h.four or seat == lord):       # §7: the four-player bottom is the landlord's
-        enc_cards(c, g.bottom, out + at[B_BOTTOM])
+        if obs_t is Bits and playing and kept != NULL:
+            put_bits(out, at[B_BOTTOM], kept.bottom_bits)
+        else:
+            enc_cards(c, g.bottom, out, at[B_BOTTOM])
     else:
-        memset(out + at[B_BOTTOM], 0, K * sizeof(obs_t))
-    out[at[B_LORD] + (relative(lord, seat, S) if lord >= 0 else S)] = 1
+        clear(c, out, at[B_BOTTOM], K)
+    set_one(out, at[B_LORD] + (relative(lord, seat, S) if lord >= 0 else S))
     if g.open == 1:                     # §7: the open hand is everybody's to see
-        enc_cards(c, &g.pc.hands[lord][0] if playing else &g.hands[lord][0], out + at[B_OPEN])
-        out[at[B_OPEN_PLAY]] = 1
-    out[at[B_TO_ACT] + (relative(g.current, seat, S) if g.current >= 0 else S)] = 1
-    out[at[B_PHASE] + g.phase] = 1
-    out[at[B_BID] + g.bid] = 1
+        enc_cards(c, &g.pc.hands[lord][0] if playing else &g.hands[lord][0], out, at[B_OPEN])
+        set_one(out, at[B_OPEN_PLAY])
+    set_one(out, at[B_TO_ACT] + (relative(g.current, seat, S) if g.current >= 0 else S))
+    set_one(out, at[B_PHASE] + g.phase)
+    set_one(out, at[B_BID] + g.bid)
     for s in range(S):
-        out[at[B_AUCTION] + 5 * relative(s, seat, S) + g.word[s]] = 1
+        set_one(out, at[B_AUCTION] + 5 * relative(s, seat, S) + g.word[s])
     # RULES.md §4: the farmers' doubles are shown together, once both chose
     shown_doubles = g.ndoubles
     hidden = g.phase == PH_DOUBLING and (g.doubles[hand_next_seat(lord, &c.h)] < 0
@@ -214,23 +383,23 @@ cdef void encode(VGame* g, const Conf* c, int seat, obs_t* out) noexcept nogil:
         d = g.doubles[s]
         if hidden and s != seat:
             d = -1
-        out[at[B_DOUBLES] + 3 * relative(s, seat, S) + 1 + d] = 1
-    out[at[B_ROBS]] = g.robs
+        set_one(out, at[B_DOUBLES] + 3 * relative(s, seat, S) + 1 + d)
+    set_count(c, out, at[B_ROBS], S, g.robs)
     s = g.robs + shown_doubles + ((g.pc.bombs + g.pc.rockets) if playing else 0)
     r = hand_factor(g)
     # math.log2 of the multiplier, as the reference takes it (a double rounded to float);
-    # compact: 4 x that, rounded, at most 255 (ddz.envs.core.compact_observation)
+    # compact and packed: 4 x that, rounded, at most 255 (ddz.envs.core.compact_observation)
     lg = s if r == 1 else <float>log2(<double>((<int64_t>r) << s))
     if obs_t is float:
         out[at[B_LOG2]] = lg
     else:
         lg = rintf(4 * lg)
-        out[at[B_LOG2]] = <uint8_t>(255 if lg > 255 else lg)
+        set_count(c, out, at[B_LOG2], S + 1, <int>(255 if lg > 255 else lg))
     if g.face_seat >= 0:
-        out[at[B_FACE_UP] + g.face_rank] = 1
-        out[at[B_FACE_UP] + NUM_RANKS + relative(g.face_seat, seat, S)] = 1
+        set_one(out, at[B_FACE_UP] + g.face_rank)
+        set_one(out, at[B_FACE_UP] + NUM_RANKS + relative(g.face_seat, seat, S))
     else:
-        out[at[B_FACE_UP] + NUM_RANKS + S] = 1
+        set_one(out, at[B_FACE_UP] + NUM_RANKS + S)
 
 
 # -- the built-in policies -------------------------------------------------------------
@@ -290,8 +459,18 @@ cdef int conf_from(Conf* c, RuleTable table, dict settings, dict layout, Py_ssiz
     for r in range(NUM_RANKS):
         c.enc_base[r] = r * 4 * d if r < 13 else 52 * d + (r - 13) * d
         c.enc_max[r] = 4 * d if r < 13 else d
+    c.tail = (obs_size + 7) // 8
+    c.packed_bytes = (c.tail + S + 2 + 7) // 8 * 8
+    c.play_bits = NULL
     c.scale = 1
     return 0
+
+
+cdef void play_bits_of(const Conf* c, uint64_t* out) noexcept:
+    """The card bits (:func:`card_bits`) of every play id of a one-deck table into ``out``."""
+    cdef Py_ssize_t i
+    for i in range(c.h.v.n_ids):
+        out[i] = card_bits(nibbles(c.h.v.counts + i * NUM_RANKS))
 
 
 # -- the vector --------------------------------------------------------------------------
@@ -330,8 +509,9 @@ cdef class VectorCore:
     :param seed: an int 0 .. 2**64 - 1: hand ``j`` is dealt from the seed
         ``vector_hand_seed(seed, j)`` (``ddz.game.deal``); it starts the policies' stream too.
     :param reward_scale: multiplies the scores.
-    :param compact: ``uint8`` observations (``ddz.envs.core.compact_observation``'s rule)
-        instead of ``float32``.
+    :param kind: the observation rows: 0 ``float32``, 1 the compact ``uint8``
+        (``ddz.envs.core.compact_observation``'s rule), 2 packed bits
+        (``ddz.envs.packed.pack_observations``: ``uint8[packed_size]`` rows).
     """
 
     cdef VGame* games
@@ -340,6 +520,8 @@ cdef class VectorCore:
     cdef RuleTable table
     cdef readonly object obs, rewards, dones, current_players, seeds, offsets
     cdef object ids_buf, ids_view
+    cdef object play_bits         # packed rows of one deck: the array behind conf.play_bits
+    cdef SeatBits* seat_bits      # ... and each game's kept card bits (else NULL)
     cdef Py_ssize_t ids_cap, nids
     cdef uint64_t seed            # the vector's seed: hand j deals vector_hand_seed(seed, j)
     cdef uint64_t hands_dealt     # hands dealt so far (the next hand's j)
@@ -350,8 +532,8 @@ cdef class VectorCore:
     cdef public bint prefetch     # prefetch the next observation row (a tuning switch)
     cdef public int num_threads   # step() on this many native threads (shards of games)
     # the buffers' data (the arrays above own them)
-    cdef char* obs_p              # float32 rows, or uint8 with compact
-    cdef readonly bint compact
+    cdef char* obs_p              # float32 rows, uint8 (compact) or packed bits
+    cdef readonly int kind        # 0 float32, 1 uint8, 2 packed
     cdef Py_ssize_t row_bytes
     cdef float* rew_p
     cdef uint8_t* done_p
@@ -363,13 +545,15 @@ cdef class VectorCore:
 
     def __cinit__(self, *args, **kwargs):
         self.games = NULL
+        self.seat_bits = NULL
         self.n = 0
 
     def __dealloc__(self):
         free_games(self.games, self.n)
+        free(self.seat_bits)
 
     def __init__(self, Py_ssize_t num_envs, RuleTable table not None, dict settings, dict layout,
-                 Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale, bint compact=False):
+                 Py_ssize_t obs_size, bytes ranks, bytes suits, seed, double reward_scale, int kind=0):
         cdef Py_ssize_t i
         cdef int r, d
         cdef Conf* c
@@ -392,9 +576,21 @@ cdef class VectorCore:
         self.n = num_envs
         for i in range(num_envs):
             core_init(&self.games[i].pc)
-        self.compact = compact
-        self.row_bytes = obs_size * (sizeof(uint8_t) if compact else sizeof(float))
-        self.obs = np.zeros((num_envs, obs_size), np.uint8 if compact else np.float32)
+        if not 0 <= kind <= 2:
+            raise ValueError(f"kind must be 0, 1 or 2, got {kind}")
+        self.kind = kind
+        self.row_bytes = (obs_size * sizeof(float), obs_size, c.packed_bytes)[kind]
+        self.obs = np.zeros((num_envs, self.row_bytes // (4 if kind == 0 else 1)),
+                            np.float32 if kind == 0 else np.uint8)
+        if kind == 2 and c.K == 54:
+            self.play_bits = np.empty(c.h.v.n_ids, np.uint64)
+            play_bits_of(c, <uint64_t*>cnp.PyArray_DATA(self.play_bits))
+            c.play_bits = <const uint64_t*>cnp.PyArray_DATA(self.play_bits)
+            self.seat_bits = <SeatBits*>calloc(num_envs, sizeof(SeatBits))
+            if self.seat_bits == NULL:
+                raise MemoryError(f"cannot allocate the card bits of {num_envs:,} games")
+            for i in range(num_envs):
+                self.seat_bits[i].nhist = -1
         self.rewards = np.zeros((num_envs, c.h.seats), np.float32)
         self.dones = np.zeros(num_envs, np.bool_)
         self.current_players = np.zeros(num_envs, np.int32)
@@ -420,9 +616,14 @@ cdef class VectorCore:
     # -- seeds --
     cdef inline void deal_hand(self, Py_ssize_t i, uint64_t j) noexcept nogil:
         """Game ``i`` starts hand ``j`` of the vector (its seed ``vector_hand_seed(seed, j)``)."""
-        cdef int64_t s = vector_hand_seed(self.seed, j)
-        hand_new_hand(&self.games[i], &self.conf.h, s)
-        self.seeds_p[i] = s
+        self.start_hand(i, vector_hand_seed(self.seed, j))
+
+    cdef inline void start_hand(self, Py_ssize_t i, int64_t seed) noexcept nogil:
+        """Game ``i`` deals the hand of ``seed`` (its kept card bits forgotten)."""
+        hand_new_hand(&self.games[i], &self.conf.h, seed)
+        self.seeds_p[i] = seed
+        if self.seat_bits != NULL:
+            self.seat_bits[i].nhist = -1
 
     cdef inline void next_hand(self, Py_ssize_t i) noexcept nogil:
         """Game ``i`` starts the vector's next hand."""
@@ -440,6 +641,7 @@ cdef class VectorCore:
         cdef VGame* g = &self.games[i]
         cdef Py_ssize_t k
         cdef char* row
+        cdef Bits bits
         self.cur_p[i] = g.current
         if observe:
             if self.prefetch and i + 1 < self.n:
@@ -450,10 +652,15 @@ cdef class VectorCore:
                 while k < self.row_bytes:
                     DDZ_PREFETCH_W(row + k)
                     k += 64
-            if self.compact:
-                encode(g, &self.conf, g.current, <uint8_t*>(self.obs_p + i * self.row_bytes))
+            row = self.obs_p + i * self.row_bytes
+            if self.kind == 2:
+                bits.seats = self.seat_bits + i if self.seat_bits != NULL else NULL
+                encode(g, &self.conf, g.current, &bits)
+                pack_row(&self.conf, &bits, <uint8_t*>row)
+            elif self.kind == 1:
+                encode(g, &self.conf, g.current, <uint8_t*>row)
             else:
-                encode(g, &self.conf, g.current, <float*>(self.obs_p + i * self.row_bytes))
+                encode(g, &self.conf, g.current, <float*>row)
         return hand_count_ids(g, &self.conf.h)
 
     cdef int write_all_ids(self) except -1:
@@ -544,8 +751,7 @@ cdef class VectorCore:
                 if seeds is None:
                     self.next_hand(i)
                 else:
-                    hand_new_hand(&self.games[i], &self.conf.h, seeds[i])
-                    self.seeds_p[i] = seeds[i]
+                    self.start_hand(i, seeds[i])
                 self.refresh(i, self.observe)
         self.write_all_ids()
         return self.obs

@@ -64,6 +64,11 @@ block                      size        content
 ``S = rules.seats``. The compact ``uint8`` observations (``VectorGame(...,
 obs_dtype=numpy.uint8)``) have the same layout and values, except ``log2_multiplier``,
 which holds ``round(4 * log2_multiplier)`` capped at 255 (:func:`compact_observation`).
+The packed rows (``obs_dtype="packed"``) hold the same values in ``packed_size(rules)``
+bytes: every 0/1 feature of the layout as bit ``i`` (little-endian bit order), the count
+features (``cards_left``, ``robs``, ``log2_multiplier``) as bytes after the bits
+(:mod:`ddz.envs.packed`: ``pack_observations``; ``unpack_observations`` gives the ``uint8``
+rows back).
 :func:`observation_layout` returns these blocks as ``(name, start, stop)``; the tests
 check it against this table. With one deck and three seats the size is
 610; the four-player game's is 1,379 (:func:`observation_size`).

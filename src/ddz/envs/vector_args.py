@@ -41,15 +41,23 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tu
 MAX_THREADS = 256    #: the most threads ``num_threads`` may ask for
 
 
-def _dtype_arg(obs_dtype: Any) -> np.dtype:
-    """``obs_dtype``: ``float32`` or ``uint8`` (compact); DdzError otherwise."""
+#: ``obs_dtype="packed"``: packed observation rows (:func:`ddz.envs.packed.pack_observations`)
+PACKED = "packed"
+
+
+def _dtype_arg(obs_dtype: Any) -> int:
+    """``obs_dtype`` as the kind of row: 0 ``float32``, 1 ``uint8`` (compact), 2 ``"packed"``.
+
+    :raises DdzError: anything else."""
+    if isinstance(obs_dtype, str) and obs_dtype == PACKED:
+        return 2
     try:
         dt = np.dtype(obs_dtype)
     except TypeError:
         dt = None
     if dt not in (np.dtype(np.float32), np.dtype(np.uint8)) or isinstance(obs_dtype, bool):
-        raise DdzError(f"obs_dtype must be numpy.float32 or numpy.uint8 (compact), got {obs_dtype!r}")
-    return dt
+        raise DdzError(f"obs_dtype must be numpy.float32, numpy.uint8 (compact) or \"packed\", got {quote(obs_dtype)}")
+    return 0 if dt == np.float32 else 1
 
 
 def _threads_arg(num_threads: Any) -> int:
