@@ -29,7 +29,7 @@ from ddz.envs._dzfeat cimport DZ_X_FARMER, DZ_Z_SIZE, dz_ids, dz_rows, dz_state
 from ddz.game._game cimport (CHand, HAND_OVER, HAND_VOID, MAX_SEATS, PH_BIDDING, PH_DOUBLING, PH_OPENING, PH_OVER,
                              PH_PLAYING, Hand, HandConf, MTState, PlayCore, PlayState, core_fill, core_free, core_init,
                              hand_apply, hand_conf_from, hand_count_ids, hand_factor, hand_is_legal, hand_new_hand,
-                             hand_next_seat, hand_write_ids, mix64, mt_below, mt_seed_u64, vector_hand_seed)
+                             hand_next_seat, hand_write_ids, ddz_load_le64, ddz_store_le64, mix64, mt_below, mt_seed_u64, vector_hand_seed)
 
 import numpy as np
 
@@ -120,28 +120,6 @@ ctypedef fused obs_t:         # an observation row: float32, the compact uint8, 
     float
     uint8_t
     Bits
-
-cdef extern from *:
-    """
-    #include <string.h>
-    #include <stdint.h>
-    /* 8 bytes at p as a little-endian word, and a word back as such bytes */
-    static inline uint64_t ddz_load_le64(const uint8_t* p) {
-        uint64_t w; memcpy(&w, p, 8);
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-    #endif
-        return w;
-    }
-    static inline void ddz_store_le64(uint8_t* p, uint64_t w) {
-    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-    #endif
-        memcpy(p, &w, 8);
-    }
-    """
-    uint64_t ddz_load_le64(const uint8_t* p) noexcept nogil
-    void ddz_store_le64(uint8_t* p, uint64_t w) noexcept nogil
 
 
 cdef void init_prefix() noexcept:

@@ -30,6 +30,28 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from ddz.core._core cimport NUM_RANKS, RuleTable, TableView
 
+cdef extern from *:
+    """
+    #include <string.h>
+    #include <stdint.h>
+    /* 8 bytes at p as a little-endian word, and a word back as such bytes */
+    static inline uint64_t ddz_load_le64(const uint8_t* p) {
+        uint64_t w; memcpy(&w, p, 8);
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+    #endif
+        return w;
+    }
+    static inline void ddz_store_le64(uint8_t* p, uint64_t w) {
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+    #endif
+        memcpy(p, &w, 8);
+    }
+    """
+    uint64_t ddz_load_le64(const uint8_t* p) noexcept nogil
+    void ddz_store_le64(uint8_t* p, uint64_t w) noexcept nogil
+
 cdef enum:
     MAX_SEATS = 4
     FIRST_CAP = 64        # legal-move buffer entries before the first growth
@@ -157,6 +179,8 @@ cdef struct HandConf:
     int ndeck
     uint8_t ranks[MAX_DECK]    # the rank of each deck position (full_deck order)
     uint8_t suits[MAX_DECK]    # ... and its suit (0..3; 4 for a joker)
+    int bitdeal                # at most 64 cards, at most 4 of a rank: hand_deal counts by bits
+    uint8_t bitpos[MAX_DECK]   # ... the bit of each deck position: 4 * rank + its copy so far
 
 
 cdef struct Hand:

@@ -959,21 +959,77 @@ cdef object _cut_deal(ranks, sizes, DealStream ds, Twister tw):
 # (below) for everything before and after its play phase. The pure-Python twin is
 # ddz.game.hand.PyHand (ddz.game.auction, ddz.game.deal), the oracle of the lockstep test.
 
+cdef inline uint64_t spread8(uint64_t x) noexcept nogil:
+    """Eight 4-bit fields (bits ``0..31``) as eight bytes, field ``i`` in byte ``i``."""
+    x = (x | (x << 16)) & 0x0000FFFF0000FFFFULL
+    x = (x | (x << 8)) & 0x00FF00FF00FF00FFULL
+    return (x | (x << 4)) & 0x0F0F0F0F0F0F0F0FULL
+
+
+cdef inline void counts_of_bits(uint64_t m, uint8_t* out) noexcept nogil:
+    """``out[0:15]`` = the rank counts of the card bits ``m`` (rank ``r``'s cards in bits
+    ``4r..4r+3``, :c:member:`HandConf.bitpos`): the bits of each 4-bit field counted in
+    place, the fields spread to bytes, two little-endian stores into a 16-byte buffer."""
+    cdef uint8_t buf[16]
+    m = m - ((m >> 1) & 0x5555555555555555ULL)
+    m = (m & 0x3333333333333333ULL) + ((m >> 2) & 0x3333333333333333ULL)
+    ddz_store_le64(buf, spread8(m & 0xFFFFFFFFULL))
+    ddz_store_le64(buf + 8, spread8(m >> 32))
+    memcpy(out, buf, NUM_RANKS)
+
+
+cdef void deal_bits(DealRng* r, const HandConf* c, int* order, uint64_t* parts) noexcept nogil:
+    """:func:`shuffle_positions` of ``c.ndeck`` positions by the stream ``r`` (the same
+    draws, the same ``order``), each part's card bits gathered as its positions become
+    final (position ``i`` is, once step ``i`` of Fisher and Yates is done): ``parts[s]``
+    for seat ``s``'s ``c.hand_size`` positions, ``parts[c.seats]`` for the bottom's. One
+    OR into a register per card instead of a count's load and store in memory."""
+    cdef int i, j, t, lo, p, n = c.ndeck
+    cdef uint64_t m
+    for i in range(n):
+        order[i] = i
+    i = n - 1
+    p = c.seats
+    while p >= 0:
+        lo = p * c.hand_size
+        m = 0
+        while i >= lo and i >= 1:
+            j = below_inline(r, <uint32_t>(i + 1))
+            t = order[j]
+            order[j] = order[i]
+            order[i] = t
+            m |= <uint64_t>1 << c.bitpos[t]
+            i -= 1
+        if lo == 0:
+            m |= <uint64_t>1 << c.bitpos[order[0]]
+        parts[p] = m
+        p -= 1
+
+
 cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil:
     """Shuffle the deck positions with the hand's deal stream and cut them in seat order
-    (``ddz.game.deal.shuffled_deal``)."""
+    (``ddz.game.deal.shuffled_deal``): by card bits (:func:`deal_bits`) with one deck."""
     cdef int order[MAX_DECK]
+    cdef uint64_t parts[MAX_SEATS + 1]
     cdef int i, s, n = c.ndeck
-    shuffle_positions(&g.rng, order, n)
     memset(g.hands, 0, sizeof(g.hands))
     memset(g.bottom, 0, sizeof(g.bottom))
-    for s in range(c.seats):
-        for i in range(s * c.hand_size, (s + 1) * c.hand_size):
-            g.hands[s][c.ranks[order[i]]] += 1
-        g.left[s] = c.hand_size
+    if c.bitdeal:
+        deal_bits(&g.rng, c, order, parts)
+        for s in range(c.seats):
+            counts_of_bits(parts[s], g.hands[s])
+            g.left[s] = c.hand_size
+        counts_of_bits(parts[c.seats], g.bottom)
+    else:
+        shuffle_positions(&g.rng, order, n)
+        for s in range(c.seats):
+            for i in range(s * c.hand_size, (s + 1) * c.hand_size):
+                g.hands[s][c.ranks[order[i]]] += 1
+            g.left[s] = c.hand_size
+        for i in range(c.seats * c.hand_size, n):
+            g.bottom[c.ranks[order[i]]] += 1
     g.flush = 1
     for i in range(c.seats * c.hand_size, n):
-        g.bottom[c.ranks[order[i]]] += 1
         if c.suits[order[i]] != c.suits[order[c.seats * c.hand_size]] or c.suits[order[i]] == 4:
             g.flush = 0
 
@@ -1322,6 +1378,11 @@ cdef int hand_conf_from(HandConf* c, RuleTable table, dict settings, bytes ranks
     for i in range(c.ndeck):
         c.ranks[i] = ranks[i]
         c.suits[i] = suits[i]
+    copies = [0] * NUM_RANKS
+    for i in range(c.ndeck):
+        c.bitpos[i] = 4 * ranks[i] + copies[ranks[i]]
+        copies[ranks[i]] += 1
+    c.bitdeal = c.ndeck <= 64 and max(copies) <= 4
     return 0
 
 
