@@ -341,3 +341,27 @@ def new_game(conf: GameConf, first: int, dealt: List[int], bottom: List[int], re
 
 
 pyspiel.register_game(GAME_TYPE, DdzGame)
+
+
+def ddz_action(conf: GameConf, obs: Any, legal: List[Any], action: int) -> Any:
+    """The element of ``legal`` (:meth:`ddz.Game.legal_actions`) that is action id
+    ``action`` of the game in the phase of ``obs``.
+
+    :raises DdzError: no such element."""
+    acts = conf.acts
+    phase = obs.phase
+    for item in legal:
+        if phase is _PLAYING:
+            e = acts.space.id(item) if item else 0
+            a = int(conf.to_os[e]) if conf.openspiel_ids else e
+        else:
+            e = acts.env_id(phase, item)
+            a = (e - conf.plays + 1 if e else 0) if conf.openspiel_ids else e
+        if a == action:
+            return item
+    raise DdzError(f"action {action} of python_ddz is none of the legal actions {legal!r}")
+
+
+knowledge_of_observation = _sample.knowledge_of_observation
+replay_knowledge = _sample.replay_knowledge
+resample = _sample.resample

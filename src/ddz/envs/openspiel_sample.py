@@ -25,7 +25,11 @@ from .openspiel_conf import hidden as _hidden, play_env_id
 
 __all__ = ["undealt", "resample", "Knowledge", "knowledge_of"]
 
-_MAX_TRIES = 100000
+EXACT_TRIES = 20000
+"""Proposals an exact draw may refuse before it gives up."""
+APPROX_TRIES = 300
+"""Proposals an approximate draw (``exact=False``) refuses at most."""
+_MAX_REPLAYS = 1000
 
 
 def undealt(conf: GameConf, dealt: List[int]) -> List[int]:
@@ -89,9 +93,15 @@ def knowledge_of(s: Any, seat: int) -> Knowledge:
     return Knowledge(seat, s.first, deals, bottom, lord, played, held, record)
 
 
-def _draw_deal(conf: GameConf, k: Knowledge, d: int, rng: random.Random) -> Tuple[List[int], Optional[int]]:
+def _draw_deal(conf: GameConf, k: Knowledge, d: int, rng: random.Random,
+               exact: bool = True) -> Tuple[List[int], Optional[int]]:
     """One deal ``d`` drawn uniformly among those consistent with ``k``: the card numbers
-    in deal order, and (current deal) the bottom is what is left."""
+    in deal order, and (current deal) the bottom is what is left. With ``exact=False``,
+    after :data:`APPROX_TRIES` refused proposals the next one is kept (consistent, but
+    not uniform: the searchers' fallback where the exact draw is slow, mostly late in a
+    four-player hand).
+
+    :raises DdzError: ``exact`` and no proposal kept in :data:`EXACT_TRIES`."""
     S = conf.seats
     row = k.deals[d]
     n = len(row)
@@ -131,7 +141,8 @@ def _draw_deal(conf: GameConf, k: Knowledge, d: int, rng: random.Random) -> Tupl
             else:
                 need = [max(0, k.played[q][r] - have[r]) for r in range(15)]
         groups.append((places, extra, need, exact))
-    for _ in range(_MAX_TRIES):
+    tries = EXACT_TRIES if exact else APPROX_TRIES
+    for attempt in range(tries + 1):
         left = {r: cards[:] for r, cards in pool.items()}
         contents: List[List[int]] = []
         for places, extra, need, _ in groups:
@@ -171,8 +182,11 @@ def _draw_deal(conf: GameConf, k: Knowledge, d: int, rng: random.Random) -> Tupl
                     weight /= comb(counts[r], need[r])
         if not ok:
             raise DdzError("the information state is inconsistent: a public hand does not fit its seat's places")
-        if weight < 1.0 and rng.random() >= weight:
+        if weight < 1.0 and rng.random() >= weight and attempt < tries:
             continue
+        if attempt == tries and exact:
+            raise DdzError(f"resample: no exact draw after {tries} proposals (the seats' plays leave few "
+                           "consistent deals to draw from); use exact=False for a consistent, approximate draw")
         out: List[Optional[int]] = list(row)
         for gi, (places, extra, need, exact) in enumerate(groups):
             got = contents[gi]
@@ -180,14 +194,14 @@ def _draw_deal(conf: GameConf, k: Knowledge, d: int, rng: random.Random) -> Tupl
             for i, c in zip(places, got):
                 out[i] = c
         return [c for c in out if c is not None] if None not in out else _fail(), None
-    raise DdzError("resample: no consistent deal found")   # pragma: no cover
+    raise AssertionError("unreachable")   # pragma: no cover
 
 
 def _fail():   # pragma: no cover
     raise DdzError("resample: a place of the deal was left empty")
 
 
-def resample(state: Any, seat: int, rng: random.Random) -> Any:
+def resample(state: Any, seat: int, rng: random.Random, exact: bool = True) -> Any:
     """A new state of the same game: the hidden cards drawn uniformly among those
     consistent with what ``seat`` knows, the same actions replayed (module docstring).
 
@@ -200,14 +214,14 @@ def resample(state: Any, seat: int, rng: random.Random) -> Any:
     if conf.start is not None:
         return state.clone()     # an open endgame: every seat sees everything
     k = knowledge_of(s, seat)
-    return replay_knowledge(state.get_game(), k, rng)
+    return replay_knowledge(state.get_game(), k, rng, exact)
 
 
-def replay_knowledge(game: Any, k: Knowledge, rng: random.Random) -> Any:
+def replay_knowledge(game: Any, k: Knowledge, rng: random.Random, exact: bool = True) -> Any:
     """A state of ``game`` drawn from :class:`Knowledge` ``k`` (see :func:`resample`)."""
     conf = game.conf
-    for _ in range(_MAX_TRIES):
-        deals = [_draw_deal(conf, k, d, rng)[0] for d in range(len(k.deals))]
+    for _ in range(_MAX_REPLAYS):
+        deals = [_draw_deal(conf, k, d, rng, exact)[0] for d in range(len(k.deals))]
         st = game.new_initial_state()
         try:
             if k.first is not None:
@@ -227,3 +241,105 @@ def replay_knowledge(game: Any, k: Knowledge, rng: random.Random) -> Any:
             continue
         return st
     raise DdzError("resample: every drawn deal was refused by the replay")   # pragma: no cover
+
+
+def _card_id(text: str, decks: int, used: set) -> int:
+    """A free card number of the card written ``text`` (``"7D"``, ``"B"``, or a bare rank)."""
+    from ..core.cards import Card, RANK_CHARS   # import floor (docs/DESIGN.md): envs.openspiel's chain
+    try:
+        card = Card.parse(text)
+        rank, suit = card.rank, card.suit
+    except DdzError:
+        rank, suit = RANK_CHARS.index(text[0].upper()), None
+    base = [52 + rank - 13] if rank >= 13 else ([int(suit) * 13 + rank] if suit is not None
+                                                 else [s * 13 + rank for s in range(4)])
+    for copy in range(decks):
+        for b in base:
+            c = b + 54 * copy
+            if c not in used:
+                used.add(c)
+                return c
+    raise DdzError(f"no card {text!r} left to place")
+
+
+def _ids_of_counts(counts, decks: int, used: set, ranks: List[int]) -> List[int]:
+    """Free card numbers holding ``counts`` (15 ints): the lowest free numbers of each rank."""
+    out = []
+    for r, n in enumerate(counts):
+        for _ in range(n):
+            c = next(c for c in range(54 * decks) if ranks[c] == r and c not in used)
+            used.add(c)
+            out.append(c)
+    return out
+
+
+def knowledge_of_observation(conf: GameConf, obs: Any) -> Knowledge:
+    """The :class:`Knowledge` of a :class:`ddz.Observation` (what a bot sees): its cards
+    placed at its places of the deal (suits and order are not in the observation, so they
+    are chosen canonically; the face-up card at the first place of its seat), the
+    auction of this deal, the doubles it has seen (the others unknown), open play and
+    every play. Redeals before this deal are not in an observation and do not count."""
+    S = conf.seats
+    seat = obs.seat
+    acts = conf.acts
+    space = acts.space
+    used: set = set()
+    lord = obs.landlord
+    played = [[0] * 15 for _ in range(S)]
+    for q, play in obs.plays:
+        for r, n in enumerate(play.counts):
+            played[q][r] += n
+    own = [obs.hand[r] + played[seat][r] for r in range(15)]
+    face_pos = None
+    face_id = None
+    if conf.face_up:
+        fseat, text = obs.face_up
+        face_id = _card_id(text, conf.decks, used)
+        face_pos = fseat
+        if fseat == seat:
+            own[conf.ranks[face_id]] -= 1
+    bottom = None
+    if obs.bottom is not None:
+        bottom = _ids_of_counts(obs.bottom, conf.decks, used, conf.ranks)
+        if lord == seat:
+            own = [own[r] - obs.bottom[r] for r in range(15)]
+    row: List[Optional[int]] = [None] * conf.ndealt
+    if face_pos is not None:
+        row[face_pos] = face_id
+    own_ids = _ids_of_counts(own, conf.decks, used, conf.ranks)
+    places = [i for i in range(seat, conf.ndealt, S) if row[i] is None]
+    for i, c in zip(places, own_ids):
+        row[i] = c
+    if conf.face_up:
+        first = face_pos
+    else:
+        first = obs.bidding[0][0] if obs.bidding else obs.current_player
+    record: List[tuple] = []
+    rob = conf.rules.bidding == "rob"
+    for q, value in obs.bidding:
+        if not value:
+            a = 0
+        elif conf.openspiel_ids:
+            a = value
+        else:
+            a = acts.call_id if rob else acts.plays + value - 1
+        record.append((0, q, a, 0))
+    if lord is not None and conf.rules.doubling:
+        order = [(lord + 1) % S, (lord + 2) % S, lord]
+        cur = obs.current_player
+        done = 3 if obs.phase.value not in ("doubling",) else order.index(cur)
+        for q in order[:done]:
+            d = obs.doubles[q]
+            if q == lord and d is None:
+                continue          # no farmer doubled: the landlord was not asked
+            record.append((0, q, None if d is None else (acts.double_id if d else 0), 1))
+    if lord is not None and S == 4 and obs.phase.value not in ("opening",):
+        record.append((0, lord, acts.open_id if obs.open_hand is not None else 0, 2))
+    for q, play in obs.plays:
+        e = space.id(play) if play else 0
+        record.append((0, q, int(conf.to_os[e]) if conf.openspiel_ids else e, 3))
+    held: List[Optional[List[int]]] = [None] * S
+    if obs.open_hand is not None and lord != seat:
+        held[lord] = [obs.open_hand[r] + played[lord][r] for r in range(15)]
+    return Knowledge(seat, first, [row], bottom if (lord is not None and (S == 3 or seat == lord)) else None,
+                     lord, played, held, record)
