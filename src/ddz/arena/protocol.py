@@ -22,10 +22,12 @@ import os
 import random
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import unicodedata
 from typing import Any, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from ..errors import DdzError
@@ -34,7 +36,8 @@ from ..game.phase import Phase
 from ..core.play import PASS, Play
 from ..core.rules import Rules
 
-__all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "serve", "request", "parse_action", "notation_of"]
+__all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "BotStartError", "serve", "request", "answer_of", "parse_action",
+           "notation_of", "parse_command", "printable_name", "NAME_LIMIT"]
 
 _GROUPS = os.name == "posix"      # a bot program runs in its own process group, ended with it
 
@@ -45,7 +48,10 @@ DEFAULT_MOVE_SECONDS = 10.0
 """A protocol bot's time per decision when the arena gives none (a program that hangs
 cannot hang the arena)."""
 DEFAULT_START_SECONDS = 20.0
-"""The time a program has to answer ``hello`` with ``ready``."""
+"""The time a program has to answer ``hello`` with ``ready``, at each start (``ddz arena
+--ready-seconds``)."""
+NAME_LIMIT = 40
+"""The longest bot name shown (characters); longer names are cut (:func:`printable_name`)."""
 
 _BID_TEXT = {0: "pass", 1: "1", 2: "2", 3: "3"}
 _DOUBLE_TEXT = {False: "pass", True: "double"}
@@ -62,6 +68,73 @@ class Forfeit(Exception):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+
+
+class BotStartError(DdzError):
+    """A protocol program did not start: it cannot be run, exited, answered ``hello`` with
+    something other than a ``ready`` of this protocol version, or said nothing within the
+    ready time. Raised at the program's first start (the whole match stops: ``ddz arena``
+    exits with status 2), since no hand of a program that never started can be played;
+    a program that played and fails to start again forfeits the hand instead
+    (``Forfeit("start", ...)``)."""
+
+
+def printable_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """``name`` made safe to print in a table: every control, format, separator (other
+    than the space) or unassigned character written as a ``\\xNN``/``\\uNNNN`` escape,
+    so that no terminal escape sequence or line break is ever printed raw, and the result
+    cut to ``limit`` characters (the last one ``…``). ``""`` becomes ``"?"``.
+
+    :param name: a str.
+    :param limit: the longest result (>= 2).
+    :returns: a str of printable characters, at most ``limit`` long.
+    """
+    out = []
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if ch == " " or not (cat[0] in "CZ"):
+            out.append(ch)
+        else:
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    text = "".join(out).strip() or "?"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def parse_command(command: Any, cwd: Optional[str] = None) -> List[str]:
+    """The argument list of a ``cmd:`` bot's command, checked without running anything.
+
+    :param command: a str split as a POSIX shell would (quotes and backslashes; no
+        variables, globs or pipes: no shell runs), or a list of str.
+    :param cwd: the directory the program will run in (a relative program path is
+        looked up there).
+    :returns: ``[program, arg, ...]``.
+    :raises DdzError: an empty command, a quote left open, or a program that is neither
+        an executable file (when the name holds a ``/``) nor found on ``PATH``.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:          # "No closing quotation", "No escaped character"
+            raise DdzError(f"cannot read the command {command!r}: {str(exc).lower()} (it is split "
+                           "as a shell would, without running one)") from None
+    elif isinstance(command, (list, tuple)) and all(isinstance(c, str) for c in command):
+        argv = list(command)
+    else:
+        raise DdzError(f"a protocol bot's command is a str or a list of str, not {type(command).__name__}")
+    if not argv or not argv[0]:
+        raise DdzError(f"a protocol bot needs a command (a program and its arguments), got {command!r}")
+    program = argv[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = program if cwd is None or os.path.isabs(program) else os.path.join(cwd, program)
+        if not os.path.isfile(path):
+            raise DdzError(f"cannot run {program!r}: no such file")
+        if not os.access(path, os.X_OK):
+            raise DdzError(f"cannot run {program!r}: the file is not executable (chmod +x, or name "
+                           "its interpreter first: cmd:python3 mybot.py)")
+    elif shutil.which(program) is None:
+        raise DdzError(f"cannot run {program!r}: no such program on PATH (give a path such as ./{program})")
+    return argv
 
 
 # -- the messages ---------------------------------------------------------------------
@@ -152,22 +225,58 @@ def request(obs: Observation, legal: Sequence[Any], legal_ids: Optional[Sequence
     }
 
 
+def answer_of(line: bytes, rid: int, late: Any = ()) -> Optional[Dict[str, Any]]:
+    """The answer a line holds to request ``rid`` (docs/protocol.md, "The answer"), or
+    ``None`` for an answer to a request that timed out or was forfeited (ignored).
+
+    :param line: the line read (without its newline).
+    :param rid: the id of the request waiting for its answer.
+    :param late: ids of earlier requests that timed out or whose answer was a forfeit.
+    :returns: the answer object (its action not yet read: :func:`parse_action`).
+    :raises Forfeit: ``"garbage"``: not JSON, not an object, no ``id``, or an ``id`` that
+        is not the integer id of this request or of one that timed out or was forfeited
+        (``-1``, ``1.0``, ``"7"``, an id not sent yet, the id of a request already
+        answered).
+    """
+    try:
+        answer = json.loads(line)
+    except ValueError:
+        raise Forfeit("garbage", f"not JSON: {line[:200]!r}") from None
+    if not isinstance(answer, dict):
+        raise Forfeit("garbage", f"the answer is not a JSON object: {line[:200]!r}")
+    if "id" not in answer:
+        raise Forfeit("garbage", f"the answer has no 'id' (the request's is {rid}): {line[:200]!r}")
+    got = answer["id"]
+    if type(got) is int and got == rid:
+        return answer
+    if type(got) is int and got in late:
+        return None
+    raise Forfeit("garbage", f"the answer's id must be the integer id of the request, {rid}, not {got!r:.40}")
+
+
 def parse_action(answer: Any, legal: Sequence[Any], legal_ids: Optional[Sequence[int]], text_ids: Dict[str, int],
                  phase: Phase, rules: Rules) -> Any:
-    """The legal action an answer names (``docs/protocol.md``: ``"action"`` as notation or
-    the words of the request's ``legal``, or ``"action_id"`` in the play phase).
+    """The legal action an answer names (``docs/protocol.md``: exactly one of
+    ``"action"``, as notation or the words of the request's ``legal``, and
+    ``"action_id"``, in the play phase only).
 
-    :raises Forfeit: ``"garbage"`` for an answer of no such shape, ``"illegal"`` for an
-        action that is not legal.
+    :raises Forfeit: ``"garbage"`` for an answer of no such shape (neither field, both,
+        ``action_id`` outside the play phase or not an int), ``"illegal"`` for an action
+        that is not legal.
     """
     if not isinstance(answer, dict):
         raise Forfeit("garbage", f"the answer is not a JSON object: {answer!r:.200}")
+    has_action, has_id = "action" in answer, "action_id" in answer
+    if has_action and has_id:
+        raise Forfeit("garbage", f"the answer gives both 'action' and 'action_id' (give one): {answer!r:.200}")
+    if not (has_action or has_id):
+        raise Forfeit("garbage", f"the answer has no 'action' or 'action_id': {answer!r:.200}")
     if phase is Phase.PLAYING:
-        if "action_id" in answer:
+        if has_id:
             aid = answer["action_id"]
-            if isinstance(aid, bool) or not isinstance(aid, int):
+            if type(aid) is not int:
                 raise Forfeit("garbage", f"action_id must be an int, got {aid!r:.100}")
-        elif isinstance(answer.get("action"), str):
+        elif isinstance(answer["action"], str):
             text = answer["action"].strip()
             aid = text_ids.get(text)
             if aid is None:
@@ -178,20 +287,21 @@ def parse_action(answer: Any, legal: Sequence[Any], legal_ids: Optional[Sequence
             if aid is None:
                 raise Forfeit("illegal", f"{text!r:.100} is not a play")
         else:
-            raise Forfeit("garbage", f"the answer has no 'action' (notation) or 'action_id': {answer!r:.200}")
+            raise Forfeit("garbage", f"'action' must be a str (a play's notation), got {answer['action']!r:.100}")
         try:
             return legal[legal_ids.index(aid)]
         except ValueError:
             pass
         raise Forfeit("illegal", f"action id {aid} ({answer.get('action', '')!s:.60}) is not legal here")
-    action = answer.get("action")
-    if isinstance(action, bool) or action is None:
-        words = {None: None, True: "double" if phase is Phase.DOUBLING else "open", False: "pass"}
-        action = words[action]
+    if has_id:
+        raise Forfeit("garbage", f"action_id is for the play phase; in phase {phase.value} answer with 'action'")
+    action = answer["action"]
+    if isinstance(action, bool):
+        action = ("double" if phase is Phase.DOUBLING else "open") if action else "pass"
     if isinstance(action, int):
         action = str(action)
     if not isinstance(action, str):
-        raise Forfeit("garbage", f"the answer has no 'action': {answer!r:.200}")
+        raise Forfeit("garbage", f"'action' must be a str, got {action!r:.100}")
     word = action.strip().lower()
     if phase is Phase.BIDDING:
         names = {"pass": 0, "0": 0, "1": 1, "2": 2, "3": 3, "call": 1, "rob": 1}
@@ -217,46 +327,74 @@ class ProtocolBot:
     :param hand_seconds: time per hand for all its decisions (``None``: no limit); once
         spent, every decision left is a timeout.
     :param nodes: a node budget sent with every request (for search bots; advisory).
-    :param name: the name to report (default: the one the program gives in ``ready``).
+    :param name: the name to report (default: the one the program gives in ``ready``),
+        shown through :func:`printable_name`.
     :param cwd: working directory of the program.
+    :param ready_seconds: the time the program has to answer ``hello`` with ``ready``
+        at each start (default :data:`DEFAULT_START_SECONDS`).
 
     The program is started lazily (at the first hand), and again before the next hand
-    after it died. :meth:`close` ends it.
+    after it died. :meth:`close` ends it. A first start that fails raises
+    :class:`BotStartError`; a later one forfeits the hand (``Forfeit("start", ...)``).
     """
 
     def __init__(self, command, *, move_seconds: Optional[float] = DEFAULT_MOVE_SECONDS,
                  hand_seconds: Optional[float] = None, nodes: Optional[int] = None,
-                 name: Optional[str] = None, cwd: Optional[str] = None) -> None:
+                 name: Optional[str] = None, cwd: Optional[str] = None,
+                 ready_seconds: Optional[float] = DEFAULT_START_SECONDS) -> None:
         if isinstance(command, str):
-            command = shlex.split(command)
+            try:
+                command = shlex.split(command)
+            except ValueError as exc:
+                raise DdzError(f"cannot read the command {command!r}: {str(exc).lower()}") from None
         if not command or not all(isinstance(c, str) for c in command):
             raise DdzError(f"a protocol bot needs a command (a program and its arguments), got {command!r}")
-        for what, v in (("move_seconds", move_seconds), ("hand_seconds", hand_seconds)):
+        for what, v in (("move_seconds", move_seconds), ("hand_seconds", hand_seconds),
+                        ("ready_seconds", ready_seconds)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0):
                 raise DdzError(f"{what} must be a positive number of seconds or None, got {v!r}")
         self.command = list(command)
         self.move_seconds = DEFAULT_MOVE_SECONDS if move_seconds is None else float(move_seconds)
         self.hand_seconds = None if hand_seconds is None else float(hand_seconds)
+        self.ready_seconds = DEFAULT_START_SECONDS if ready_seconds is None else float(ready_seconds)
         self.nodes = nodes
-        self.name = name
+        self.name = None if name is None else printable_name(name)
         self.cwd = cwd
         self._proc: Optional[subprocess.Popen] = None
         self._buf = b""
+        self._closed = False                       # its output closed or its input broken: it is ending
         self._rid = 0
+        self._late: set = set()                    # ids of requests timed out or forfeited (answers ignored)
         self._rules: Optional[Rules] = None
         self._texts: Optional[Tuple[List[str], Dict[str, int]]] = None
         self._hand_left: Optional[float] = None
         self.events: List[Dict[str, Any]] = []     # this hand's timeouts and forfeits
         self._history: List[list] = []             # this hand's history as sent
         self.starts = 0
+        self.ready = 0                             # starts that ended with 'ready'
 
     def __repr__(self) -> str:
         return f"ProtocolBot({' '.join(self.command)!r})"
 
     # process management
     def _start(self, rules: Rules) -> None:
+        """Start the program, say ``hello`` and wait :attr:`ready_seconds` for ``ready``.
+
+        :raises BotStartError: the first start failed (see :class:`BotStartError`).
+        :raises Forfeit: ``"start"``, a later start (after a crash) failed."""
+        try:
+            self._start_once(rules)
+        except Forfeit as exc:
+            self.close()
+            if self.ready:
+                raise Forfeit("start", exc.detail) from None
+            raise BotStartError(f"bot {' '.join(self.command)!r} did not start: {exc.detail}") from None
+        self.ready += 1
+
+    def _start_once(self, rules: Rules) -> None:
         self.close()
         self.starts += 1
+        self._late = set()
         try:
             # a process group of its own: closing the bot ends its children too (a shell
             # script's `sleep` would otherwise outlive it, holding our stderr open)
@@ -266,24 +404,53 @@ class ProtocolBot:
             self._proc = None
             raise Forfeit("start", f"cannot start {' '.join(self.command)!r}: {exc.strerror or exc}") from None
         self._buf = b""
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_json(),
-                    "players": rules.players})
-        line = self._readline(DEFAULT_START_SECONDS)
+        self._closed = False
+        try:
+            self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_json(),
+                        "players": rules.players})
+            line = self._readline(self.ready_seconds)
+        except Forfeit:
+            raise Forfeit("start", f"the program exited before saying 'ready' (exit status {self._status()})") from None
         if line is None:
-            raise Forfeit("start", f"no 'ready' within {DEFAULT_START_SECONDS:g} s")
+            raise Forfeit("start", f"no 'ready' within {self.ready_seconds:g} s (a program whose output is "
+                                   "block-buffered, as awk's, C's stdio and Python's are on a pipe, must flush "
+                                   "after each line: docs/protocol.md, 'Flushing')")
+        self._check_ready(line)
+
+    def _check_ready(self, line: bytes) -> None:
+        """Check the answer to ``hello`` (docs/protocol.md): a ``ready`` of this protocol
+        version, with an optional str ``name``.
+
+        :raises Forfeit: ``"start"`` naming what is wrong."""
         try:
             msg = json.loads(line)
         except ValueError:
             msg = None
         if not isinstance(msg, dict) or msg.get("type") != "ready":
-            self.close()
             raise Forfeit("start", f"the answer to 'hello' is not a 'ready' message: {line[:200]!r}")
-        if self.name is None and isinstance(msg.get("name"), str):
-            self.name = msg["name"]
+        version = msg.get("protocol")
+        if type(version) is not int or version != PROTOCOL_VERSION:
+            raise Forfeit("start", f"the program speaks protocol {version!r:.40}; the arena speaks "
+                                   f"{PROTOCOL_VERSION} ('ready' must say \"protocol\":{PROTOCOL_VERSION})")
+        name = msg.get("name")
+        if name is not None and not isinstance(name, str):
+            raise Forfeit("start", f"'ready' gives a name that is not a string: {name!r:.60}")
+        if self.name is None and name:
+            self.name = printable_name(name)
+
+    def _status(self) -> Any:
+        """The program's exit status, waiting a moment for it to exit (``None`` if it runs)."""
+        if self._proc is None:
+            return None
+        try:
+            return self._proc.wait(0.5)
+        except subprocess.TimeoutExpired:
+            return None
 
     def alive(self) -> bool:
-        """Whether the program is running."""
-        return self._proc is not None and self._proc.poll() is None
+        """Whether the program is running (one that closed its output or its input is
+        ending, even before it has exited)."""
+        return self._proc is not None and not self._closed and self._proc.poll() is None
 
     def close(self) -> None:
         """Say ``quit`` and end the program (killed if it does not exit within a second)."""
@@ -327,6 +494,7 @@ class ProtocolBot:
         try:
             self._proc.stdin.write(data)
         except (OSError, AttributeError):
+            self._closed = True
             raise Forfeit("crash", "its standard input is closed (the program exited)") from None
 
     def _readline(self, timeout: float) -> Optional[bytes]:
@@ -348,15 +516,18 @@ class ProtocolBot:
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
-                code = self._proc.poll()
+                self._closed = True
+                code = self._status()
                 raise Forfeit("crash", f"the program closed its output (exit status {code})")
             self._buf += chunk
 
     # the arena's calls
     def new_hand(self, rules: Rules, seat: int, seed: int, hand: str) -> None:
-        """Start a hand: (re)start the program if needed, then send ``new_hand``.
+        """Start a hand: (re)start the program if needed, then send ``new_hand`` (with
+        the seed as a number and as text, ``seed_text``).
 
-        :raises Forfeit: the program cannot be started or does not say ``ready``."""
+        :raises BotStartError: the program's first start failed.
+        :raises Forfeit: ``"start"``, a restart after a crash failed."""
         self.events = []
         self._history: List[list] = []
         self._hand_left = self.hand_seconds
@@ -366,7 +537,9 @@ class ProtocolBot:
             from ..game.actions import ActionSpace
             self._texts = notation_of(ActionSpace(rules.move_rules))
             self._start(rules)
-        self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed})
+        # the seed also as text: JSON readers that keep numbers as doubles (JavaScript)
+        # would lose the low bits of a seed above 2**53
+        self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed, "seed_text": str(seed)})
 
     def act_game(self, game, obs: Observation, legal: List[Any]) -> Any:
         """One decision: send the request, wait for the answer within the time left.
@@ -391,21 +564,19 @@ class ProtocolBot:
             line = self._readline(left) if left > 0 else None
             if line is None:
                 self._spend(time.monotonic() - t0)
+                self._late.add(rid)
                 self.events.append({"event": "timeout", "seat": obs.seat, "ply": len(obs.plays),
                                     "phase": phase.value})
                 return game.timeout_action()
             try:
-                answer = json.loads(line)
-            except ValueError:
-                raise Forfeit("garbage", f"not JSON: {line[:200]!r}") from None
-            got = answer.get("id") if isinstance(answer, dict) else None
-            if got is not None and got != rid:
-                if isinstance(got, bool) or not isinstance(got, int) or got > rid:
-                    raise Forfeit("garbage", f"the answer's id must be the integer id of the request, {rid}, "
-                                             f"not {got!r}")
-                continue                  # a late answer to a request that timed out
-            self._spend(time.monotonic() - t0)
-            return parse_action(answer, legal, ids, text_ids, phase, obs.rules)
+                answer = answer_of(line, rid, self._late)
+                if answer is None:
+                    continue              # a late answer to a request that timed out or was forfeited
+                self._spend(time.monotonic() - t0)
+                return parse_action(answer, legal, ids, text_ids, phase, obs.rules)
+            except Forfeit:
+                self._late.add(rid)       # the program may still answer it: that answer is ignored
+                raise
 
     def _spend(self, seconds: float) -> None:
         if self._hand_left is not None:
