@@ -17,6 +17,7 @@ __all__ = [
     "DealError",
     "RecordError",
     "ActionIdError",
+    "ActionTypeError",
     "TableMemoryError",
     "VectorMemoryError",
 ]
@@ -87,6 +88,13 @@ class RecordError(DdzError):
 class ActionIdError(InvalidPlayError):
     """An action id outside ``0 .. len(space) - 1`` of a :class:`ddz.ActionSpace`, or an id
     array of the wrong type."""
+
+
+class ActionTypeError(ActionIdError, TypeError):
+    """An action id that is not an integer at all (a str such as ``'3'``, ``None``, a
+    float, a bool, a list): refused at the id boundary (:meth:`ddz.Game.step_id`, the env
+    action table of :mod:`ddz.envs.core`), also a :class:`TypeError`, so that a
+    Gymnasium env raises it instead of scoring it as an illegal move."""
 
 
 class TableMemoryError(DdzError, MemoryError):

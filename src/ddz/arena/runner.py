@@ -46,7 +46,7 @@ from ..game.state import Game
 from ..core.play import PlayType
 from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
-from .protocol import Forfeit, ProtocolBot
+from .protocol import BotStartError, Forfeit, ProtocolBot
 from .stats import Sprt
 from .results import ArenaResult, _add_deal, _result, _summary, _Tally
 
@@ -68,7 +68,8 @@ class _Worker:
     program ever sees two seats of a hand)."""
 
     def __init__(self, texts: Sequence[Any], names: Sequence[str], seed: int, mode: str, rules: Rules,
-                 records: bool, move_seconds: Optional[float], hand_seconds: Optional[float]) -> None:
+                 records: bool, move_seconds: Optional[float], hand_seconds: Optional[float],
+                 ready_seconds: Optional[float] = None) -> None:
         self.specs = [bot_spec(t) for t in texts]
         self.names = list(names)
         self.seed = seed
@@ -77,6 +78,7 @@ class _Worker:
         self.records = records
         self.move_seconds = move_seconds
         self.hand_seconds = hand_seconds
+        self.ready_seconds = ready_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
         self.reported = [spec.name for spec in self.specs]
         self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
@@ -97,6 +99,8 @@ class _Worker:
             if self.move_seconds is not None:
                 bot.move_seconds = float(self.move_seconds)
             bot.hand_seconds = self.hand_seconds
+            if self.ready_seconds is not None:
+                bot.ready_seconds = float(self.ready_seconds)
         return bot
 
     def deal(self, d: int, deal_seed: int) -> List[tuple]:
@@ -173,6 +177,8 @@ class _Worker:
                         self.names = _unique(self.reported)
             except Forfeit as exc:
                 forfeit = forfeit or {"seat": s, "kind": exc.kind, "detail": exc.detail}
+            except BotStartError:         # a program that never started: the match stops
+                raise
             except Exception as exc:      # a bot that cannot be made forfeits
                 forfeit = forfeit or {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"}
         clock = time.perf_counter
@@ -327,7 +333,7 @@ def _context():
 def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero", rules: Optional[Rules] = None,
         workers: int = 1, ray: bool = False, sprt: Any = None, out: Any = None, progress: bool = False,
         move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
-        chunk: Optional[int] = None) -> ArenaResult:
+        chunk: Optional[int] = None, ready_seconds: Optional[float] = None) -> ArenaResult:
     """Play duplicate matches between bots and measure them (see the module docstring).
 
     Parameters
@@ -368,6 +374,9 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         reproducible).
     chunk : int, optional
         Deals per worker task (default: about eight tasks per worker, at most 50).
+    ready_seconds : float, optional
+        The time a protocol program has to answer ``hello`` with ``ready``, at each
+        start (default 20).
 
     Returns
     -------
@@ -379,6 +388,9 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         Fewer than two bots, an unknown bot, a bad count, seed, mode, rules, workers,
         SPRT (or one with more than two bots), four players in ``douzero`` mode, Ray not
         installed.
+    BotStartError
+        (a DdzError) A protocol program did not start: it exited, or did not say
+        ``ready`` (of this protocol version) in time; once, and the match stops.
     """
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) < 2:
         raise DdzError(f"run() needs a list of two or more bots, got {quote(bots)}")
@@ -399,6 +411,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             raise DdzError(f"an SPRT tests two bots, not {len(specs)}")
     move_seconds = _seconds(move_seconds, "move_seconds")
     hand_seconds = _seconds(hand_seconds, "hand_seconds")
+    ready_seconds = _seconds(ready_seconds, "ready_seconds")
     chunk = None if chunk is None else _count(chunk, "chunk", 1)
     for spec in specs:
         if mode == "game" and spec.name.startswith("douzero-") and rules.players != 3:
@@ -407,7 +420,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     seeds = hand_seeds(seed, deals)
     pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     texts = [s.text for s in specs]
-    wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds)
+    wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds, ready_seconds)
     per = chunk or max(1, min(50, math.ceil(deals / (8 * workers))))
     if sprt is not None and chunk is None:
         per = max(1, min(per, 10))
