@@ -34,7 +34,7 @@ _seconds = _number(float, lambda v: 0 < v < float("inf"), "a positive number of 
 
 def _sprt(text: str):
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
-    from .stats import Sprt
+    from .sprt import Sprt
     try:
         return Sprt.parse(text)
     except DdzError as exc:
