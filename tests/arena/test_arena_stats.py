@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ddz
+import ddz.arena
 from ddz.arena.sprt import Sprt, SprtCounter, kl_to_mean, llr_counts, simulate, tilt
 from ddz.arena.stats import adp_interval, bradley_terry, elo_interval, elo_of, rating_list, wilson, wp_interval
 from ddz.arena.tally import DealValues, figures
@@ -190,3 +191,15 @@ def test_bradley_terry_recovers_the_order_and_stays_finite():
     assert [r for r, _, _ in ratings] == sorted([r for r, _, _ in ratings], reverse=True)
     assert all(lo < r < hi for r, lo, hi in ratings)
     assert ratings == rating_list(pairs, scores, 3)          # a fixed seed
+
+
+def test_the_issue_reproducers_in_a_real_run():
+    """Two deals gave [-0.240, 0.740]; a bot against itself stopped within 5 deals."""
+    r = ddz.arena.run(["greedy", "random"], deals=2, seed=1)
+    for b in r.bots:
+        for m, (lo, hi) in [(b["wp"], b["wp_ci"])] + [(v["wp"], v["wp_ci"]) for v in b["roles"].values()]:
+            assert 0 <= lo <= m <= hi <= 1 and hi > lo
+        assert b["adp_ci"][0] < b["adp_ci"][1]
+    for seed in range(3):
+        same = ddz.arena.run(["random", "random"], deals=40, seed=seed, mode="game", sprt=Sprt(0, 20))
+        assert same.sprt["decision"] is None or same.deals >= 30
