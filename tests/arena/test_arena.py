@@ -84,11 +84,13 @@ def test_records_replay(tmp_path):
 
 def test_sprt_stops_once_decided():
     r = run(["greedy", "random"], deals=500, seed=1, sprt="0,50")
-    assert r.sprt["decision"] == "H1" and r.deals < 100 and r.sprt["samples"] == r.deals
+    assert r.sprt["decision"] == "H1" and 30 <= r.deals < 100 and r.sprt["samples"] == r.deals
     assert r.deals == run(["greedy", "random"], deals=500, seed=1, sprt=Sprt(0, 50), workers=2).deals
     s = Sprt.parse("elo0=0 elo1=5 alpha=0.1")
     assert (s.elo0, s.elo1, s.alpha, s.beta) == (0, 5, 0.1, 0.05)
     assert s.state([0.5] * 10).decision is None
+    big = Sprt(0, 100)
+    assert big.state([1.0] * 29).decision is None and big.state([1.0] * 30).decision == "H1"     # min_deals
     for bad in ("5,0", "x", "0", "0,5,2"):
         with pytest.raises(ddz.DdzError):
             Sprt.parse(bad)
@@ -99,7 +101,7 @@ def test_sprt_stops_once_decided():
 def test_mean_ci():
     m, lo, hi = mean_ci([0, 1] * 50)
     assert m == 0.5 and hi - m == pytest.approx(1.959964 * math.sqrt(0.25 * 100 / 99 / 100)) == m - lo
-    assert mean_ci([3.0]) == (3.0, 3.0, 3.0)
+    assert mean_ci([3.0]) == (3.0, -math.inf, math.inf)     # one value: nothing known of the spread
     with pytest.raises(ddz.DdzError):
         mean_ci([])
 

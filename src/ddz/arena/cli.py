@@ -1,4 +1,6 @@
-"""``ddz arena BOT BOT... [options]``: the arena on the command line (issue 27).
+"""``ddz arena BOT BOT... [options]``: the arena on the command line (issue 27), and the
+result files (issue 40): ``ddz arena --resume FILE``, ``ddz arena show FILE``, ``ddz
+arena merge A B ... [-o OUT]``, ``ddz arena plot FILE -o chart.png``.
 
 :func:`add_parser` registers the sub-command on the ``ddz`` parser; :func:`main` runs it.
 """
@@ -34,7 +36,7 @@ _seconds = _number(float, lambda v: 0 < v < float("inf"), "a positive number of 
 
 def _sprt(text: str):
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
-    from .stats import Sprt
+    from .sprt import Sprt
     try:
         return Sprt.parse(text)
     except DdzError as exc:
@@ -57,10 +59,17 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
                     "intervals on the per-deal values; the same deals are played with the seats "
                     "exchanged. --mode douzero is DouZero's evaluation (the landlord known, no "
                     "bidding); --mode game plays whole hands. Bots: random, greedy, solver, expert, "
-                    "douzero-rlcard, douzero-random, module:Class, cmd:PROGRAM (docs/protocol.md).")
-    p.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots (the same one twice plays it against itself)")
+                    "douzero-rlcard, douzero-random, module:Class, cmd:PROGRAM (docs/protocol.md). "
+                    "Result files (--save): 'ddz arena show FILE' prints one again, 'ddz arena merge A B "
+                    "... [-o OUT]' pools runs over different deals, 'ddz arena plot FILE -o chart.png' "
+                    "draws it (matplotlib), 'ddz arena --resume FILE' plays the deals an interrupted run left.")
+    p.add_argument("bots", nargs="*", metavar="BOT",
+                   help="two or more bots (the same one twice plays it against itself); or show FILE, "
+                        "merge FILE FILE..., plot FILE")
     p.add_argument("--deals", type=_positive, default=1000, metavar="N", help="deals to play (default 1000)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the deals and bots (default 0)")
+    p.add_argument("--first-deal", type=_seed, default=0, metavar="D",
+                   help="play the seed's deals D to D+N-1 (default 0): runs over different deals merge")
     p.add_argument("--mode", choices=("douzero", "game"), default="douzero",
                    help="douzero: DouZero's evaluation (default); game: whole hands with bidding")
     p.add_argument("--workers", type=_positive, default=1, metavar="K",
@@ -78,7 +87,15 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="write every hand as a replayable record, one JSON line each")
-    p.add_argument("--quiet", action="store_true", help="no progress bar (shown only on a terminal)")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal; else a line after 10 s with the time left, then every minute)")
+    p.add_argument("--save", metavar="FILE", default=None,
+                   help="write the result file (every deal's values) at the end, after Ctrl-C and every minute")
+    p.add_argument("--resume", metavar="FILE", default=None,
+                   help="play the deals the run saved in FILE left, and save the whole run there (its bots, "
+                        "seed, mode, rules, deals and SPRT come from the file)")
+    p.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="merge: the merged result file; plot: the chart (.png or .svg)")
     if add_game_options is not None:
         add_game_options(p)
     p.set_defaults(func=main)
@@ -101,31 +118,86 @@ def _rules(args):
 
 def main(args) -> int:
     """Run ``ddz arena`` with parsed ``args``; returns the exit status (130 after Ctrl-C)."""
+    if args.bots and args.bots[0] in _FILE_COMMANDS and args.resume is None:
+        return _FILE_COMMANDS[args.bots[0]](args, args.bots[1:])
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
-    from . import run
+    from . import resume, run
     if args.out is not None and not args.out.strip():
         raise DdzError("--out needs a file name")
+    if args.save is not None and not args.save.strip():
+        raise DdzError("--save needs a file name")
+    progress = False if args.quiet else (True if _isatty(sys.stderr) else "lines")
     try:
-        result = run(args.bots, deals=args.deals, seed=args.seed, mode=args.mode, rules=_rules(args),
-                     workers=args.workers, ray=args.ray, sprt=args.sprt, out=args.out,
-                     progress=not args.quiet and _isatty(sys.stderr),
-                     move_seconds=args.move_seconds, hand_seconds=args.hand_seconds,
-                     ready_seconds=args.ready_seconds)
+        if args.resume is not None:
+            if args.bots:
+                raise DdzError("--resume takes its bots from the file: give no BOT")
+            result = resume(args.resume, workers=args.workers, ray=args.ray, out=args.out, progress=progress,
+                            move_seconds=args.move_seconds, hand_seconds=args.hand_seconds, save=args.save,
+                            ready_seconds=args.ready_seconds)
+        else:
+            result = run(args.bots, deals=args.deals, seed=args.seed, mode=args.mode, rules=_rules(args),
+                         workers=args.workers, ray=args.ray, sprt=args.sprt, out=args.out, progress=progress,
+                         move_seconds=args.move_seconds, hand_seconds=args.hand_seconds, save=args.save,
+                         first_deal=args.first_deal, ready_seconds=args.ready_seconds)
     except KeyboardInterrupt:
         print("\nddz: interrupted", file=sys.stderr)
         return 130
-    if args.json:
-        print(json.dumps(result.to_dict()))
-    else:
-        print(result)
+    _print(result, args.json)
     if result.interrupted:
-        print(f"ddz: interrupted after {result.deals} of {args.deals} deals", file=sys.stderr)
+        saved = args.save or args.resume
+        print(f"ddz: interrupted after {result.deals} of {result.deals_requested} deals"
+              + (f"; 'ddz arena --resume {saved}' plays the rest" if saved else ""), file=sys.stderr)
         return 130
     dead = result.never_started()
     if dead:        # a program that cannot start makes no result: an error, not a 0-WP row
         first = {f["bot"]: f.get("detail") for f in reversed(result.forfeits)}
         raise DdzError("; ".join(f"bot {name!r} never started: {first.get(name)}" for name in dead))
     return 0
+
+
+def _print(result, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result.to_dict(deal_values=False)))
+    else:
+        print(result)
+
+
+def _files(what: str, files, least: int) -> list:
+    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
+    from .results import ArenaResult
+    if len(files) < least:
+        raise DdzError(f"ddz arena {what} needs {'a result file' if least == 1 else f'{least} or more result files'}")
+    return [ArenaResult.load(f) for f in files]
+
+
+def _show(args, files) -> int:
+    """``ddz arena show FILE...``: each result's table again."""
+    for r in _files("show", files, 1):
+        _print(r, args.json)
+    return 0
+
+
+def _merge(args, files) -> int:
+    """``ddz arena merge A B ... [-o OUT]``: the pooled result (written to OUT)."""
+    from .results import merge   # start-up time: as _files
+    result = merge(_files("merge", files, 2))
+    if args.output is not None:
+        result.save(args.output)
+    _print(result, args.json)
+    return 0
+
+
+def _plot(args, files) -> int:
+    """``ddz arena plot FILE -o chart.png|svg``."""
+    if len(files) != 1 or not args.output:
+        raise DdzError("ddz arena plot needs one result file and -o CHART (.png or .svg)")
+    from .plot import plot   # start-up time: matplotlib only for a chart
+    plot(_files("plot", files, 1)[0], args.output)
+    print(f"wrote {args.output}")
+    return 0
+
+
+_FILE_COMMANDS = {"show": _show, "merge": _merge, "plot": _plot}
 
 
 def _isatty(stream) -> bool:

@@ -1,38 +1,55 @@
-"""What a duplicate match found: :class:`ArenaResult`, and the tally of the deals as
-they finish (scores, pairs, Elo, confidence intervals, the SPRT)."""
+"""What a duplicate match found: :class:`ArenaResult`, its file (read back in every
+format it was ever written in), and :func:`merge` of runs over different deals."""
 
 from __future__ import annotations
 
+import json
 import math
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-
 from ..core.rules import Rules
-from .stats import Sprt, elo_of, mean_ci
+from ..errors import DdzError, quote
+from .sprt import Sprt
+from .tally import DealValues, Totals, figures
 
-__all__ = ["ArenaResult"]
+__all__ = ["ArenaResult", "FORMAT_VERSION", "merge"]
+
+FORMAT_VERSION = 2
+"""The result file's format. 1 (issue 27): the figures only. 2: also ``format``,
+``format_version``, ``ddz_version``, ``first_deal``, ``bot_specs``, ``ratings``,
+``points_range``, each bot's ``seconds`` and the per-deal values (``deal_values``:
+:class:`ddz.arena.tally.DealValues`), from which every figure is computed again on
+reading."""
+
+_FORMAT = "ddz arena result"
 
 
-def _stat(values: Sequence[float]) -> Tuple[float, List[float]]:
-    m, lo, hi = mean_ci(values) if values else (math.nan, math.nan, math.nan)
-    return m, [lo, hi]
+def _version() -> str:
+    """The running ddz's version."""
+    from ..version import __version__   # import chain: ddz.version loads the core; read it only when needed
+    return __version__
 
 
 @dataclass
 class ArenaResult:
-    """What :func:`run` measured. :meth:`to_dict` gives it as JSON-serializable data;
-    ``str()`` as a table.
+    """What :func:`run` measured. :meth:`to_dict` gives it as JSON-serializable data,
+    :meth:`save` as a file that :meth:`load` reads back; ``str()`` as a table.
 
     :ivar mode: ``"douzero"`` or ``"game"``. :ivar rules: the :class:`ddz.Rules`.
-    :ivar seed: the seed. :ivar deals: deals played (fewer than asked when the SPRT
-        stopped). :ivar deals_requested: deals asked for.
-    :ivar hands: hands (tables) played.
-    :ivar bots: per bot a dict: ``name``, ``wp``, ``wp_ci`` ([low, high], 95%), ``adp``,
-        ``adp_ci``, ``elo``, ``elo_ci`` (from ``wp``), ``won`` (the share of its seats
-        that won), ``roles`` (``landlord`` and ``farmer``, each with ``wp``, ``wp_ci``,
-        ``adp``, ``adp_ci`` and ``deals``: how many deals it held the role in),
-        ``decisions``, ``ms_per_decision``, ``forfeits``, ``timeouts``.
+    :ivar seed: the seed (``None`` for a merge of runs of several seeds).
+    :ivar deals: deals played (fewer than asked when the SPRT stopped).
+    :ivar deals_requested: deals asked for. :ivar hands: hands (tables) played.
+    :ivar bots: per bot a dict: ``name``, ``wp``, ``wp_ci`` ([low, high], 95%: Wilson's
+        interval on the deals' effective number, :func:`ddz.arena.stats.wp_interval`),
+        ``adp``, ``adp_ci`` (a bootstrap-t interval inside the points' range,
+        :func:`ddz.arena.stats.adp_interval`), ``elo``, ``elo_ci`` (from ``wp`` and its
+        interval; ``None`` where the WP is 0 or 1: unbounded), ``won`` (the share of its
+        seats that won), ``roles`` (``landlord`` and ``farmer``, each with ``wp``,
+        ``wp_ci``, ``adp``, ``adp_ci`` and ``deals``: how many deals it held the role in),
+        ``decisions``, ``seconds`` (thinking), ``ms_per_decision``, ``forfeits``,
+        ``timeouts``.
 
         ``wp`` is the duplicate score: per deal and opponent ``0.5 + (w_A - w_B) / 2``
         with ``w`` the share of the bot's seats that won at the deal's tables, averaged
@@ -42,22 +59,35 @@ class ArenaResult:
         side: the landlord's, or both farmers'), ``ddz``'s settlement per seat in game
         mode. A role's ``wp`` and ``adp`` are the plain win rate and points per deal in
         that role.
-    :ivar pairs: per pair of bots ``(A, B)``: ``bots``, A's ``wp``, ``wp_ci``, ``adp``,
-        ``adp_ci`` against B, and ``diff``/``diff_ci``: A's mean score minus B's per deal.
+    :ivar pairs: per pair of bots ``(A, B)``: ``bots``, A's ``wp``, ``wp_ci``, ``elo``,
+        ``elo_ci``, ``adp``, ``adp_ci`` against B, and ``diff``/``diff_ci``: A's mean
+        points minus B's per deal.
     :ivar wp_matrix: ``wp_matrix[i][j]``: bot i's WP against bot j (``None`` on the
         diagonal).
-    :ivar sprt: the SPRT's final state (a dict) or ``None``.
+    :ivar sprt: the SPRT's parameters and final state (a dict) or ``None``.
     :ivar seconds: wall time of the play (workers warmed up first).
     :ivar workers: processes that played.
     :ivar forfeits: every forfeit: ``deal``, ``pair``, ``table``, ``bot``, ``seat``,
         ``kind``, ``detail``.
     :ivar interrupted: Ctrl-C stopped the run; the figures are those of the deals
-        finished (``deals``).
+        finished (``deals``); :func:`ddz.arena.resume` plays the rest.
+    :ivar ratings: three or more bots: per bot ``name``, ``elo``, ``elo_ci``: Bradley-Terry
+        ratings fitted to the per-deal pair scores (mean 0), intervals by a bootstrap over
+        deals (:func:`ddz.arena.stats.rating_list`); else ``None``.
+    :ivar first_deal: the index of the first deal asked for (deals ``first_deal`` to
+        ``first_deal + deals_requested - 1`` of the seed).
+    :ivar bot_specs: the bots as given by name (``None`` for one given as a Python object:
+        such a run cannot be resumed).
+    :ivar values: the per-deal values (:class:`ddz.arena.tally.DealValues`); ``None`` in
+        a result read from a file of format 1.
+    :ivar points_range: ``M``: the ADP intervals lie in ``[-M, M]`` (the largest points per
+        seat of a deal, at least 2).
+    :ivar ddz_version: the version of ddz that played (the last of a merge's).
     """
 
     mode: str
     rules: Rules
-    seed: int
+    seed: Optional[int]
     deals: int
     deals_requested: int
     hands: int
@@ -69,32 +99,138 @@ class ArenaResult:
     workers: int
     forfeits: List[Dict[str, Any]] = field(default_factory=list)
     interrupted: bool = False
+    ratings: Optional[List[Dict[str, Any]]] = None
+    first_deal: int = 0
+    bot_specs: Optional[List[Optional[str]]] = None
+    values: Optional[DealValues] = None
+    points_range: Optional[float] = None
+    ddz_version: str = field(default_factory=_version)
 
     @property
     def hands_per_second(self) -> float:
         """Hands played per second of wall time."""
         return self.hands / self.seconds if self.seconds > 0 else math.inf
 
-    def to_dict(self) -> Dict[str, Any]:
+    @property
+    def names(self) -> List[str]:
+        """The bots' names."""
+        return [b["name"] for b in self.bots]
+
+    def to_dict(self, deal_values: bool = True) -> Dict[str, Any]:
         """Every field as JSON-serializable data (``rules`` as :meth:`ddz.Rules.to_json`;
-        a number that is not finite, such as the WP of a role a bot never played or the
-        Elo of a WP of 1, is ``None``)."""
-        return _finite({"mode": self.mode, "rules": self.rules.to_json(), "seed": self.seed, "deals": self.deals,
-                "deals_requested": self.deals_requested, "hands": self.hands, "bots": self.bots,
-                "pairs": self.pairs, "wp_matrix": self.wp_matrix, "sprt": self.sprt,
-                "seconds": self.seconds, "hands_per_second": self.hands_per_second, "workers": self.workers,
-                "forfeits": self.forfeits, "interrupted": self.interrupted})
+        a number that is not finite, such as the WP of a role a bot never played, is
+        ``None``): the result file's content (format :data:`FORMAT_VERSION`).
+
+        :param deal_values: include the per-deal values (``deal_values``; without them the
+            dict cannot be resumed or merged).
+        """
+        d = {"format": _FORMAT, "format_version": FORMAT_VERSION, "ddz_version": self.ddz_version,
+             "mode": self.mode, "rules": self.rules.to_json(), "seed": self.seed, "first_deal": self.first_deal,
+             "deals": self.deals, "deals_requested": self.deals_requested, "hands": self.hands,
+             "bots": self.bots, "pairs": self.pairs, "wp_matrix": self.wp_matrix, "ratings": self.ratings,
+             "sprt": self.sprt, "points_range": self.points_range, "seconds": self.seconds,
+             "hands_per_second": self.hands_per_second, "workers": self.workers, "forfeits": self.forfeits,
+             "interrupted": self.interrupted, "bot_specs": self.bot_specs}
+        d = _finite(d)
+        if deal_values:
+            d["deal_values"] = None if self.values is None else self.values.to_json()
+        return d
 
     def numbers(self) -> Dict[str, Any]:
         """:meth:`to_dict` without what depends on the machine (``seconds``,
-        ``hands_per_second``, ``workers``, each bot's ``ms_per_decision``): what a run
-        with another number of workers reproduces exactly."""
+        ``hands_per_second``, ``workers``, each bot's ``seconds`` and
+        ``ms_per_decision``): what a run with another number of workers, a resumed run
+        and a merge of runs over the same deals reproduce exactly."""
         d = self.to_dict()
         for key in ("seconds", "hands_per_second", "workers"):
             d.pop(key)
         for bot in d["bots"]:
-            bot.pop("ms_per_decision")
+            bot.pop("ms_per_decision", None)
+            bot.pop("seconds", None)
         return d
+
+    # -- files ---------------------------------------------------------------------------
+
+    def save(self, path: str) -> None:
+        """Write :meth:`to_dict` as JSON to ``path`` (through a temporary file renamed
+        over it, so that an interrupted write leaves the previous file).
+
+        :raises DdzError: the file cannot be written.
+        """
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(self.to_dict(), f, separators=(",", ":"))
+                f.write("\n")
+            os.replace(tmp, path)
+        except OSError as exc:
+            raise DdzError(f"cannot write {path!r}: {exc.strerror or exc}") from None
+
+    @classmethod
+    def load(cls, path: str) -> "ArenaResult":
+        """Read a result file of any format (:data:`FORMAT_VERSION`).
+
+        :raises DdzError: the file cannot be read, is not JSON, or not an arena result.
+        """
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+        except OSError as exc:
+            raise DdzError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise DdzError(f"{path!r} is not JSON: {exc}") from None
+        try:
+            return cls.from_dict(data)
+        except DdzError as exc:
+            raise DdzError(f"{path!r}: {exc}") from None
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "ArenaResult":
+        """A result from :meth:`to_dict`'s data of any format version: the figures of
+        format 2 are computed again from its per-deal values (so they are those of this
+        version of ddz); format 1's are taken as written.
+
+        :raises DdzError: not an arena result, or of a format newer than this ddz reads.
+        """
+        if not isinstance(data, dict) or "bots" not in data or "mode" not in data:
+            raise DdzError(f"not an arena result: {quote(data)}")
+        version = data.get("format_version", 1)
+        if version == 1 and "format" not in data:
+            return _from_v1(cls, data)
+        if data.get("format") != _FORMAT or not isinstance(version, int) or not 2 <= version:
+            raise DdzError(f"not an arena result of a known format (format {data.get('format')!r}, "
+                           f"version {version!r})")
+        if version > FORMAT_VERSION:
+            raise DdzError(f"an arena result of format {version}: this ddz ({_version()}) reads "
+                           f"formats 1 to {FORMAT_VERSION}")
+        try:
+            rules = Rules.from_json(data["rules"])
+            names = [str(b["name"]) for b in data["bots"]]
+            specs = data.get("bot_specs")
+            sprt = data.get("sprt")
+            sprt = None if sprt is None else Sprt(**{k: sprt[k] for k in ("elo0", "elo1", "alpha", "beta",
+                                                                         "min_deals")})
+            totals = Totals(len(names))
+            totals.hands = int(data["hands"])
+            for k, b in enumerate(data["bots"]):
+                totals.decisions[k] = int(b["decisions"])
+                totals.seconds[k] = float(b.get("seconds") or 0.0)
+                totals.forfeits[k] = int(b["forfeits"])
+                totals.timeouts[k] = int(b["timeouts"])
+            totals.forfeit_list = list(data.get("forfeits") or [])
+            raw = data.get("deal_values")
+            values = None if raw is None else DealValues.from_json(raw, len(names))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DdzError(f"an arena result with a missing or bad field ({type(exc).__name__}: {exc})") from None
+        if values is None:
+            raise DdzError("an arena result of format 2 without its deal values")
+        return build(mode=str(data["mode"]), rules=rules, seed=data.get("seed"), names=names,
+                     deals_requested=int(data["deals_requested"]), values=values, totals=totals, sprt=sprt,
+                     seconds=float(data.get("seconds") or 0.0), workers=int(data.get("workers") or 1),
+                     interrupted=bool(data.get("interrupted")), first_deal=int(data.get("first_deal") or 0),
+                     bot_specs=specs, ddz_version=str(data.get("ddz_version") or "?"))
+
+    # -- text ------------------------------------------------------------------------------
 
     def forfeit_lines(self) -> List[str]:
         """Why bots forfeited: a line per bot and kind of forfeit (``start``, ``crash``,
@@ -120,35 +256,8 @@ class ArenaResult:
         return out
 
     def __str__(self) -> str:
-        lines = [f"{self.mode} mode, {self.deals} deals"
-                 + (f" of {self.deals_requested}" if self.deals != self.deals_requested else "")
-                 + (" (interrupted)" if self.interrupted else "")
-                 + f", {self.hands} hands, seed {self.seed}; 95% intervals on per-deal values"]
-        w = max(8, max(len(b["name"]) for b in self.bots))
-        lines.append(f"{'bot':<{w}}  {'WP':>22}  {'ADP':>26}  {'WP landlord':>12}  {'WP farmer':>10}  "
-                     f"{'ms/dec':>7}  {'forfeits':>8}  {'timeouts':>8}")
-        for b in self.bots:
-            lines.append(f"{b['name']:<{w}}  {b['wp']:.3f} [{b['wp_ci'][0]:.3f}, {b['wp_ci'][1]:.3f}]  "
-                         f"{b['adp']:+.3f} [{b['adp_ci'][0]:+.3f}, {b['adp_ci'][1]:+.3f}]  "
-                         f"{b['roles']['landlord']['wp']:>12.3f}  {b['roles']['farmer']['wp']:>10.3f}  "
-                         f"{b['ms_per_decision']:>7.3f}  {b['forfeits']:>8}  {b['timeouts']:>8}")
-        lines += self.forfeit_lines()
-        if len(self.bots) > 2:
-            lines.append("WP of the row against the column:")
-            lines.append(" " * (w + 2) + "  ".join(f"{b['name'][:8]:>8}" for b in self.bots))
-            for b, row in zip(self.bots, self.wp_matrix):
-                lines.append(f"{b['name']:<{w}}  " + "  ".join("       -" if v is None else f"{v:8.3f}" for v in row))
-        if self.sprt is not None:
-            s = self.sprt
-            lines.append(f"SPRT elo0={s['elo0']:g} elo1={s['elo1']:g} alpha={s['alpha']:g} beta={s['beta']:g}: "
-                         f"LLR {s['llr']:.3f} in [{s['lower']:.3f}, {s['upper']:.3f}] after {s['samples']} deals: "
-                         + ({"H1": "H1 accepted (the first bot is stronger)", "H0": "H0 accepted"}.get(s["decision"])
-                            or "undecided"))
-        hps = self.hands_per_second
-        lines.append(f"{hps:,.0f}" if hps >= 10 else f"{hps:.2g}")
-        lines[-1] += (f" hands per second ({self.workers} worker"
-                     f"{'s' if self.workers != 1 else ''}, {self.seconds:.1f} s)")
-        return "\n".join(lines)
+        from .text import table   # the table's layout lives with the other printed text
+        return table(self)
 
 
 def _finite(x: Any) -> Any:
@@ -161,156 +270,123 @@ def _finite(x: Any) -> Any:
     return x
 
 
-class _Tally:
-    """Per-deal values accumulated in deal order."""
-
-    def __init__(self, nbots: int, npairs: int) -> None:
-        self.bot_wp: List[List[float]] = [[] for _ in range(nbots)]
-        self.bot_adp: List[List[float]] = [[] for _ in range(nbots)]
-        self.bot_won: List[List[float]] = [[] for _ in range(nbots)]
-        self.role: Dict[Tuple[int, str], Tuple[List[float], List[float]]] = {
-            (k, r): ([], []) for k in range(nbots) for r in ("landlord", "farmer")}
-        self.pair_wp: List[List[float]] = [[] for _ in range(npairs)]
-        self.pair_wp_b: List[List[float]] = [[] for _ in range(npairs)]
-        self.pair_adp: List[List[float]] = [[] for _ in range(npairs)]
-        self.pair_diff: List[List[float]] = [[] for _ in range(npairs)]
-        self.decisions = [0] * nbots
-        self.seconds = [0.0] * nbots
-        self.forfeits = [0] * nbots
-        self.timeouts = [0] * nbots
-        self.forfeit_list: List[Dict[str, Any]] = []
-        self.hands = 0
-        self.deals = 0
+def _nan(x: Any) -> Any:
+    """JSON's ``None`` back to NaN where a number was not finite (format 1's figures)."""
+    if x is None:
+        return math.nan
+    if isinstance(x, list):
+        return [_nan(v) for v in x]
+    return x
 
 
-def _summary(d: int, tables: List[tuple], pairs: List[Tuple[int, int]], n_tables: int, mode: str,
-             nb: int) -> tuple:
-    """The per-deal values of deal ``d`` from its tables (computed in the worker, so that
-    little crosses between processes): ``(hands, forfeits, decisions, seconds, timeouts,
-    pair values, bot values, role values, names, record lines)``."""
-    decisions_k = [0] * nb
-    seconds_k = [0.0] * nb
-    timeouts_k = [0] * nb
-    forfeits = []
-    wins = [[0.0, 0] for _ in range(nb)]      # per bot this deal: won, seats
-    pts = [0.0] * nb
-    scores_k: List[List[float]] = [[] for _ in range(nb)]
-    role_acc: Dict[Tuple[int, str], List[float]] = {}
-    pair_values = []
-    names: List[str] = []
-    for p, (a, b) in enumerate(pairs):
-        pw = {a: [0.0, 0], b: [0.0, 0]}
-        pp = {a: 0.0, b: 0.0}
-        for t in range(n_tables):
-            lineup, lord, won, scores, bombs, forfeit, events, decisions, seconds, names, _ = tables[p * n_tables + t]
-            if forfeit is not None:
-                forfeits.append((p, t, lineup[forfeit["seat"]], forfeit))
-            seats = range(len(lineup))
-            if mode == "douzero":
-                # one side per table: the landlord's seat, and the farmers' side as one
-                fs = (lord + 1) % 3
-                sides = [(lineup[lord], won[lord], scores[lord], "landlord"),
-                         (lineup[fs], won[fs], scores[fs] + scores[(lord + 2) % 3], "farmer")]
-            else:
-                sides = [(lineup[s], won[s], scores[s], None if lord is None else
-                          ("landlord" if s == lord else "farmer")) for s in seats]
-            for k, w, sc, role in sides:
-                pw[k][0] += w
-                pw[k][1] += 1
-                pp[k] += sc
-                if role is not None:
-                    acc = role_acc.setdefault((k, role), [0.0, 0.0, 0])
-                    acc[0] += w
-                    acc[1] += sc
-                    acc[2] += 1
-            for s in seats:
-                k = lineup[s]
-                decisions_k[k] += decisions[s]
-                seconds_k[k] += seconds[s]
-            for e in events:
-                if e.get("event") == "timeout":
-                    timeouts_k[lineup[e["seat"]]] += 1
-        wa, wb = pw[a][0] / pw[a][1], pw[b][0] / pw[b][1]
-        sa, sb = pp[a] / pw[a][1], pp[b] / pw[b][1]
-        # the duplicate score: A's share of the deal against B (DouZero's WP in its mode,
-        # where one side wins each table and wa + wb = 1)
-        score = 0.5 + (wa - wb) / 2
-        pair_values.append((score, sa, sb))
-        for k, sc in ((a, score), (b, 1 - score)):
-            scores_k[k].append(sc)
-            wins[k][0] += pw[k][0]
-            wins[k][1] += pw[k][1]
-            pts[k] += pp[k]
-    bot_values = [(sum(scores_k[k]) / len(scores_k[k]), wins[k][0] / wins[k][1], pts[k] / wins[k][1])
-                  if wins[k][1] else None for k in range(nb)]
-    role_values = [(k, role, w / c, sc / c) for (k, role), (w, sc, c) in role_acc.items()]
-    lines = [t[-1] for t in tables] if tables and tables[0][-1] is not None else None
-    return (len(tables), forfeits, decisions_k, seconds_k, timeouts_k, pair_values, bot_values, role_values,
-            names, lines)
+def _from_v1(cls, data: Dict[str, Any]) -> "ArenaResult":
+    """Format 1 (issue 27's ``to_dict``): the figures as written, no per-deal values."""
+    try:
+        bots = []
+        for b in data["bots"]:
+            b = dict(b)
+            for key in ("wp", "wp_ci", "adp", "adp_ci", "won", "ms_per_decision"):
+                b[key] = _nan(b.get(key))
+            b["roles"] = {r: {**v, **{k: _nan(v.get(k)) for k in ("wp", "wp_ci", "adp", "adp_ci")}}
+                          for r, v in b["roles"].items()}
+            b.setdefault("seconds", b["ms_per_decision"] * b["decisions"] / 1000
+                         if math.isfinite(b["ms_per_decision"]) else 0.0)
+            bots.append(b)
+        return cls(str(data["mode"]), Rules.from_json(data["rules"]), data.get("seed"), int(data["deals"]),
+                   int(data["deals_requested"]), int(data["hands"]), bots, list(data["pairs"]),
+                   list(data["wp_matrix"]), data.get("sprt"), float(data.get("seconds") or 0.0),
+                   int(data.get("workers") or 1), list(data.get("forfeits") or []),
+                   bool(data.get("interrupted")), ddz_version="(format 1)")
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DdzError(f"an arena result of format 1 with a missing or bad field ({type(exc).__name__}: {exc})") \
+            from None
 
 
-def _add_deal(tally: _Tally, d: int, summary: tuple, pairs: List[Tuple[int, int]], names: List[str]) -> float:
-    """Add deal ``d``'s :func:`_summary`; returns the first pair's SPRT sample (its
-    duplicate score)."""
-    hands, forfeits, decisions, seconds, timeouts, pair_values, bot_values, role_values, seen, _ = summary
-    names[:] = seen
-    tally.deals += 1
-    tally.hands += hands
-    for p, t, k, forfeit in forfeits:
-        a, b = pairs[p]
-        tally.forfeits[k] += 1
-        tally.forfeit_list.append({"deal": d, "pair": [names[a], names[b]], "table": t, "bot": names[k], **forfeit})
-    for k in range(len(decisions)):
-        tally.decisions[k] += decisions[k]
-        tally.seconds[k] += seconds[k]
-        tally.timeouts[k] += timeouts[k]
-    for p, (score, sa, sb) in enumerate(pair_values):
-        tally.pair_wp[p].append(score)
-        tally.pair_wp_b[p].append(1 - score)
-        tally.pair_adp[p].append(sa)
-        tally.pair_diff[p].append(sa - sb)
-    for k, v in enumerate(bot_values):
-        if v is not None:
-            tally.bot_wp[k].append(v[0])
-            tally.bot_won[k].append(v[1])
-            tally.bot_adp[k].append(v[2])
-    for k, role, w, sc in role_values:
-        tally.role[(k, role)][0].append(w)
-        tally.role[(k, role)][1].append(sc)
-    return pair_values[0][0]
+def build(*, mode: str, rules: Rules, seed: Optional[int], names: Sequence[str], deals_requested: int,
+          values: DealValues, totals: Totals, sprt: Optional[Sprt], seconds: float, workers: int,
+          interrupted: bool = False, first_deal: int = 0, bot_specs: Optional[Sequence[Optional[str]]] = None,
+          ddz_version: Optional[str] = None) -> ArenaResult:
+    """An :class:`ArenaResult` with every figure computed from ``values`` and ``totals``."""
+    nb = len(names)
+    pairs = [(a, b) for a in range(nb) for b in range(a + 1, nb)]
+    fig = figures(values, names, pairs, mode, sprt)
+    for k, b in enumerate(fig["bots"]):
+        dec = totals.decisions[k]
+        b.update({"decisions": dec, "seconds": totals.seconds[k],
+                  "ms_per_decision": 1000 * totals.seconds[k] / dec if dec else 0.0,
+                  "forfeits": totals.forfeits[k], "timeouts": totals.timeouts[k]})
+    return ArenaResult(mode, rules, seed, len(values), deals_requested, totals.hands, fig["bots"], fig["pairs"],
+                       fig["wp_matrix"], fig["sprt"], seconds, workers, list(totals.forfeit_list), interrupted,
+                       fig["ratings"], first_deal, None if bot_specs is None else list(bot_specs), values,
+                       fig["points_range"], ddz_version or _version())
 
 
-def _result(tally: _Tally, names: List[str], pairs: List[Tuple[int, int]], mode: str, rules: Rules, seed: int,
-            deals: int, sprt: Optional[Sprt], samples: List[float], seconds: float, workers: int) -> ArenaResult:
-    bots = []
-    for k, name in enumerate(names):
-        wp, wp_ci = _stat(tally.bot_wp[k])
-        adp, adp_ci = _stat(tally.bot_adp[k])
-        roles = {}
-        for role in ("landlord", "farmer"):
-            w, s = tally.role[(k, role)]
-            rwp, rwp_ci = _stat(w)
-            radp, radp_ci = _stat(s)
-            roles[role] = {"wp": rwp, "wp_ci": rwp_ci, "adp": radp, "adp_ci": radp_ci, "deals": len(w)}
-        dec = tally.decisions[k]
-        bots.append({"name": name, "wp": wp, "wp_ci": wp_ci, "adp": adp, "adp_ci": adp_ci,
-                     "won": _stat(tally.bot_won[k])[0],
-                     "elo": elo_of(wp), "elo_ci": [elo_of(wp_ci[0]), elo_of(wp_ci[1])], "roles": roles,
-                     "decisions": dec, "ms_per_decision": 1000 * tally.seconds[k] / dec if dec else 0.0,
-                     "forfeits": tally.forfeits[k], "timeouts": tally.timeouts[k]})
-    pair_rows = []
-    matrix: List[List[Optional[float]]] = [[None] * len(names) for _ in names]
-    for p, (a, b) in enumerate(pairs):
-        wp, wp_ci = _stat(tally.pair_wp[p])
-        adp, adp_ci = _stat(tally.pair_adp[p])
-        diff, diff_ci = _stat(tally.pair_diff[p])
-        pair_rows.append({"bots": [names[a], names[b]], "wp": wp, "wp_ci": wp_ci, "adp": adp, "adp_ci": adp_ci,
-                          "diff": diff, "diff_ci": diff_ci})
-        matrix[a][b] = wp
-        matrix[b][a] = _stat(tally.pair_wp_b[p])[0]
-    state = None
-    if sprt is not None:
-        st = sprt.state(samples)
-        state = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta, **st.to_dict()}
-    return ArenaResult(mode, rules, seed, tally.deals, deals, tally.hands, bots, pair_rows, matrix, state, seconds,
-                       workers, tally.forfeit_list)
+def totals_of(result: ArenaResult) -> Totals:
+    """A result's counts, to go on from them."""
+    t = Totals(len(result.bots))
+    t.hands = result.hands
+    for k, b in enumerate(result.bots):
+        t.decisions[k] = b["decisions"]
+        t.seconds[k] = b.get("seconds", 0.0)
+        t.forfeits[k] = b["forfeits"]
+        t.timeouts[k] = b["timeouts"]
+    t.forfeit_list = list(result.forfeits)
+    return t
+
+
+def merge(results: Sequence[ArenaResult]) -> ArenaResult:
+    """Pool runs over different deals into one result: the same figures as one run over
+    all their deals (the deals in ``(seed, deal)`` order; the SPRT, when every run had the
+    same, on the pooled deals).
+
+    :param results: two or more :class:`ArenaResult` (or one), each with its per-deal
+        values (format 2).
+    :raises DdzError: none given; a result without per-deal values; results that differ
+        in bots (names or specs), mode or rules; results that share a deal (the same seed
+        and deal index).
+    """
+    results = list(results)
+    if not results:
+        raise DdzError("merge needs one result or more")
+    for i, r in enumerate(results):
+        if not isinstance(r, ArenaResult):
+            raise DdzError(f"merge takes ArenaResults, got {quote(r)}")
+        if r.values is None:
+            raise DdzError(f"result {i + 1} has no per-deal values (a file of format 1): it cannot be merged")
+    first = results[0]
+    for i, r in enumerate(results[1:], 2):
+        for what, a, b in (("bots", first.names, r.names), ("mode", first.mode, r.mode),
+                           ("rules", first.rules, r.rules), ("bot specs", first.bot_specs, r.bot_specs)):
+            if a != b:
+                raise DdzError(f"cannot merge: result {i} differs in {what} ({b!r}, not {a!r})")
+    seen: Dict[Tuple[int, int], int] = {}
+    for i, r in enumerate(results, 1):
+        for key in r.values.keys():
+            if key in seen:
+                raise DdzError(f"cannot merge: results {seen[key]} and {i} share deal {key[1]} of seed {key[0]} "
+                               "(a deal counts once)")
+            seen[key] = i
+    values = DealValues.concat([r.values for r in results])
+    totals = Totals(len(first.bots))
+    for r in results:
+        t = totals_of(r)
+        totals.hands += t.hands
+        for k in range(len(first.bots)):
+            totals.decisions[k] += t.decisions[k]
+            totals.seconds[k] += t.seconds[k]
+            totals.forfeits[k] += t.forfeits[k]
+            totals.timeouts[k] += t.timeouts[k]
+    order = {key: n for n, key in enumerate(values.keys())}
+    forfeits = [(r.seed, f) for r in results for f in r.forfeits]
+    totals.forfeit_list = [f for _, f in sorted(forfeits, key=lambda sf: (order.get((sf[0], sf[1].get("deal")), -1),
+                                                                            sf[1].get("pair", []), sf[1].get("table", 0)))]
+    sprts = {None if r.sprt is None else tuple(sorted((k, r.sprt[k]) for k in ("elo0", "elo1", "alpha", "beta",
+                                                                                "min_deals") if k in r.sprt))
+             for r in results}
+    sprt = Sprt(**dict(sprts.pop())) if len(sprts) == 1 and None not in sprts else None
+    seeds = {s for s, _ in values.seeds}
+    return build(mode=first.mode, rules=first.rules, seed=seeds.pop() if len(seeds) == 1 else None,
+                 names=first.names, deals_requested=sum(r.deals_requested for r in results), values=values,
+                 totals=totals, sprt=sprt, seconds=sum(r.seconds for r in results),
+                 workers=max(r.workers for r in results), first_deal=min(r.first_deal for r in results),
+                 bot_specs=first.bot_specs, ddz_version=max(results, key=lambda r: r.ddz_version).ddz_version)

@@ -47,10 +47,12 @@ from ..core.play import PlayType
 from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
 from .protocol import BotStartError, Forfeit, ProtocolBot
-from .stats import Sprt
-from .results import ArenaResult, _add_deal, _result, _summary, _Tally
+from .sprt import Sprt
+from .results import ArenaResult, build
+from .tally import add_deal, seats_per_pair, summary
+from .plan import check_size, deals_to_play, progress as _progress_display, start as _start_from
 
-__all__ = ["run", "ArenaResult", "MODES"]
+__all__ = ["run", "resume", "ArenaResult", "MODES"]
 
 MODES = ("douzero", "game")
 """The arena's modes."""
@@ -132,9 +134,9 @@ class _Worker:
         return out
 
     def summary(self, d: int, deal_seed: int) -> tuple:
-        """:func:`_summary` of deal ``d``."""
+        """:func:`ddz.arena.tally.summary` of deal ``d``."""
         n_tables = 2 if self.mode == "douzero" else 2 * self.rules.seats
-        return _summary(d, self.deal(d, deal_seed), self.pairs, n_tables, self.mode, len(self.specs))
+        return summary(self.deal(d, deal_seed), self.pairs, n_tables, self.mode, len(self.specs))
 
     def lineup(self, a: int, b: int, t: int, lord: Optional[int]) -> List[int]:
         """The bot index at each seat of table ``t``."""
@@ -333,7 +335,9 @@ def _context():
 def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero", rules: Optional[Rules] = None,
         workers: int = 1, ray: bool = False, sprt: Any = None, out: Any = None, progress: bool = False,
         move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
-        chunk: Optional[int] = None, ready_seconds: Optional[float] = None) -> ArenaResult:
+        chunk: Optional[int] = None, first_deal: int = 0, save: Optional[str] = None,
+        save_seconds: float = 60.0, _resume: Optional[ArenaResult] = None,
+        ready_seconds: Optional[float] = None) -> ArenaResult:
     """Play duplicate matches between bots and measure them (see the module docstring).
 
     Parameters
@@ -365,8 +369,10 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         replayable with ``ddz replay``) with ``meta.arena``, an object (deal, pair, table,
         bots per seat, the arena's scores, forfeit and timeouts), in deal, pair, table
         order.
-    progress : bool
-        Draw a progress bar on standard error.
+    progress : bool or ``"lines"``
+        Draw a progress bar on standard error (``True``: for a terminal), or print a line
+        of progress after 10 s (with an estimate of the time left) and every minute
+        after (``"lines"``: for a log).
     move_seconds, hand_seconds : float, optional
         Time control of protocol bots (per decision, per hand); a bot past it gets
         :meth:`ddz.Game.timeout_action`. Python bots are not timed out (they are not
@@ -377,6 +383,14 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     ready_seconds : float, optional
         The time a protocol program has to answer ``hello`` with ``ready``, at each
         start (default 20).
+    first_deal : int
+        Play deals ``first_deal`` to ``first_deal + deals - 1`` of the seed (>= 0; default
+        0): two runs of one seed over different deals can be merged
+        (:func:`ddz.arena.merge`).
+    save : str, optional
+        Write the result file (:meth:`ArenaResult.save`, with the per-deal values) to this
+        path at the end, after Ctrl-C, and every ``save_seconds`` while playing, so that
+        :func:`ddz.arena.resume` can go on from it.
 
     Returns
     -------
@@ -387,7 +401,9 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     DdzError
         Fewer than two bots, an unknown bot, a bad count, seed, mode, rules, workers,
         SPRT (or one with more than two bots), four players in ``douzero`` mode, Ray not
-        installed.
+        installed; more deals than a result holds
+        (:data:`ddz.arena.tally.MAX_DEAL_NUMBERS` integers: ``deals * (4 * pairs + 6 *
+        bots)``, e.g. 1,562,500 deals of two bots).
     BotStartError
         (a DdzError) A protocol program did not start: it exited, or did not say
         ``ready`` (of this protocol version) in time; once, and the match stops.
@@ -413,18 +429,23 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     hand_seconds = _seconds(hand_seconds, "hand_seconds")
     ready_seconds = _seconds(ready_seconds, "ready_seconds")
     chunk = None if chunk is None else _count(chunk, "chunk", 1)
+    first_deal = _count(first_deal, "first_deal", 0)
+    check_size(deals, len(specs))
+    if save is not None and (not isinstance(save, str) or not save.strip()):
+        raise DdzError(f"save must be a file name, got {quote(save)}")
     for spec in specs:
         if mode == "game" and spec.name.startswith("douzero-") and rules.players != 3:
             raise DdzError(f"{spec.name} plays three-player games only")
     from ..distributed import hand_seeds   # start-up time: imported when a match runs
-    seeds = hand_seeds(seed, deals)
+    todo = deals_to_play(first_deal, deals, _resume)
+    seeds = hand_seeds(seed, first_deal + deals)
     pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     texts = [s.text for s in specs]
     wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds, ready_seconds)
-    per = chunk or max(1, min(50, math.ceil(deals / (8 * workers))))
+    per = chunk or max(1, min(50, math.ceil(max(1, len(todo)) / (8 * workers))))
     if sprt is not None and chunk is None:
         per = max(1, min(per, 10))
-    jobs = [[(d, seeds[d]) for d in range(a, min(a + per, deals))] for a in range(0, deals, per)]
+    jobs = [[(d, seeds[d]) for d in todo[a:a + per]] for a in range(0, len(todo), per)]
 
     stream, close_out = None, False
     if out is not None:
@@ -438,11 +459,18 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         else:
             raise DdzError(f"out must be a file name or a writable file, got {quote(out)}")
 
-    from ..terminal import progress_bar   # start-up time: the progress bar (rich) only when one is shown
-    bar = progress_bar(deals, "arena", sys.stderr, bool(progress))
-    tally = _Tally(len(specs), len(pairs))
-    samples: List[float] = []
-    total = total2 = 0.0
+    bar = _progress_display(progress, len(todo))
+    values, totals, counter = _start_from(_resume, len(specs), seats_per_pair(mode, rules.players), seed, sprt)
+    spec_texts = [t if isinstance(t, str) else None for t in texts]
+    if counter is not None and counter.decided:
+        jobs = []            # a resumed run whose test had decided: nothing more to play
+
+    def result_now(seconds: float, interrupted: bool = False) -> ArenaResult:
+        return build(mode=mode, rules=rules, seed=seed, names=names, deals_requested=deals, values=values,
+                     totals=totals, sprt=sprt, seconds=seconds + (_resume.seconds if _resume else 0.0),
+                     workers=workers if (ray or workers > 1) else 1, interrupted=interrupted,
+                     first_deal=first_deal, bot_specs=spec_texts)
+
     pool = local = ray_results = None
     results: Any
     complete = interrupted = False
@@ -466,22 +494,22 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             start = time.perf_counter()
             results = ((d, local.summary(d, s)) for job in jobs for d, s in job)
         try:
-            for d, summary in results:
-                sample = _add_deal(tally, d, summary, pairs, names)
-                samples.append(sample)
+            saved = time.perf_counter()
+            for d, summ in results:
+                sample = add_deal(values, totals, d, summ, pairs, names)
                 if stream is not None:
-                    stream.write("".join(line + "\n" for line in summary[-1]))
+                    stream.write("".join(line + "\n" for line in summ[-1]))
                 bar.advance()
-                if sprt is not None:
-                    total += sample
-                    total2 += sample * sample
-                    if sprt.decided(len(samples), total, total2):
-                        break
+                if counter is not None and counter.add(sample) is not None:
+                    break
+                if save is not None and time.perf_counter() - saved > save_seconds:
+                    result_now(time.perf_counter() - start, True).save(save)
+                    saved = time.perf_counter()
             else:
                 complete = True
         except KeyboardInterrupt:      # Ctrl-C: the deals finished so far are the result
             interrupted = True
-            if not tally.deals:
+            if not len(values):
                 raise
         seconds = time.perf_counter() - start
     finally:
@@ -498,7 +526,43 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             local.close()
         if close_out:
             stream.close()
-    result = _result(tally, names, pairs, mode, rules, seed, deals, sprt, samples, seconds,
-                     workers if (ray or workers > 1) else 1)
-    result.interrupted = interrupted
+    result = result_now(seconds, interrupted)
+    if save is not None:
+        result.save(save)
     return result
+
+
+# -- going on from a result (issue 40) -------------------------------------------------------
+
+def resume(result: Any, *, workers: int = 1, ray: bool = False, out: Any = None, progress: Any = False,
+           move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
+           save: Optional[str] = None, ready_seconds: Optional[float] = None) -> ArenaResult:
+    """Play the deals a run did not finish (it was interrupted), and return the result of
+    the whole run: the same :meth:`ArenaResult.numbers` as one uninterrupted run.
+
+    :param result: an :class:`ArenaResult` or the path of its file (format 2, its bots given
+        by name).
+    :param save: write the result file there (as :func:`run`'s ``save``); with ``result``
+        a path, default that path.
+    :returns: the whole run's :class:`ArenaResult`.
+    :raises DdzError: a file that cannot be read; a result without per-deal values, of
+        several seeds (a merge), or with a bot given as a Python object; and :func:`run`'s.
+    """
+    if isinstance(result, str):
+        save = result if save is None else save
+        result = ArenaResult.load(result)
+    if not isinstance(result, ArenaResult):
+        raise DdzError(f"resume needs an ArenaResult or its file, got {quote(result)}")
+    if result.values is None:
+        raise DdzError("this result keeps no per-deal values (a file of format 1): it cannot be resumed")
+    if result.seed is None or len(result.values.seeds) > 1:
+        raise DdzError("a merge of runs of several seeds cannot be resumed")
+    if not result.bot_specs or any(s is None for s in result.bot_specs):
+        raise DdzError("a run with a bot given as a Python object cannot be resumed: give every bot by name")
+    sprt = None
+    if result.sprt is not None:
+        sprt = Sprt(**{k: result.sprt[k] for k in ("elo0", "elo1", "alpha", "beta", "min_deals")})
+    return run(result.bot_specs, deals=result.deals_requested, seed=result.seed, mode=result.mode,
+               rules=result.rules, workers=workers, ray=ray, sprt=sprt, out=out, progress=progress,
+               move_seconds=move_seconds, hand_seconds=hand_seconds, first_deal=result.first_deal, save=save,
+               _resume=result, ready_seconds=ready_seconds)
