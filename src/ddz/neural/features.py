@@ -9,6 +9,7 @@ legal)``) sees what DouZero's network was trained on. The layout is documented i
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, List, Sequence, Tuple
 
 import numpy as np
@@ -38,6 +39,7 @@ def card_rows(counts: Any) -> np.ndarray:
     joker, big joker): float32[n, 54]."""
     counts = np.asarray(counts, np.int64).reshape(-1, 15)
     out = np.empty((len(counts), 54), np.float32)
+    # (a thermometer of 4 columns per rank: the table row of each count)
     out[:, :52] = _THERMO[counts[:, :13]].reshape(-1, 52)
     out[:, 52:] = counts[:, 13:]
     return out
@@ -69,46 +71,58 @@ def observation_features(obs: Any, legal: Sequence[Any]) -> Tuple[int, np.ndarra
     pos = (seat - lord) % 3
     plays = obs.plays
     left = obs.cards_left
-    hand = np.asarray(obs.hand, np.int64)
-    played = np.zeros((3, 15), np.int64)
-    last_of = [_EMPTY, _EMPTY, _EMPTY]
-    bombs = 0
-    if plays:
-        counts = np.array([p.counts for _, p in plays], np.int64)
-        seats = np.fromiter((s for s, _ in plays), np.int64, len(plays))
-        np.add.at(played, seats, counts)
-        for s, p in plays[-3:]:
-            last_of[s] = p.counts
-        bombs = sum(1 for _, p in plays if p.type in _BOMBS)
-        last = plays[-1][1].counts if plays[-1][1] else plays[-2][1].counts if len(plays) >= 2 else _EMPTY
-        recent = counts[-15:]
-    else:
-        last = _EMPTY
-        recent = np.zeros((0, 15), np.int64)
-    other = _DECK - hand - played.sum(0)
     up, down = (lord + 2) % 3, (lord + 1) % 3
-    size = X_NO_ACTION_SIZE[pos]
-    x = np.zeros(size, np.float32)
-    if pos == 0:
-        rows = card_rows(np.stack([hand, other, np.asarray(last), played[up], played[down]]))
-        x[:270] = rows.reshape(-1)
-        x[270 + left[up] - 1] = 1
-        x[287 + left[down] - 1] = 1
-        x[304 + bombs] = 1
-    else:
-        mate = down if seat == up else up
-        rows = card_rows(np.stack([hand, other, played[lord], played[mate], np.asarray(last),
-                                   np.asarray(last_of[lord]), np.asarray(last_of[mate])]))
-        x[:378] = rows.reshape(-1)
-        x[378 + left[lord] - 1] = 1
-        x[398 + left[mate] - 1] = 1
-        x[415 + bombs] = 1
-    z = np.zeros((15, 54), np.float32)
-    if len(recent):
-        z[15 - len(recent):] = card_rows(recent)
-    seen = {}
+    mate = down if seat == up else up
+    seen: dict = {}
     for k, p in enumerate(legal):
         seen.setdefault(p.counts, k)
     keep = list(seen.values())
-    actions = card_rows(list(seen))
-    return pos, x, z.reshape(5, 162), actions, keep
+    n_moves = len(plays)
+    # one block of counts: the state's rows, the last 15 moves, the distinct actions
+    # (RULES.md §5: plays rotate through the seats, passes included, so seat s's plays are
+    # every third from its first)
+    if n_moves:
+        moves = np.fromiter(chain.from_iterable(p.counts for _, p in plays), np.int64, 15 * n_moves)
+        moves = moves.reshape(n_moves, 15)
+        played = np.zeros((3, 15), np.int64)
+        first = plays[0][0]
+        for k in range(min(3, n_moves)):
+            played[(first + k) % 3] = moves[k::3].sum(0)
+        last_of = [_EMPTY, _EMPTY, _EMPTY]
+        for s, p in plays[-3:]:
+            last_of[s] = p.counts
+        bombs = sum(1 for _, p in plays if p.type in _BOMBS)
+        last = plays[-1][1].counts if plays[-1][1] else plays[-2][1].counts if n_moves >= 2 else _EMPTY
+        recent = moves[-15:]
+    else:
+        played = np.zeros((3, 15), np.int64)
+        last_of = [_EMPTY, _EMPTY, _EMPTY]
+        bombs = 0
+        last = _EMPTY
+        recent = np.zeros((0, 15), np.int64)
+    hand = np.asarray(obs.hand, np.int64)
+    other = _DECK - hand - played.sum(0)
+    if pos == 0:
+        state = [hand, other, last, played[up], played[down]]
+    else:
+        state = [hand, other, played[lord], played[mate], last, last_of[lord], last_of[mate]]
+    block = np.empty((len(state) + len(recent) + len(seen), 15), np.int64)
+    block[:len(state)] = state
+    block[len(state):len(state) + len(recent)] = recent
+    block[len(state) + len(recent):] = list(seen)
+    rows = card_rows(block)
+    x = np.zeros(X_NO_ACTION_SIZE[pos], np.float32)
+    cut = 54 * len(state)
+    x[:cut] = rows[:len(state)].reshape(-1)
+    if pos == 0:
+        x[cut + left[up] - 1] = 1                     # 17 columns each
+        x[cut + 17 + left[down] - 1] = 1
+        x[cut + 34 + bombs] = 1                       # 15 columns
+    else:
+        x[cut + left[lord] - 1] = 1                   # 20 columns
+        x[cut + 20 + left[mate] - 1] = 1              # 17 columns
+        x[cut + 37 + bombs] = 1
+    z = np.zeros((15, 54), np.float32)
+    if len(recent):
+        z[15 - len(recent):] = rows[len(state):len(state) + len(recent)]
+    return pos, x, z.reshape(5, 162), rows[len(state) + len(recent):], keep

@@ -45,11 +45,6 @@ def douzero_shapes(position: int) -> Dict[str, Tuple[int, ...]]:
     return shapes
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    # 1 / (1 + e^-x), as 0.5 * tanh(x / 2) + 0.5: no overflow for large |x|
-    return np.tanh(x * np.float32(0.5)) * np.float32(0.5) + np.float32(0.5)
-
-
 class DouZeroNet:
     """One position's DouZero network, its weights laid out for the forward pass.
 
@@ -79,9 +74,13 @@ class DouZeroNet:
         self.position = position
         self.x_no_action = _X[position] - 54
         self.state = {k: t[k].copy() for k in shapes}
-        self.w_ih = np.ascontiguousarray(t["lstm.weight_ih_l0"].T)            # [162, 512]
-        self.w_hh = np.ascontiguousarray(t["lstm.weight_hh_l0"].T)            # [128, 512]
-        self.b_lstm = t["lstm.bias_ih_l0"] + t["lstm.bias_hh_l0"]
+        # the gates i, f, o are sigmoids, sigmoid(x) = (tanh(x / 2) + 1) / 2: their rows
+        # halved (exact in binary), one tanh of all 512 pre-activations serves every gate
+        half = np.ones((4 * LSTM_SIZE, 1), np.float32)
+        half[:2 * LSTM_SIZE] = half[3 * LSTM_SIZE:] = 0.5
+        self.w_ih = np.ascontiguousarray((t["lstm.weight_ih_l0"] * half).T)            # [162, 512]
+        self.w_hh = np.ascontiguousarray((t["lstm.weight_hh_l0"] * half).T)            # [128, 512]
+        self.b_lstm = (t["lstm.bias_ih_l0"] + t["lstm.bias_hh_l0"]) * half[:, 0]
         w1 = t["dense1.weight"]
         self.w1_shared = np.ascontiguousarray(w1[:, :LSTM_SIZE + self.x_no_action].T)   # [128 + xna, 512]
         self.w1_action = np.ascontiguousarray(w1[:, LSTM_SIZE + self.x_no_action:].T)   # [54, 512]
@@ -92,19 +91,22 @@ class DouZeroNet:
 
     def lstm(self, z: np.ndarray) -> np.ndarray:
         """The LSTM's last output: float32[..., 128] of ``z`` float32[..., 5, 162]."""
-        gates_x = z @ self.w_ih + self.b_lstm                  # [..., 5, 512]
-        h = c = None
+        gates_x = z @ self.w_ih
+        gates_x += self.b_lstm                                  # [..., 5, 512]
         n = LSTM_SIZE
+        h = c = None
         for t in range(gates_x.shape[-2]):
-            g = gates_x[..., t, :]
-            if h is not None:
-                g = g + h @ self.w_hh
-            i = _sigmoid(g[..., :n])
-            f = _sigmoid(g[..., n:2 * n])
-            cell = np.tanh(g[..., 2 * n:3 * n])
-            o = _sigmoid(g[..., 3 * n:])
-            c = i * cell if c is None else f * c + i * cell
-            h = o * np.tanh(c)
+            g = gates_x[..., t, :] if h is None else gates_x[..., t, :] + h @ self.w_hh
+            act = np.tanh(g)                                    # tanh(x / 2) for i, f, o; tanh(x) for the cell
+            cell = act[..., 2 * n:3 * n].copy()
+            act *= np.float32(0.5)
+            act += np.float32(0.5)                              # sigmoids (the cell's quarter unused)
+            if c is None:
+                c = act[..., :n] * cell
+            else:
+                c *= act[..., n:2 * n]
+                c += act[..., :n] * cell
+            h = act[..., 3 * n:] * np.tanh(c)
         return h
 
     def shared(self, x_no_action: np.ndarray, z: np.ndarray) -> np.ndarray:
