@@ -236,3 +236,15 @@ def test_the_bot_imports_no_torch(model):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_readme_block_runs(model, capsys):
+    """README's "DouZero's networks, without torch" block, on the random model, 3 deals."""
+    pytest.importorskip("douzero.evaluation.rlcard_agent")
+    from conftest import readme_code
+    code = readme_code("DouZero's networks, without torch")
+    assert '"baselines/douzero_ADP"' in code and "deals=2000" in code
+    code = code.replace('"baselines/douzero_ADP"', repr(str(model))).replace("deals=2000", "deals=3")
+    exec(compile(code, "README.md", "exec"), {})
+    wp = float(capsys.readouterr().out.split()[0])
+    assert 0 <= wp <= 1
