@@ -96,7 +96,7 @@ def _returns(rewards: np.ndarray, seat: int, objective: str) -> float:
 
 def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num_envs: int = 256,
         batch_size: int = 3200, epsilon: float = 0.01, lr: float = 1e-4, objective: str = "wp",
-        save_every: int = 200_000, threads: int = 1, log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
+        save_every: int = 200_000, threads: int = 1, seconds: Optional[float] = None, log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
     """Train DouZero's three networks by Deep Monte-Carlo on a vector of games.
 
     :param out_dir: the folder of the ``<position>_weights_<frames>.ckpt`` files (made if
@@ -111,6 +111,8 @@ def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num
     :param objective: ``"wp"`` or ``"adp"`` (module docstring).
     :param save_every: frames between saves of the weights and the state.
     :param threads: torch's intra-op threads.
+    :param seconds: stop (and save) after this many seconds even short of ``frames``
+        (``None``: no limit): runs of a bounded length that a later call resumes.
     :param log: called with a line of progress after each save (``None``: silent).
     :returns: ``{"frames", "hands", "seconds", "frames_per_second", "files"}`` of this run.
     :raises DdzError: bad arguments, a state file of another format, or no PyTorch.
@@ -175,7 +177,7 @@ def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num
             spent = time.perf_counter() - start
             log(f"frames {done_frames:,} hands {hands:,} {run_frames / max(spent, 1e-9):,.0f} frames/s")
 
-    while done_frames < frames:
+    while done_frames < frames and (seconds is None or time.perf_counter() - start < seconds):
         obs = get_obs_vector(vg)
         position, offsets, ids, x = obs["position"], obs["offsets"], obs["action_ids"], obs["x"]
         legal, loff = vg.legal_ids()
