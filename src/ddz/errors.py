@@ -20,6 +20,7 @@ __all__ = [
     "ActionTypeError",
     "TableMemoryError",
     "VectorMemoryError",
+    "CheckpointError",
 ]
 
 
@@ -107,3 +108,11 @@ class VectorMemoryError(DdzError, MemoryError):
     """The games of :class:`ddz.envs.VectorGame` (``num_envs`` of them) need more memory
     than the machine has available: the message says how much they need and how much is
     available; choose a smaller ``num_envs``. Also a :class:`MemoryError`."""
+
+
+class CheckpointError(DdzError):
+    """A network checkpoint (``torch.save``'s format, :mod:`ddz.neural.checkpoint`) that
+    ``ddz`` will not read or write: not such a file, truncated or corrupt, a pickle naming
+    anything beyond the allow-list, a path that leaves its archive, sizes past the limits,
+    a storage offset past the data, a dtype other than float32, or tensors whose names and
+    shapes are not the network's. Nothing of the file is run."""
