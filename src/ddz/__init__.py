@@ -24,6 +24,7 @@ from .version import VersionInfo, __version__, version_info
 from .game.position import Position
 from .search.solver import Solution, check_table_memory, solve
 from .search.expert import ExpertBot
+from .search.registry import bot_factory
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -38,6 +39,7 @@ __all__ = [
 __all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]
+__all__ += ["bot_factory"]
 
 _old_paths.install()
 

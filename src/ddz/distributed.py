@@ -25,17 +25,16 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from .errors import DdzError, quote
 from .core.rules import STANDARD, Rules
+from .search import registry
 
-__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "BOT_NAMES", "DEFAULT_CHUNK"]
-
-BOT_NAMES = ("random", "greedy", "solver")
-"""The bot names :func:`selfplay` takes (:func:`ddz.search.bots.make_bot`)."""
+__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "DEFAULT_CHUNK"]
 
 DEFAULT_CHUNK = 256
 """Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
@@ -68,13 +67,20 @@ def _plan(workers, ray) -> int:
 
 
 def _bots(bots, rules: Rules) -> tuple:
+    """The canonical spec text of each seat's bot (checked here, before any task starts)."""
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise DdzError(f"bots must be a list of bot names, one per seat ({', '.join(BOT_NAMES)}), "
-                       f"got {quote(bots)}")
-    names = tuple(bots)
-    for i, name in enumerate(names):
-        if name not in BOT_NAMES:
-            raise DdzError(f"bots[{i}] is {quote(name)}; the bots are named {', '.join(BOT_NAMES)}")
+        raise DdzError(f"bots must be a list of bot specs, one per seat ({', '.join(registry.names())}, "
+                       f"py:module:Class), got {quote(bots)}")
+    names = []
+    for i, name in enumerate(bots):
+        try:
+            spec = registry.check_spec(name)
+        except DdzError as exc:
+            raise DdzError(f"bots[{i}]: {exc}") from None
+        if spec.kind == "protocol":
+            raise DdzError(f"bots[{i}] is {quote(name)}: protocol programs play in the arena (ddz.arena.run)")
+        names.append(spec.text)
+    names = tuple(names)
     if len(names) != rules.seats:
         raise DdzError(f"bots names {len(names)} bots, but {rules.seats} players play (Rules.players)")
     return names
@@ -191,6 +197,9 @@ def _play_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optiona
     from .game.match import Match
     words = _unit_words(seed, index)
     players = [_bots.make_bot(name, words[1 + s]) for s, name in enumerate(names)]
+    if not all(registry.is_seeded(name) for name in names):
+        random.seed(words[0] ^ 0x5EED)       # other engines' agents draw from it: a record depends on (seed, i)
+        np.random.seed(words[0] & 0xFFFFFFFF)
     if match is None:
         return _bots.play_hand(Game(rules, seed=words[0]), players).to_record()
     m = Match(rules, match, seed=words[0])
@@ -298,8 +307,10 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
     :param ray: ``None`` (default): Ray iff ``workers >= 2``; ``True``: Ray even with one
         worker (``workers=None``: ``os.cpu_count()``); ``False``: never (``workers`` must
         then be ``None`` or ``1``).
-    :param bots: one bot name per seat (``Rules.players`` of them): ``"random"``,
-        ``"greedy"`` or ``"solver"`` (:func:`ddz.search.bots.make_bot`).
+    :param bots: one bot spec per seat (``Rules.players`` of them): a registered name
+        (``"random"``, ``"greedy"``, ``"solver"``, ``"expert"``, ``"expert-2026-12"``,
+        ``"douzero-rlcard"``...), with options (``"expert:samples=4"``), or
+        ``"py:module:Class"`` (:mod:`ddz.search.registry`, :func:`ddz.search.bots.make_bot`).
     :param rules: the :class:`ddz.Rules` of every hand.
     :param chunk: hands (matches) per Ray task (default: about four tasks per worker, at
         most :data:`DEFAULT_CHUNK` hands); the records do not depend on it.
@@ -308,8 +319,8 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
         ``i`` is ``Match(rules, match, seed=hand_seeds(seed, games)[i])``.
     :returns: ``games`` JSON-serializable records (dicts), each replayable with
         :meth:`ddz.Game.from_record` (:meth:`ddz.Match.from_record`).
-    :raises DdzError: a bad count, seed, workers, ray, chunk or match; bots not one known name per
-        seat; rules not a Rules; ``workers >= 2`` without Ray installed
+    :raises DdzError: a bad count, seed, workers, ray, chunk or match; bots not one known spec per
+        seat (or a ``cmd:`` program); rules not a Rules; ``workers >= 2`` without Ray installed
         (``pip install 'ddz[ray]'``).
     """
     return list(iter_selfplay(games, seed, workers, bots, rules, chunk, match, ray))

@@ -14,11 +14,11 @@ bidding (``mode="game"``).
 * the command ``ddz arena`` (:mod:`ddz.arena.cli`).
 """
 
-from .bots import BUILTIN, BotSpec, bot_spec
+from .bots import BotSpec, bot_spec
 from .protocol import PROTOCOL_VERSION, Forfeit, ProtocolBot, serve
 from .results import ArenaResult
 from .runner import MODES, run
 from .stats import Sprt, elo_of, mean_ci
 
 __all__ = ["run", "ArenaResult", "MODES", "Sprt", "mean_ci", "elo_of", "ProtocolBot", "serve", "Forfeit",
-           "PROTOCOL_VERSION", "bot_spec", "BotSpec", "BUILTIN"]
+           "PROTOCOL_VERSION", "bot_spec", "BotSpec"]

@@ -10,6 +10,7 @@ import json
 import sys
 
 from ..errors import DdzError
+from ..search import registry    # the bots' names: it imports nothing of the game
 
 __all__ = ["add_parser", "main"]
 
@@ -56,8 +57,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
                     "probability (WP) and average points per deal (ADP) with 95% confidence "
                     "intervals on the per-deal values; the same deals are played with the seats "
                     "exchanged. --mode douzero is DouZero's evaluation (the landlord known, no "
-                    "bidding); --mode game plays whole hands. Bots: random, greedy, solver, expert, "
-                    "douzero-rlcard, douzero-random, module:Class, cmd:PROGRAM (docs/protocol.md).")
+                    "bidding); --mode game plays whole hands. Bots: " + ", ".join(registry.names()) +
+                    " (options as name:key=value, e.g. expert:samples=4), py:module:Class, "
+                    "cmd:PROGRAM (docs/protocol.md).")
     p.add_argument("bots", nargs="+", metavar="BOT", help="two or more bots (the same one twice plays it against itself)")
     p.add_argument("--deals", type=_positive, default=1000, metavar="N", help="deals to play (default 1000)")
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the deals and bots (default 0)")

@@ -57,7 +57,6 @@ MODES = ("douzero", "game")
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _ADAPTERS = (ProtocolBot, DouZeroAgentBot)
-_OWN_RNG = ("random", "greedy", "solver", "expert")   # built-ins with their own seeded generators
 
 
 # -- one table ---------------------------------------------------------------------------
@@ -79,7 +78,7 @@ class _Worker:
         self.hand_seconds = hand_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
         self.reported = [spec.name for spec in self.specs]
-        self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
+        self.seed_globals = not all(spec.seeded for spec in self.specs)
         self.pairs = [(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))]
 
     def close(self) -> None:
