@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from .errors import DdzError, quote
+from .core.parallel import threads_arg, usable_cpus
 from .core.rules import STANDARD, Rules
 from .search import registry
 
@@ -56,13 +56,14 @@ def _plan(workers, ray) -> int:
     """The Ray workers to use, 0 for this process (``ray=None``: Ray iff ``workers >= 2``)."""
     if ray is not None and not isinstance(ray, bool):
         raise DdzError(f"ray must be True, False or None, got {quote(ray)}")
-    n = None if workers is None else _count(workers, "workers", 1)
+    # 0: every usable CPU; Ray clusters of other machines may have more CPUs than this one
+    n = None if workers is None else threads_arg(workers, name="workers", cap=False)
     if ray is False:
-        if n not in (None, 1):
+        if workers not in (None, 0, 1):
             raise DdzError(f"workers={n} needs Ray (ray=False plays in this process)")
         return 0
     if ray is True:
-        return n or os.cpu_count() or 1
+        return n or usable_cpus()
     return n if n is not None and n >= 2 else 0
 
 
@@ -113,9 +114,10 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     ray = _import_ray()
     if not ray.is_initialized():
         import logging   # start-up time: only when Ray starts
+        workers = min(workers, usable_cpus())      # a local cluster: no more than this machine's CPUs
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.WARNING)    # no INFO lines on the command's stderr
-    return _gather(ray, _remote(fn), jobs, workers)
+    return _gather(ray, _remote(fn), jobs, max(1, min(workers, len(jobs))))
 
 
 def fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
@@ -124,13 +126,15 @@ def fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     :func:`selfplay` use it). ``fn`` must be a module-level function (Ray pickles it by
     reference). Ray is initialised at the call if it is not (``ray.init(num_cpus=workers)``).
 
-    :param fn: the function. :param jobs: argument tuples. :param workers: an int >= 1.
+    :param fn: the function. :param jobs: argument tuples. :param workers: an int >= 0
+        (:func:`ddz.core.parallel.threads_arg`: 0 every usable CPU; a local cluster started
+        here has at most this machine's CPUs; never more at a time than the jobs).
     :returns: an iterator of the results; a job that raised re-raises here, in order (a
         :class:`ddz.DdzError` with its own message); closing it early cancels the tasks
         still running.
     :raises DdzError: Ray is not installed, or a bad ``workers``.
     """
-    return _fan_out(fn, list(jobs), _count(workers, "workers", 1))
+    return _fan_out(fn, list(jobs), threads_arg(workers, name="workers", cap=False))
 
 
 def _gather(ray, task, jobs: List[tuple], workers: int) -> Iterator[Any]:
@@ -279,6 +283,7 @@ def iter_units(games, seed, workers, bots, rules, chunk, match, ray, form: str) 
     workers = _plan(workers, ray)
     names = _bots(bots, rules)
     match = None if match is None else _count(match, "match", 1)
+    workers = min(workers, max(1, games))      # no more workers than hands
     per_task = _chunk_size(chunk, games, workers or 1, max(1, DEFAULT_CHUNK // (match or 1)))
     if not workers:
         unit = _UNITS[form]
@@ -301,11 +306,12 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 
     :param games: hands to play (with ``match``: matches), an int >= 0.
     :param seed: an int >= 0.
-    :param workers: ``None`` or ``1``: play here (Ray is not imported); ``N >= 2``: Ray
-        remote tasks, at most ``N`` at a time (``ray.init(num_cpus=N)`` if Ray is not
-        initialised yet).
+    :param workers: ``None`` or ``1``: play here (Ray is not imported); ``N >= 2`` (or 0:
+        every usable CPU, :func:`ddz.core.parallel.threads_arg`): Ray remote tasks, at most
+        ``N`` and at most the hands at a time (``ray.init(num_cpus=N)``, at most this
+        machine's CPUs, if Ray is not initialised yet).
     :param ray: ``None`` (default): Ray iff ``workers >= 2``; ``True``: Ray even with one
-        worker (``workers=None``: ``os.cpu_count()``); ``False``: never (``workers`` must
+        worker (``workers=None`` or 0: every usable CPU); ``False``: never (``workers`` must
         then be ``None`` or ``1``).
     :param bots: one bot spec per seat (``Rules.players`` of them): a registered name
         (``"random"``, ``"greedy"``, ``"solver"``, ``"expert"``, ``"expert-2026-12"``,
@@ -388,6 +394,7 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
         return []
     if not workers:
         return _solve_chunk(todo, solve_kwargs)
+    workers = min(workers, len(todo))          # no more workers than positions
     per_task = _chunk_size(chunk, len(todo), workers, 64)
     jobs = [(todo[a:a + per_task], solve_kwargs) for a in range(0, len(todo), per_task)]
     return [s for sols in _fan_out(_solve_chunk, jobs, workers) for s in sols]

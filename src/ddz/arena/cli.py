@@ -65,8 +65,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=0, metavar="S", help="seed of the deals and bots (default 0)")
     p.add_argument("--mode", choices=("douzero", "game"), default="douzero",
                    help="douzero: DouZero's evaluation (default); game: whole hands with bidding")
-    p.add_argument("--workers", type=_positive, default=1, metavar="K",
-                   help="worker processes (default 1); the numbers do not depend on it")
+    p.add_argument("--workers", type=_number(int, lambda n: n >= 0, "an integer >= 0"), default=1, metavar="K",
+                   help="worker processes (default 1; 0: every usable CPU; at most the CPUs and the "
+                        "deals); the numbers do not depend on it")
     p.add_argument("--ray", action="store_true", help="run the workers as Ray tasks (ddz.distributed)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1[,ALPHA[,BETA]]",
                    help="two bots: stop once a sequential test decides between elo0 and elo1 (as fishtest)")

@@ -156,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the seat to move (default: the landlord)")
     p.add_argument("--to-beat", metavar="PLAY", default=None, help="the play to beat (default: leading)")
     p.add_argument("--last", type=int, default=None, metavar="SEAT", help="the seat that made the play to beat")
-    _add_solve_options(p, "", "threads (default 1)", "machine-readable output")
+    _add_solve_options(p, "", "threads (default 1; 0: every usable CPU)", "machine-readable output")
     _add_rules_options(p)
     p.set_defaults(func=cmd_solve)
 
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "skipped) and print one line per position, in order; "
                                    "--ray fans them out over Ray workers (the same answers).")
     p.add_argument("file", metavar="FILE", help="a file of positions, one per line; - for standard input")
-    _add_solve_options(p, " each position", "threads per position (default 1)",
+    _add_solve_options(p, " each position", "threads per position (default 1; 0: every usable CPU)",
                        "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)

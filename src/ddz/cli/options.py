@@ -225,9 +225,10 @@ def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--ray", action="store_true",
                    help=f"fan the {what} out over Ray tasks (pip install 'ddz[ray]'); the output "
                         "is the same as without it")
-    p.add_argument("--workers", type=_positive, default=None, metavar="N",
-                   help="with --ray: Ray workers, at most N tasks at a time (default: the CPU "
-                        "count); a local cluster of N CPUs is started unless Ray runs already")
+    p.add_argument("--workers", type=_non_negative, default=None, metavar="N",
+                   help="with --ray: Ray workers, at most N tasks at a time (default or 0: every "
+                        "usable CPU; at most the work there is); a local cluster of N CPUs (at most "
+                        "this machine's) is started unless Ray runs already")
 
 
 def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str, json_help: str) -> None:
@@ -238,7 +239,7 @@ def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str,
                    help=f"stop{each} after S seconds (answer: unknown)")
     p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
                    help=f"stop{each} after N positions searched")
-    p.add_argument("--threads", type=_positive, default=1, metavar="T", help=threads_help)
+    p.add_argument("--threads", type=_non_negative, default=1, metavar="T", help=threads_help)
     p.add_argument("--table-mb", type=float, default=64, metavar="MB",
                    help="transposition table, MiB (default 64; shared by the threads)")
     p.add_argument("--json", action="store_true", help=json_help)
