@@ -13,7 +13,7 @@ included in the time; every engine runs ``--repeats`` times, the engines taking 
   for every game, the auction included, auto-reset on game end), ``--steps`` calls;
 * ``VectorGame C, observe=False``: the same without encoding observations (OpenSpiel's
   loop below encodes none either);
-* ``VectorGame C, num_threads=0``: the same games stepped on every core (issue 30), and
+* ``VectorGame C, threads=0``: the same games stepped on every core (issue 30), and
   ``VectorGame C (64 games)``: a small batch, one thread, 16 times the steps (and the same
   with actions drawn beforehand, ``play(record=...)`` replayed through ``step``, only the
   steps timed); and with compact ``uint8`` observations (``obs_dtype``), one thread and
@@ -84,7 +84,7 @@ from ddz.envs.vector import CVectorGame, PyVectorGame  # noqa: E402
 
 
 def vector_game(games, steps, cls=CVectorGame, observe=True, rules=ddz.STANDARD, threads=1, dtype=np.float32):
-    vg = cls(games, rules, seed=0, observe=observe, num_threads=threads, obs_dtype=dtype)
+    vg = cls(games, rules, seed=0, observe=observe, threads=threads, obs_dtype=dtype)
     rng = np.random.default_rng(0)
     t = time.perf_counter()
     for _ in range(steps):
@@ -100,7 +100,7 @@ def vector_replay(games, steps, dtype=np.float32, threads=1):
     ``step`` calls are timed."""
     record = np.zeros((steps, games), np.int32)
     CVectorGame(games, seed=0, obs_dtype=dtype).play(steps, record=record)
-    vg = CVectorGame(games, seed=0, obs_dtype=dtype, num_threads=threads)
+    vg = CVectorGame(games, seed=0, obs_dtype=dtype, threads=threads)
     t = time.perf_counter()
     for row in record:
         vg.step(row)
@@ -133,7 +133,7 @@ def threads_ratio(games, steps, repeats):
     CVectorGame(games, seed=0).play(steps, record=record)
 
     def run(threads, dtype):
-        vg = CVectorGame(games, seed=0, obs_dtype=dtype, num_threads=threads)
+        vg = CVectorGame(games, seed=0, obs_dtype=dtype, threads=threads)
         t = time.perf_counter()
         for row in record:
             vg.step(row)
@@ -151,7 +151,7 @@ def threads_ratio(games, steps, repeats):
 
 
 def vector_play(games, steps, threads=1):
-    vg = CVectorGame(games, seed=0, num_threads=threads)
+    vg = CVectorGame(games, seed=0, threads=threads)
     t = time.perf_counter()
     vg.play(steps)
     return (time.perf_counter() - t) / (games * steps)
@@ -467,18 +467,18 @@ def main(argv=None):
     g, steps, d = args.games, args.steps, args.decisions
     rows = [(f"VectorGame C ({g} games, numpy choice)", lambda: vector_game(g, steps)),
             ("VectorGame C, observe=False", lambda: vector_game(g, steps, observe=False)),
-            (f"VectorGame C, num_threads=0 ({os.cpu_count()} cores)", lambda: vector_game(g, steps, threads=0)),
+            (f"VectorGame C, threads=0 ({os.cpu_count()} cores)", lambda: vector_game(g, steps, threads=0)),
             ("VectorGame C (64 games)", lambda: vector_game(64, steps * 16)),
             ("VectorGame C, obs_dtype=uint8", lambda: vector_game(g, steps, dtype=np.uint8)),
             ("VectorGame C (64 games), pre-drawn, uint8", lambda: vector_replay(64, steps * 16, np.uint8)),
-            ("VectorGame C, uint8, num_threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
+            ("VectorGame C, uint8, threads=0", lambda: vector_game(g, steps, dtype=np.uint8, threads=0)),
             ("VectorGame C, packed", lambda: vector_game(g, steps, dtype="packed")),
-            ("VectorGame C, packed, num_threads=0", lambda: vector_game(g, steps, dtype="packed", threads=0)),
+            ("VectorGame C, packed, threads=0", lambda: vector_game(g, steps, dtype="packed", threads=0)),
             ("VectorGame C, pre-drawn, packed", lambda: vector_replay(g, steps * 4, "packed")),
-            ("VectorGame C, pre-drawn, packed, num_threads=0", lambda: vector_replay(g, steps * 4, "packed", 0)),
+            ("VectorGame C, pre-drawn, packed, threads=0", lambda: vector_replay(g, steps * 4, "packed", 0)),
             ("VectorGame C (64 games), pre-drawn, packed", lambda: vector_replay(64, steps * 16, "packed")),
             ("VectorGame.play (C random policy)", lambda: vector_play(g, steps)),
-            ("VectorGame.play, num_threads=0", lambda: vector_play(g, steps, 0)),
+            ("VectorGame.play, threads=0", lambda: vector_play(g, steps, 0)),
             ("PyVectorGame (64 games)", lambda: vector_game(64, max(1, d // 640), PyVectorGame)),
             ("PettingZoo raw_env", lambda: pettingzoo_env(d // 4)),
             ("Gymnasium DouDizhuEnv", lambda: gymnasium_env(d // 4)),
@@ -511,7 +511,7 @@ def main(argv=None):
     for base in ("OpenSpiel dou_dizhu", "RLCard doudizhu env"):
         if base in med:
             print(f"{base}: VectorGame {med[base] / med[vec]:.1f}x faster, observe=False "
-                  f"{med[base] / med[blind]:.1f}x, num_threads=0 {med[base] / med[threaded]:.1f}x, "
+                  f"{med[base] / med[blind]:.1f}x, threads=0 {med[base] / med[threaded]:.1f}x, "
                   f"64 games {med[base] / med[small]:.1f}x ({med[base] / med[small_u8]:.1f}x pre-drawn, uint8), "
                   f"uint8 {med[base] / med[compact]:.1f}x, uint8 on every "
                   f"core {med[base] / med[compact_t]:.1f}x, VectorGame.play {med[base] / med[play]:.1f}x "
@@ -519,7 +519,7 @@ def main(argv=None):
                   f"({med[base] / med[packed_t]:.1f}x on every core), pre-drawn packed {med[base] / med[pre_p]:.1f}x "
                   f"({med[base] / med[pre_pt]:.1f}x on every core), 64 games pre-drawn packed "
                   f"{med[base] / med[small_p]:.1f}x")
-    print(f"num_threads=0 / one thread: step {med[vec] / med[threaded]:.2f}x, uint8 {med[compact] / med[compact_t]:.2f}x, "
+    print(f"threads=0 / one thread: step {med[vec] / med[threaded]:.2f}x, uint8 {med[compact] / med[compact_t]:.2f}x, "
           f"packed {med[packed] / med[packed_t]:.2f}x, pre-drawn packed {med[pre_p] / med[pre_pt]:.2f}x, "
           f"play {med[play] / med[play_t]:.2f}x")
     start = rows[-1][0]

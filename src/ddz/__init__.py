@@ -25,6 +25,8 @@ from .version import VersionInfo, __version__, version_info
 from .game.position import Position
 from .search.solver import Solution, check_table_memory, solve
 from .search.expert import ExpertBot
+from .search.registry import bot_factory
+from .core.parallel import threads_arg, usable_cpus
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -40,6 +42,7 @@ __all__ += ["ActionSpace", "ActionIdError", "ActionTypeError", "encode_cards", "
 __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]
 __all__ += ["NeuralBot", "CheckpointError"]
+__all__ += ["bot_factory", "threads_arg", "usable_cpus"]
 
 _old_paths.install()
 

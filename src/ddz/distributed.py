@@ -24,18 +24,17 @@ from __future__ import annotations
 
 import json
 import math
-import os
+import random
 from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from .errors import DdzError, quote
+from .core.parallel import threads_arg, usable_cpus
 from .core.rules import STANDARD, Rules
+from .search import registry
 
-__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "BOT_NAMES", "DEFAULT_CHUNK"]
-
-BOT_NAMES = ("random", "greedy", "solver")
-"""The bot names :func:`selfplay` takes (:func:`ddz.search.bots.make_bot`)."""
+__all__ = ["hand_seeds", "selfplay", "iter_selfplay", "solve_many", "fan_out", "DEFAULT_CHUNK"]
 
 DEFAULT_CHUNK = 256
 """Most hands per Ray task (a task costs about 1-4 ms, a hand 1-2 ms; the default chunk
@@ -57,24 +56,32 @@ def _plan(workers, ray) -> int:
     """The Ray workers to use, 0 for this process (``ray=None``: Ray iff ``workers >= 2``)."""
     if ray is not None and not isinstance(ray, bool):
         raise DdzError(f"ray must be True, False or None, got {quote(ray)}")
-    n = None if workers is None else _count(workers, "workers", 1)
+    # 0: every usable CPU; Ray clusters of other machines may have more CPUs than this one
+    n = None if workers is None else threads_arg(workers, name="workers", cap=False)
     if ray is False:
-        if n not in (None, 1):
+        if workers not in (None, 0, 1):
             raise DdzError(f"workers={n} needs Ray (ray=False plays in this process)")
         return 0
     if ray is True:
-        return n or os.cpu_count() or 1
+        return n or usable_cpus()
     return n if n is not None and n >= 2 else 0
 
 
 def _bots(bots, rules: Rules) -> tuple:
+    """The canonical spec text of each seat's bot (checked here, before any task starts)."""
     if isinstance(bots, str) or not isinstance(bots, Sequence):
-        raise DdzError(f"bots must be a list of bot names, one per seat ({', '.join(BOT_NAMES)}), "
-                       f"got {quote(bots)}")
-    names = tuple(bots)
-    for i, name in enumerate(names):
-        if name not in BOT_NAMES:
-            raise DdzError(f"bots[{i}] is {quote(name)}; the bots are named {', '.join(BOT_NAMES)}")
+        raise DdzError(f"bots must be a list of bot specs, one per seat ({', '.join(registry.names())}, "
+                       f"py:module:Class), got {quote(bots)}")
+    names = []
+    for i, name in enumerate(bots):
+        try:
+            spec = registry.check_spec(name)
+        except DdzError as exc:
+            raise DdzError(f"bots[{i}]: {exc}") from None
+        if spec.kind == "protocol":
+            raise DdzError(f"bots[{i}] is {quote(name)}: protocol programs play in the arena (ddz.arena.run)")
+        names.append(spec.text)
+    names = tuple(names)
     if len(names) != rules.seats:
         raise DdzError(f"bots names {len(names)} bots, but {rules.seats} players play (Rules.players)")
     return names
@@ -107,9 +114,10 @@ def _fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     ray = _import_ray()
     if not ray.is_initialized():
         import logging   # start-up time: only when Ray starts
+        workers = min(workers, usable_cpus())      # a local cluster: no more than this machine's CPUs
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.WARNING)    # no INFO lines on the command's stderr
-    return _gather(ray, _remote(fn), jobs, workers)
+    return _gather(ray, _remote(fn), jobs, max(1, min(workers, len(jobs))))
 
 
 def fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
@@ -118,13 +126,15 @@ def fan_out(fn, jobs: List[tuple], workers: int) -> Iterator[Any]:
     :func:`selfplay` use it). ``fn`` must be a module-level function (Ray pickles it by
     reference). Ray is initialised at the call if it is not (``ray.init(num_cpus=workers)``).
 
-    :param fn: the function. :param jobs: argument tuples. :param workers: an int >= 1.
+    :param fn: the function. :param jobs: argument tuples. :param workers: an int >= 0
+        (:func:`ddz.core.parallel.threads_arg`: 0 every usable CPU; a local cluster started
+        here has at most this machine's CPUs; never more at a time than the jobs).
     :returns: an iterator of the results; a job that raised re-raises here, in order (a
         :class:`ddz.DdzError` with its own message); closing it early cancels the tasks
         still running.
     :raises DdzError: Ray is not installed, or a bad ``workers``.
     """
-    return _fan_out(fn, list(jobs), _count(workers, "workers", 1))
+    return _fan_out(fn, list(jobs), threads_arg(workers, name="workers", cap=False))
 
 
 def _gather(ray, task, jobs: List[tuple], workers: int) -> Iterator[Any]:
@@ -191,6 +201,9 @@ def _play_unit(seed: int, index: int, names: tuple, rules: Rules, match: Optiona
     from .game.match import Match
     words = _unit_words(seed, index)
     players = [_bots.make_bot(name, words[1 + s]) for s, name in enumerate(names)]
+    if not all(registry.is_seeded(name) for name in names):
+        random.seed(words[0] ^ 0x5EED)       # other engines' agents draw from it: a record depends on (seed, i)
+        np.random.seed(words[0] & 0xFFFFFFFF)
     if match is None:
         return _bots.play_hand(Game(rules, seed=words[0]), players).to_record()
     m = Match(rules, match, seed=words[0])
@@ -270,6 +283,7 @@ def iter_units(games, seed, workers, bots, rules, chunk, match, ray, form: str) 
     workers = _plan(workers, ray)
     names = _bots(bots, rules)
     match = None if match is None else _count(match, "match", 1)
+    workers = min(workers, max(1, games))      # no more workers than hands
     per_task = _chunk_size(chunk, games, workers or 1, max(1, DEFAULT_CHUNK // (match or 1)))
     if not workers:
         unit = _UNITS[form]
@@ -292,14 +306,17 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 
     :param games: hands to play (with ``match``: matches), an int >= 0.
     :param seed: an int >= 0.
-    :param workers: ``None`` or ``1``: play here (Ray is not imported); ``N >= 2``: Ray
-        remote tasks, at most ``N`` at a time (``ray.init(num_cpus=N)`` if Ray is not
-        initialised yet).
+    :param workers: ``None`` or ``1``: play here (Ray is not imported); ``N >= 2`` (or 0:
+        every usable CPU, :func:`ddz.core.parallel.threads_arg`): Ray remote tasks, at most
+        ``N`` and at most the hands at a time (``ray.init(num_cpus=N)``, at most this
+        machine's CPUs, if Ray is not initialised yet).
     :param ray: ``None`` (default): Ray iff ``workers >= 2``; ``True``: Ray even with one
-        worker (``workers=None``: ``os.cpu_count()``); ``False``: never (``workers`` must
+        worker (``workers=None`` or 0: every usable CPU); ``False``: never (``workers`` must
         then be ``None`` or ``1``).
-    :param bots: one bot name per seat (``Rules.players`` of them): ``"random"``,
-        ``"greedy"`` or ``"solver"`` (:func:`ddz.search.bots.make_bot`).
+    :param bots: one bot spec per seat (``Rules.players`` of them): a registered name
+        (``"random"``, ``"greedy"``, ``"solver"``, ``"expert"``, ``"expert-2026-12"``,
+        ``"douzero-rlcard"``...), with options (``"expert:samples=4"``), or
+        ``"py:module:Class"`` (:mod:`ddz.search.registry`, :func:`ddz.search.bots.make_bot`).
     :param rules: the :class:`ddz.Rules` of every hand.
     :param chunk: hands (matches) per Ray task (default: about four tasks per worker, at
         most :data:`DEFAULT_CHUNK` hands); the records do not depend on it.
@@ -308,8 +325,8 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
         ``i`` is ``Match(rules, match, seed=hand_seeds(seed, games)[i])``.
     :returns: ``games`` JSON-serializable records (dicts), each replayable with
         :meth:`ddz.Game.from_record` (:meth:`ddz.Match.from_record`).
-    :raises DdzError: a bad count, seed, workers, ray, chunk or match; bots not one known name per
-        seat; rules not a Rules; ``workers >= 2`` without Ray installed
+    :raises DdzError: a bad count, seed, workers, ray, chunk or match; bots not one known spec per
+        seat (or a ``cmd:`` program); rules not a Rules; ``workers >= 2`` without Ray installed
         (``pip install 'ddz[ray]'``).
     """
     return list(iter_selfplay(games, seed, workers, bots, rules, chunk, match, ray))
@@ -377,6 +394,7 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
         return []
     if not workers:
         return _solve_chunk(todo, solve_kwargs)
+    workers = min(workers, len(todo))          # no more workers than positions
     per_task = _chunk_size(chunk, len(todo), workers, 64)
     jobs = [(todo[a:a + per_task], solve_kwargs) for a in range(0, len(todo), per_task)]
     return [s for sols in _fan_out(_solve_chunk, jobs, workers) for s in sols]

@@ -115,7 +115,7 @@ def test_mean_ci():
     ({"bots": ["greedy", "random"], "deals": 0}, "deals"),
     ({"bots": ["greedy", "random"], "seed": -1}, "seed"),
     ({"bots": ["greedy", "random"], "mode": "chess"}, "mode"),
-    ({"bots": ["greedy", "random"], "workers": 0}, "workers"),
+    ({"bots": ["greedy", "random"], "workers": -1}, "workers"),
     ({"bots": ["greedy", "random"], "rules": Rules(doubling=True)}, "douzero mode"),
     ({"bots": ["greedy", "random"], "rules": "standard"}, "rules"),
     ({"bots": ["greedy", "random"], "sprt": 3}, "sprt"),

@@ -15,6 +15,7 @@ import pytest
 import ddz
 from ddz import DdzError, IllegalActionError, Rules
 from ddz.core.implementation import NO_EXTENSIONS
+from ddz.core.parallel import usable_cpus
 from ddz.game.actions import ActionIdError
 from ddz.envs import VectorGame, encode_observation, env_actions
 from ddz.envs.core import _c_encoder, encode_observation_py
@@ -32,6 +33,14 @@ C_RULES = [ddz.STANDARD,
            Rules(bottom_bonus=True, first_bidder="face_up", doubling=True)]
 C_IDS = ["standard", "rob-doubling", "until-passes-repeat-beating", "void-six-plus-banned", "no-redeal-openspiel",
          "four-player", "bonus-face-up"]
+
+
+def threaded(vg, k):
+    """``vg`` stepping on ``k`` threads whatever the CPUs: ``threads=`` is capped at the usable
+    CPUs (ddz.core.parallel), the shards are tested beyond them (the pure twin keeps one)."""
+    if isinstance(vg, CVectorGame):
+        vg._core.num_threads = k
+    return vg
 
 
 def random_actions(vg, rng):
@@ -127,7 +136,7 @@ def test_hands_are_dealt_from_the_documented_seeds(cls, threads):
     if cls is CVectorGame and NO_EXTENSIONS:
         pytest.skip("DDZ_NO_EXTENSIONS=1: the C VectorGame is absent")
     seed, n = 2 ** 64 - 1, 9
-    vg = cls(n, seed=seed, num_threads=threads)
+    vg = threaded(cls(n, seed=seed), threads)
     assert vg.seeds.tolist() == [spec_hand_seed(seed, j) for j in range(n)] and vg.hands_started == n
     vg.reset(seeds=range(n))
     assert vg.hands_started == n
@@ -310,7 +319,7 @@ def test_a_long_play_stops_at_ctrl_c_between_two_steps(threads):
     import time
     script = ("import numpy as np\n"
               "from ddz.envs.vector import CVectorGame\n"
-              f"v = CVectorGame(3, num_threads={threads})\n"
+              f"v = CVectorGame(3, threads={threads})\n"
               "print('ready', flush=True)\n"
               "try:\n"
               "    v.play(2 ** 62)\n"
@@ -385,12 +394,14 @@ def test_games_step_in_threads_as_they_do_alone():
 @needs_core
 @pytest.mark.parametrize("rules", [ddz.STANDARD, Rules.four_player()], ids=["standard", "four-player"])
 def test_threads_step_the_same_games(rules):
-    """``num_threads=k`` (issue 30): the same observations, rewards, ends, legal ids and
+    """``threads=k`` (issue 30): the same observations, rewards, ends, legal ids and
     seeds as one thread, for shards of unequal sizes too (3 threads, 23 games)."""
     n = 23
-    vgs = [CVectorGame(n, rules, seed=9, num_threads=k) for k in (1, 2, 3)]
-    assert [vg.num_threads for vg in vgs] == [1, 2, 3]
-    assert CVectorGame(2, num_threads=0).num_threads >= 1       # every core
+    cpus = usable_cpus()
+    vgs = [CVectorGame(n, rules, seed=9, threads=k) for k in (1, 2, 3)]
+    assert [vg.threads for vg in vgs] == [1, min(2, cpus), min(3, cpus)]      # at most the usable CPUs
+    assert CVectorGame(2, threads=0).threads == min(2, cpus)                 # every CPU, at most the games
+    vgs = [threaded(vg, k) for vg, k in zip(vgs, (1, 2, 3))]
     rng = np.random.default_rng(5)
     ends = 0
     for _ in range(150):
@@ -402,14 +413,20 @@ def test_threads_step_the_same_games(rules):
             assert_same_state(vg, vgs[0])
         ends += int(outs[0][2].sum())
     assert ends >= 10
-    vgs[1].num_threads = 1                    # settable; still the same games
+    vgs[1].threads = 1                    # settable; still the same games
     actions = random_actions(vgs[0], rng)
     np.testing.assert_array_equal(vgs[1].step(actions)[0], vgs[0].step(actions)[0])
-    for bad in (-1, 257, 1.5, True, "2"):
-        with pytest.raises(DdzError, match="num_threads"):
-            CVectorGame(2, num_threads=bad)
-        with pytest.raises(DdzError, match="num_threads"):
-            vgs[0].num_threads = bad
+    for bad in (-1, 1.5, True, "2"):
+        with pytest.raises(DdzError, match="threads must be an int >= 0"):
+            CVectorGame(2, threads=bad)
+        with pytest.raises(DdzError, match="threads must be an int >= 0"):
+            vgs[0].threads = bad
+    with pytest.warns(DeprecationWarning, match="now called threads"):       # the old name
+        old = ddz.envs.VectorGame(2, num_threads=2)
+    with pytest.warns(DeprecationWarning):
+        assert old.num_threads == old.threads == min(2, cpus)
+    with pytest.raises(DdzError, match="not both"), pytest.warns(DeprecationWarning):
+        CVectorGame(2, threads=2, num_threads=2)
 
 
 @needs_core
@@ -419,7 +436,7 @@ def test_play_on_threads_plays_the_same_games(policy):
     legal ids for k = 1, 2, 3 (shards of unequal sizes), as the pure-Python twin, with a
     reward scale that is not a power of two; and its stream goes on alike."""
     rules, n, steps = Rules(doubling=True), 23, 90
-    vgs = [CVectorGame(n, rules, seed=4, num_threads=k, reward_scale=0.1) for k in (1, 2, 3)]
+    vgs = [threaded(CVectorGame(n, rules, seed=4, reward_scale=0.1), k) for k in (1, 2, 3)]
     py = PyVectorGame(n, rules, seed=4, reward_scale=0.1)
     outs, records = [], []
     for vg in vgs + [py]:
@@ -448,7 +465,7 @@ def test_compact_observations_are_the_float_ones_compacted(rules):
     n = 12
     vgs = [PyVectorGame(n, rules, seed=4, obs_dtype=np.uint8)]
     if not NO_EXTENSIONS:
-        vgs += [CVectorGame(n, rules, seed=4), CVectorGame(n, rules, seed=4, obs_dtype="uint8", num_threads=2)]
+        vgs += [CVectorGame(n, rules, seed=4), CVectorGame(n, rules, seed=4, obs_dtype="uint8", threads=2)]
     ref = PyVectorGame(n, rules, seed=4)
     at = {name: start for name, start, _ in observation_layout(rules)}["log2_multiplier"]
     rng = np.random.default_rng(8)
@@ -504,7 +521,7 @@ def test_packed_observations_are_the_documented_bits(rules):
     vgs = [PyVectorGame(n, rules, seed=5, obs_dtype="packed")]
     if not NO_EXTENSIONS:
         vgs += [CVectorGame(n, rules, seed=5, obs_dtype="packed"),
-                CVectorGame(n, rules, seed=5, obs_dtype="packed", num_threads=2)]
+                CVectorGame(n, rules, seed=5, obs_dtype="packed", threads=2)]
     ref = PyVectorGame(n, rules, seed=5)
     rng = np.random.default_rng(9)
     ends = 0

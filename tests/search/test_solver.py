@@ -390,7 +390,7 @@ def test_position_from_game():
 
 @pytest.mark.parametrize("kw, words", [
     ({"node_limit": 0}, "node_limit"), ({"node_limit": 1.5}, "node_limit"), ({"time_limit": -1}, "time_limit"),
-    ({"threads": 0}, "threads"), ({"threads": True}, "threads"), ({"table_mb": 0.5}, "table_mb"),
+    ({"threads": -1}, "threads"), ({"threads": True}, "threads"), ({"table_mb": 0.5}, "table_mb"),
     ({"score": 1}, "score"), ({"progress": 3}, "progress"),
 ])
 def test_solve_argument_errors(kw, words):

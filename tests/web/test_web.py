@@ -21,6 +21,7 @@ from conftest import NO_EXTENSIONS, readme_code
 from webtools import HARD, PUZZLES, WZ8, Server, alive, cpu_seconds, load_test, rss_kib
 
 from ddz.web import api, cards
+from ddz.web import cli as webcli
 from ddz.web.pool import Busy, SolverPool
 
 try:
@@ -472,7 +473,7 @@ def test_replay_of_a_match_and_a_void_hand(server):
 # -- the command, the card component, notebooks -----------------------------------------------
 
 @needs_web
-def test_serve_command_help_and_errors(run_cli, capsys):
+def test_serve_command_help_and_errors(run_cli, capsys, monkeypatch):
     with pytest.raises(SystemExit) as exc:
         run_cli("serve", "--help")
     assert exc.value.code == 0
@@ -481,10 +482,14 @@ def test_serve_command_help_and_errors(run_cli, capsys):
     code, out, err = run_cli("serve", "--host", "256.0.0.1", "--port", "0")
     assert code == 2 and err.startswith("ddz: error: cannot listen on 256.0.0.1:0")
     with pytest.raises(SystemExit):
-        run_cli("serve", "--workers", "0")
-    # refused before any worker starts: a process per worker, a table per process
-    code, out, err = run_cli("serve", "--workers", "100000", "--port", "0")
-    assert code == 2 and "--workers must be 1 to" in err and "got 100000" in err
+        run_cli("serve", "--workers", "-1")
+    # capped before any worker starts (ddz.threads_arg): a process per worker, a table per process
+    started = []
+    monkeypatch.setattr(webcli, "serve", lambda *a, **kw: started.append(kw["workers"]))
+    for asked in ("100000", "0"):
+        assert run_cli("serve", "--workers", asked, "--port", "0")[0] == 0
+    assert started == [webcli.MAX_WORKERS_PER_CPU * ddz.usable_cpus(), ddz.usable_cpus()]
+    monkeypatch.undo()
     code, out, err = run_cli("serve", "--table-mb", "2000000", "--port", "0")
     assert code == 2 and "table_mb must be a number of MiB from 1 to 1048576" in err
     code, out, err = run_cli("serve", "--workers", "2", "--table-mb", str(1 << 20), "--port", "0")

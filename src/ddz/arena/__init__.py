@@ -18,7 +18,7 @@ bidding (``mode="game"``).
 * the command ``ddz arena`` (:mod:`ddz.arena.cli`).
 """
 
-from .bots import BUILTIN, BotSpec, bot_spec
+from .bots import BotSpec, bot_spec
 from .protocol import PROTOCOL_VERSION, BotStartError, Forfeit, ProtocolBot, serve
 from .results import ArenaResult, merge
 from .runner import MODES, resume, run
@@ -26,5 +26,4 @@ from .sprt import Sprt
 from .stats import adp_interval, elo_of, mean_ci, rating_list, wp_interval
 
 __all__ = ["run", "resume", "merge", "ArenaResult", "MODES", "Sprt", "mean_ci", "wp_interval", "adp_interval",
-           "elo_of", "rating_list", "ProtocolBot", "serve", "Forfeit", "PROTOCOL_VERSION", "BotStartError", "bot_spec", "BotSpec",
-           "BUILTIN"]
+           "elo_of", "rating_list", "ProtocolBot", "serve", "Forfeit", "PROTOCOL_VERSION", "BotStartError", "bot_spec", "BotSpec"]

@@ -1,9 +1,11 @@
-"""Bots from anywhere, by one name each (the arena's ``BOT`` arguments).
+"""Bots from anywhere, by one spec each (the arena's ``BOT`` arguments): the grammar of
+:mod:`ddz.search.registry`, which every bot argument of ``ddz`` reads.
 
-* a built-in by name: ``random``, ``greedy``, ``solver`` (:class:`ddz.search.bots.SolverBot`),
-  ``expert`` (:class:`ddz.ExpertBot`);
-* a Python class or factory by ``module:Name`` (``mypkg.bots:MyBot``): called with
-  ``seed=`` when it takes one, else with no argument;
+* a registered bot by name, with options: ``random``, ``greedy``, ``solver``, ``expert``
+  (:class:`ddz.ExpertBot`), ``expert-2026-12`` (the same, frozen as of December 2026),
+  ``expert:samples=4``...;
+* a Python class or a declared bot factory by ``py:module:Name`` (``py:mypkg.bots:MyBot``;
+  bare ``mypkg.bots:MyBot`` too): made with ``seed=`` when it takes one;
 * a protocol program by ``cmd:./mybot --flag`` (``docs/protocol.md``);
 * the field's rule baselines, where the ``douzero`` package is installed: DouZero's
   ``RLCardAgent`` (its port of RLCard's rule model) as ``douzero-rlcard`` and its
@@ -17,30 +19,31 @@ seed, the deal, the table and the seat, so that a table's play depends on nothin
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from typing import Any, Callable, List, Optional
 
 from ..errors import DdzError
+from ..search import registry
 
-__all__ = ["BotSpec", "bot_spec", "BUILTIN", "DouZeroAgentBot"]
-
-BUILTIN = ("random", "greedy", "solver", "expert", "douzero-rlcard", "douzero-random")
-"""The bot names the arena knows (besides ``module:Name`` and ``cmd:...``)."""
+__all__ = ["BotSpec", "bot_spec", "DouZeroAgentBot"]
 
 
 class BotSpec:
     """How the arena makes one bot: its ``name`` and ``make(seed, seat) -> bot``.
 
     ``kind`` is ``"python"`` (a fresh object per seat and table) or ``"protocol"`` (one
-    program per seat, kept between hands: :class:`ddz.arena.protocol.ProtocolBot`).
+    program per seat, kept between hands: :class:`ddz.arena.protocol.ProtocolBot`);
+    ``seeded`` whether its seed alone decides its play (else the arena seeds the global
+    ``random`` module for every hand: :func:`ddz.search.registry.is_seeded`).
     """
 
-    def __init__(self, name: str, factory: Callable[[int], Any], kind: str = "python", text: Any = None) -> None:
+    def __init__(self, name: str, factory: Callable[[int], Any], kind: str = "python", text: Any = None,
+                 seeded: bool = False) -> None:
         self.name = name
         self.factory = factory
         self.kind = kind
         self.text = name if text is None else text     # what rebuilds it in a worker process
+        self.seeded = seeded
 
     def __repr__(self) -> str:
         return f"BotSpec({self.name!r})"
@@ -50,47 +53,11 @@ class BotSpec:
         return self.factory(seed)
 
 
-def _builtin(name: str) -> Callable[[int], Any]:
-    if name == "expert":
-        from ..search.expert import ExpertBot   # start-up time: a bot's code is imported when the bot is made
-        return lambda seed: ExpertBot(seed=seed)
-    if name in ("douzero-rlcard", "douzero-random"):
-        try:
-            if name == "douzero-rlcard":
-                from douzero.evaluation.rlcard_agent import RLCardAgent  # noqa: F401
-            else:
-                from douzero.evaluation.random_agent import RandomAgent  # noqa: F401
-        except ImportError as exc:
-            raise DdzError(f"bot {name!r} needs DouZero's package: pip install --no-deps douzero "
-                           f"(and rlcard for douzero-rlcard): {exc}") from None
-        return lambda seed: DouZeroAgentBot(name)
-    from ..search.bots import make_bot   # start-up time: a bot's code is imported when the bot is made
-    return lambda seed: make_bot(name, seed)
-
-
 def _takes_seed(fn) -> bool:
     try:
         return "seed" in inspect.signature(fn).parameters
     except (TypeError, ValueError):
         return False
-
-
-def _python(text: str) -> Callable[[int], Any]:
-    module, _, attr = text.partition(":")
-    try:
-        mod = importlib.import_module(module)
-    except ImportError as exc:
-        raise DdzError(f"bot {text!r}: cannot import module {module!r}: {exc}") from None
-    obj = mod
-    for part in attr.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            raise DdzError(f"bot {text!r}: module {module!r} has no {attr!r}")
-    if not callable(obj):
-        raise DdzError(f"bot {text!r}: {attr!r} is not a class or a factory")
-    if _takes_seed(obj):
-        return lambda seed: obj(seed=seed)
-    return lambda seed: obj()
 
 
 def _protocol_spec(text: str, command: str) -> BotSpec:
@@ -109,30 +76,23 @@ def _protocol_spec(text: str, command: str) -> BotSpec:
 def bot_spec(bot: Any) -> BotSpec:
     """The :class:`BotSpec` of a bot argument.
 
-    :param bot: a name (``"greedy"``, ``"expert"``, ``"douzero-rlcard"``...), a
-        ``"module:Name"``, a ``"cmd:program args"``, a :class:`BotSpec`, a class (made
-        with ``seed=`` when it takes one), or a bot object (used as it is at every seat:
-        give a class to have one per seat).
-    :raises DdzError: an unknown name, a module or attribute that is not there, an empty
-        or unreadable command or a program not found (nothing is run), DouZero's agents without the ``douzero`` package, or an object with no
-        ``act``.
+    :param bot: a spec (:mod:`ddz.search.registry`: ``"greedy"``, ``"expert:samples=4"``,
+        ``"douzero-rlcard"``, ``"py:module:Name"``, ``"cmd:program args"``), a
+        :class:`BotSpec`, a class (made with ``seed=`` when it takes one), or a bot object
+        (used as it is at every seat: give a class to have one per seat).
+    :raises DdzError: what :func:`ddz.search.registry.check_spec` raises (an unknown name or
+        option, a ``py:`` spec that names no bot class or declared factory, an empty
+        command, DouZero's agents without the ``douzero`` package), or an object with no
+        ``act``. Nothing is called: the checks run before any process starts.
     """
     if isinstance(bot, BotSpec):
         return bot
     if isinstance(bot, str):
-        text = bot.strip()
-        if text.startswith("cmd:"):
-            command = text[4:].strip()
-            if not command:
-                raise DdzError(f"bot {bot!r}: 'cmd:' needs a program to run, e.g. cmd:./mybot")
-            return _protocol_spec(text, command)
-        key = text.lower()
-        if key in BUILTIN:
-            return BotSpec(key, _builtin(key), text=key)
-        if ":" in text:
-            return BotSpec(text.rsplit(":", 1)[1], _python(text), text=text)
-        raise DdzError(f"unknown bot {bot!r}: give one of {', '.join(BUILTIN)}, a Python class as "
-                       "module:Class, or a protocol program as cmd:./mybot")
+        spec = registry.check_spec(bot)
+        if spec.kind == "protocol":
+            return _protocol_spec(spec.text, spec.text[4:].strip())
+        return BotSpec(spec.label, lambda seed: registry.make(spec, seed),
+                       "protocol" if spec.kind == "protocol" else "python", spec.text, registry.is_seeded(spec))
     if inspect.isclass(bot):
         if not callable(getattr(bot, "act", None)):
             raise DdzError(f"bot class {bot.__name__} has no act(observation, legal)")
@@ -141,7 +101,17 @@ def bot_spec(bot: Any) -> BotSpec:
                        text=cls)
     if callable(getattr(bot, "act", None)):
         return BotSpec(type(bot).__name__, lambda seed: bot, text=bot)
-    raise DdzError(f"not a bot: {bot!r} (a name, 'module:Class', 'cmd:program', a class or an object with act())")
+    raise DdzError(f"not a bot: {bot!r} (a name, 'py:module:Class', 'cmd:program', a class or an object with act())")
+
+
+def douzero_rlcard() -> "DouZeroAgentBot":
+    """The registered bot ``douzero-rlcard``: DouZero's ``RLCardAgent``."""
+    return DouZeroAgentBot("douzero-rlcard")
+
+
+def douzero_random() -> "DouZeroAgentBot":
+    """The registered bot ``douzero-random``: DouZero's ``RandomAgent``."""
+    return DouZeroAgentBot("douzero-random")
 
 
 class DouZeroAgentBot:

@@ -12,6 +12,7 @@ import json
 import sys
 
 from ..errors import DdzError
+from ..search import registry    # the bots' names: it imports nothing of the game
 
 __all__ = ["add_parser", "main"]
 
@@ -58,8 +59,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
                     "probability (WP) and average points per deal (ADP) with 95% confidence "
                     "intervals on the per-deal values; the same deals are played with the seats "
                     "exchanged. --mode douzero is DouZero's evaluation (the landlord known, no "
-                    "bidding); --mode game plays whole hands. Bots: random, greedy, solver, expert, "
-                    "douzero-rlcard, douzero-random, module:Class, cmd:PROGRAM (docs/protocol.md). "
+                    "bidding); --mode game plays whole hands. Bots: " + ", ".join(registry.names()) +
+                    " (options as name:key=value, e.g. expert:samples=4), py:module:Class, "
+                    "cmd:PROGRAM (docs/protocol.md). "
                     "Result files (--save): 'ddz arena show FILE' prints one again, 'ddz arena merge A B "
                     "... [-o OUT]' pools runs over different deals, 'ddz arena plot FILE -o chart.png' "
                     "draws it (matplotlib), 'ddz arena --resume FILE' plays the deals an interrupted run left.")
@@ -72,8 +74,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
                    help="play the seed's deals D to D+N-1 (default 0): runs over different deals merge")
     p.add_argument("--mode", choices=("douzero", "game"), default="douzero",
                    help="douzero: DouZero's evaluation (default); game: whole hands with bidding")
-    p.add_argument("--workers", type=_positive, default=1, metavar="K",
-                   help="worker processes (default 1); the numbers do not depend on it")
+    p.add_argument("--workers", type=_number(int, lambda n: n >= 0, "an integer >= 0"), default=1, metavar="K",
+                   help="worker processes (default 1; 0: every usable CPU; at most the CPUs and the "
+                        "deals); the numbers do not depend on it")
     p.add_argument("--ray", action="store_true", help="run the workers as Ray tasks (ddz.distributed)")
     p.add_argument("--sprt", type=_sprt, default=None, metavar="ELO0,ELO1[,ALPHA[,BETA]]",
                    help="two bots: stop once a sequential test decides between elo0 and elo1 (as fishtest)")

@@ -44,6 +44,7 @@ import numpy as np
 from ..errors import DdzError, quote
 from ..game.state import Game
 from ..core.play import PlayType
+from ..core.parallel import threads_arg
 from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
 from .protocol import BotStartError, Forfeit, ProtocolBot
@@ -59,7 +60,6 @@ MODES = ("douzero", "game")
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
 _ADAPTERS = (ProtocolBot, DouZeroAgentBot)
-_OWN_RNG = ("random", "greedy", "solver", "expert")   # built-ins with their own seeded generators
 
 
 # -- one table ---------------------------------------------------------------------------
@@ -83,7 +83,7 @@ class _Worker:
         self.ready_seconds = ready_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
         self.reported = [spec.name for spec in self.specs]
-        self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
+        self.seed_globals = not all(spec.seeded for spec in self.specs)
         self.pairs = [(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))]
 
     def close(self) -> None:
@@ -357,8 +357,10 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         Default ``Rules.profile("douzero")`` in ``douzero`` mode (which needs three players
         bidding points, no doubling, no bottom bonus), ``ddz.STANDARD`` in ``game`` mode.
     workers : int
-        Processes that play (>= 1): local worker processes, or Ray tasks with ``ray=True``
-        (``ddz.distributed.fan_out``). The results do not depend on it.
+        Processes that play: local worker processes, or Ray tasks with ``ray=True``
+        (``ddz.distributed.fan_out``); an int >= 0, 0 for every usable CPU, at most the
+        usable CPUs (on Ray: the cluster's) and the deals (:func:`ddz.core.parallel.threads_arg`;
+        ``ArenaResult.workers`` says how many played). The results do not depend on it.
     ray : bool
     sprt : Sprt, str or None
         For two bots: a :class:`ddz.arena.Sprt` (or its text ``"elo0,elo1[,alpha,beta]"``);
@@ -414,9 +416,10 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     names = _unique([s.name for s in specs])
     deals = _count(deals, "deals", 1)
     seed = _count(seed, "seed", 0)
-    workers = _count(workers, "workers", 1)
     if not isinstance(ray, bool):
         raise DdzError(f"ray must be True or False, got {quote(ray)}")
+    # no more processes than the CPUs (a Ray cluster: its own) and the deals can use
+    workers = threads_arg(workers, name="workers", work=deals, cap=not ray)
     rules = _rules_for(mode, rules)
     if isinstance(sprt, str):
         sprt = Sprt.parse(sprt)

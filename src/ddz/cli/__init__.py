@@ -15,8 +15,8 @@ from typing import List, Optional
 
 from ..errors import DdzError
 # the shared options, read on this package by the commands (and replaced here by tests)
-from .options import (BOT_NAMES, EXAMPLE_HAND, _Version, _add_game_options, _add_ray_options,  # noqa: F401
-                      _add_rules_options, _add_solve_options, _bot_names, _int_at_least, _isatty,
+from .options import (EXAMPLE_HAND, _Version, _add_game_options, _add_ray_options,  # noqa: F401
+                      _add_rules_options, _add_solve_options, _bot_names, _one_bot, bot_names_help, _int_at_least, _isatty,
                       _non_negative, _open_output, _out_file, _play_types, _positive, _ray_workers, _rules,
                       _save_file, _seat_option, _seed, _solve_kwargs, _Union)
 from .moves import cmd_beats, cmd_classify, cmd_moves
@@ -78,8 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
                    help="seed for the deals and the bots (default: random, printed)")
     p.add_argument("--bots", type=_bot_names, default=None,
-                   metavar="A,B,C[,D]", help=f"bots of seats 0,1,2 (and 3 with --players 4): "
-                                             f"{', '.join(BOT_NAMES[:-1])} or {BOT_NAMES[-1]} "
+                   metavar="A,B,C[,D]", help=f"one bot for every seat, or the bots of seats 0,1,2 (and 3 with --players 4): "
+                                             f"{bot_names_help()}, with options as name:key=value "
+                                             f"(expert:samples=4), or py:module:Class "
                                              f"(default greedy, then random)")
     p.add_argument("--out", metavar="FILE", default=None, type=_out_file,
                    help="write every hand's record to FILE as JSON lines (see docs/records.md); "
@@ -103,8 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, choices=(0, 1, 2, 3), default=0,
                    help="your seat (default 0; 3 only with --players 4)")
     p.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed of the deal")
-    p.add_argument("--bot", choices=BOT_NAMES, default="greedy",
-                   help=f"the opponents' bot: {', '.join(BOT_NAMES[:-1])} or {BOT_NAMES[-1]} (default greedy)")
+    p.add_argument("--bot", type=_one_bot, default="greedy", metavar="BOT",
+                   help=f"the opponents' bot: {bot_names_help()}, with options as name:key=value, or "
+                        f"py:module:Class (default greedy)")
     p.add_argument("--auto-pass", action=argparse.BooleanOptionalAction, default=True,
                    help="pass for you when nothing in your hand beats the play to beat "
                         "(default on; --no-auto-pass asks anyway)")
@@ -154,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the seat to move (default: the landlord)")
     p.add_argument("--to-beat", metavar="PLAY", default=None, help="the play to beat (default: leading)")
     p.add_argument("--last", type=int, default=None, metavar="SEAT", help="the seat that made the play to beat")
-    _add_solve_options(p, "", "threads (default 1)", "machine-readable output")
+    _add_solve_options(p, "", "threads (default 1; 0: every usable CPU)", "machine-readable output")
     _add_rules_options(p)
     p.set_defaults(func=cmd_solve)
 
@@ -165,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "skipped) and print one line per position, in order; "
                                    "--ray fans them out over Ray workers (the same answers).")
     p.add_argument("file", metavar="FILE", help="a file of positions, one per line; - for standard input")
-    _add_solve_options(p, " each position", "threads per position (default 1)",
+    _add_solve_options(p, " each position", "threads per position (default 1; 0: every usable CPU)",
                        "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)

@@ -9,6 +9,7 @@ from typing import List, Optional, TextIO
 
 from ..core.rules import PROFILES, Rules
 from ..errors import DdzError
+from ..search import registry    # the bots' names and grammar: it imports nothing of the game
 
 
 EXAMPLE_HAND = "3334445567899TJQKA22"  # a 20-card landlord hand: trios, chains, a pair of 2s
@@ -172,20 +173,45 @@ def _add_rules_options(p: argparse.ArgumentParser) -> None:
                                 f"repeated (default none)")
 
 
+def split_bot_specs(text: str) -> List[str]:
+    """One bot spec per seat from ``--bots``' text: specs separated by commas, where a piece
+    ``key=value`` with no ``:`` continues the options of the spec before it
+    (``expert:samples=4,threshold=20,greedy,random`` is three bots)."""
+    specs: List[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if specs and "=" in piece and ":" not in piece.partition("=")[0]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def _one_bot(text: str) -> str:
+    """A bot spec of ``--bot``/``--bots`` (read, not yet imported: ddz.search.registry)."""
+    try:
+        spec = registry.parse_spec(text)
+    except DdzError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if spec.kind == "protocol":
+        raise argparse.ArgumentTypeError(f"{text!r}: protocol programs play in ddz arena; here give a bot "
+                                         f"name ({', '.join(registry.names())}) or py:module:Class")
+    return spec.text
+
+
 def _bot_names(text: str) -> List[str]:
-    # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
-    from ..search.bots import BOTS
-    names = [t.strip().lower() for t in text.split(",")]
-    if len(names) not in (3, 4) or any(n not in BOTS for n in names):
+    specs = split_bot_specs(text)
+    if len(specs) not in (1, 3, 4):
         raise argparse.ArgumentTypeError(
-            f"--bots takes one name per seat (3, or 4 with --players 4) from {', '.join(BOT_NAMES)} "
-            f"separated by commas, got {text!r}")
-    return names
+            f"--bots takes one bot for every seat, or one per seat (3, or 4 with --players 4) separated by commas: "
+            f"{', '.join(registry.names())}, with options as name:key=value, or py:module:Class; got {text!r}")
+    return [_one_bot(t) for t in specs]
 
 
-BOT_NAMES = ("greedy", "random", "solver")
-"""The bots that ``--bots``/``--bot`` offer: the names of ``ddz.search.bots.BOTS`` (a test checks
-that they agree; written out so that building the parser imports no game code)."""
+def bot_names_help() -> str:
+    """The registered names for a help text."""
+    names = registry.names()
+    return f"{', '.join(names[:-1])} or {names[-1]}"
 
 
 def _isatty(stream) -> bool:
@@ -199,9 +225,10 @@ def _add_ray_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("--ray", action="store_true",
                    help=f"fan the {what} out over Ray tasks (pip install 'ddz[ray]'); the output "
                         "is the same as without it")
-    p.add_argument("--workers", type=_positive, default=None, metavar="N",
-                   help="with --ray: Ray workers, at most N tasks at a time (default: the CPU "
-                        "count); a local cluster of N CPUs is started unless Ray runs already")
+    p.add_argument("--workers", type=_non_negative, default=None, metavar="N",
+                   help="with --ray: Ray workers, at most N tasks at a time (default or 0: every "
+                        "usable CPU; at most the work there is); a local cluster of N CPUs (at most "
+                        "this machine's) is started unless Ray runs already")
 
 
 def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str, json_help: str) -> None:
@@ -212,7 +239,7 @@ def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str,
                    help=f"stop{each} after S seconds (answer: unknown)")
     p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
                    help=f"stop{each} after N positions searched")
-    p.add_argument("--threads", type=_positive, default=1, metavar="T", help=threads_help)
+    p.add_argument("--threads", type=_non_negative, default=1, metavar="T", help=threads_help)
     p.add_argument("--table-mb", type=float, default=64, metavar="MB",
                    help="transposition table, MiB (default 64; shared by the threads)")
     p.add_argument("--json", action="store_true", help=json_help)

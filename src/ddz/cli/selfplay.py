@@ -26,6 +26,8 @@ def cmd_selfplay(args) -> int:
     rules = _rules(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     names = args.bots or ["greedy"] + ["random"] * (rules.seats - 1)
+    if len(names) == 1:                  # one bot for every seat
+        names = names * rules.seats
     if len(names) != rules.seats:
         raise DdzError(f"--bots names {len(names)} bots, but {rules.seats} players play (--players {rules.seats})")
     args.bots = names

@@ -54,7 +54,7 @@ from ..core.rules import STANDARD, Rules
 from .memory import _available_bytes, _memory_error
 from .core import c_arguments, compact_observation, encode_observation, env_actions, observation_size, reward_scale_arg
 from .vector_args import (MAX_ENVS, MAX_THREADS, _dtype_arg, _index_arg, _int_actions, _observe_arg, _play_args,
-                          _seeds_arg, _threads_arg)
+                          _seeds_arg, _threads_arg, _OldThreadsName)
 from . import vector_args as _vargs
 
 __all__ = ["VectorGame", "CVectorGame", "PyVectorGame", "VectorMemoryError", "MAX_ENVS", "MAX_THREADS"]
@@ -119,10 +119,12 @@ class VectorGame(abc.ABC):
         bits and counts, 88 bytes for three players against 2,440
         (:func:`ddz.envs.packed.pack_observations`; :func:`~ddz.envs.packed.unpack_observations`
         gives the ``uint8`` rows back).
-    :param num_threads: ``step`` and ``play`` run on this many native threads without the
-        GIL, each on a shard of the games (OpenMP; 0: every core; settable): the results,
-        observations, legal ids, seeds, records and totals are the same for every value.
-        The pure-Python ``PyVectorGame`` runs in one thread.
+    :param threads: ``step`` and ``play`` run on this many native threads without the
+        GIL, each on a shard of the games (OpenMP; settable): an int >= 0, 0 for every
+        usable CPU, at most the usable CPUs and the games (:func:`ddz.core.parallel.threads_arg`;
+        ``num_threads``, the old name, still works with a DeprecationWarning). The
+        results, observations, legal ids, seeds, records and totals are the same for every
+        value. The pure-Python ``PyVectorGame`` runs in one thread.
     :raises DdzError: a bad argument.
     :raises VectorMemoryError: the games need more memory than is available (checked
         before they are allocated; the message says how much they need).
@@ -139,15 +141,16 @@ class VectorGame(abc.ABC):
     """
 
     def __new__(cls, num_envs: int, rules: Rules = STANDARD, seed: int = 0,
-                reward_scale: float = 1.0, observe: bool = True, num_threads: int = 1,
-                obs_dtype: Any = np.float32) -> Any:
+                reward_scale: float = 1.0, observe: bool = True, threads: int = 1,
+                obs_dtype: Any = np.float32, *, num_threads: Optional[int] = None) -> Any:
         _, rules, _, _ = _check_args(num_envs, rules, seed, reward_scale, observe)
+        threads = _threads_arg(threads, num_envs, num_threads)
         if _vector is not None:
-            return CVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads, obs_dtype)
-        return PyVectorGame(num_envs, rules, seed, reward_scale, observe, num_threads, obs_dtype)
+            return CVectorGame(num_envs, rules, seed, reward_scale, observe, threads, obs_dtype)
+        return PyVectorGame(num_envs, rules, seed, reward_scale, observe, threads, obs_dtype)
 
 
-class CVectorGame:
+class CVectorGame(_OldThreadsName):
     """:class:`VectorGame` in C (module docstring): the games are C structs stepped
     without the GIL by ``ddz.envs._vector``. Same arguments and interface as
     :class:`VectorGame`.
@@ -160,9 +163,10 @@ class CVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True, num_threads: int = 1, obs_dtype: Any = np.float32) -> None:
+                 observe: bool = True, threads: int = 1, obs_dtype: Any = np.float32, *,
+                 num_threads: Optional[int] = None) -> None:
         n, rules, seed, scale = _check_args(num_envs, rules, seed, reward_scale, observe)
-        threads = _threads_arg(num_threads)
+        threads = _threads_arg(threads, n, num_threads)
         kind = _dtype_arg(obs_dtype)
         if _vector is None:
             raise DdzError("CVectorGame needs the compiled core (DDZ_NO_EXTENSIONS=1 is set): use PyVectorGame")
@@ -182,13 +186,13 @@ class CVectorGame:
         self._core.reset()
 
     @property
-    def num_threads(self) -> int:
-        """The native threads :meth:`step` runs on (settable: an int, 0 for every core)."""
+    def threads(self) -> int:
+        """The native threads :meth:`step` runs on (settable, as the argument)."""
         return int(self._core.num_threads)
 
-    @num_threads.setter
-    def num_threads(self, value: int) -> None:
-        self._core.num_threads = _threads_arg(value)
+    @threads.setter
+    def threads(self, value: int) -> None:
+        self._core.num_threads = _threads_arg(value, self.num_envs)
 
     @property
     def observe(self) -> bool:
@@ -301,7 +305,7 @@ class CVectorGame:
         GIL (module docstring), for data generation; the observations and legal ids are
         brought up to date once, at the end.
 
-        On ``num_threads`` threads each step is one pass over shards of the games, the
+        On ``threads`` threads each step is one pass over shards of the games, the
         hands that ended being dealt after it in game order: the same games for any number.
 
         :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
@@ -332,7 +336,7 @@ class CVectorGame:
         return f"<ddz.envs.CVectorGame num_envs={self.num_envs} rules={self.rules!r} seed={self.seed}>"
 
 
-class PyVectorGame:
+class PyVectorGame(_OldThreadsName):
     """``num_envs`` hands of Dou Dizhu stepped together, each restarted when it ends: the
     pure-Python reference (a list of :class:`ddz.Game`), any rule set.
 
@@ -350,12 +354,13 @@ class PyVectorGame:
     """
 
     def __init__(self, num_envs: int, rules: Rules = STANDARD, seed: int = 0, reward_scale: float = 1.0,
-                 observe: bool = True, num_threads: int = 1, obs_dtype: Any = np.float32) -> None:
+                 observe: bool = True, threads: int = 1, obs_dtype: Any = np.float32, *,
+                 num_threads: Optional[int] = None) -> None:
         n, self.rules, self.seed, self.reward_scale = _check_args(num_envs, rules, seed, reward_scale, observe)
         self._kind = _dtype_arg(obs_dtype)          # 0 float32, 1 uint8, 2 packed
         from .packed import pack_observations, packed_size   # import floor: the packed rows' module on use
         self._pack = pack_observations
-        self.num_threads = _threads_arg(num_threads)     # kept; the reference steps in one thread
+        self.threads = _threads_arg(threads, n, num_threads)     # kept; the reference steps in one thread
         self._observe_flag = bool(observe)
         self.num_envs = n
         self.actions = env_actions(self.rules)

@@ -4,13 +4,14 @@ boundary: each helper returns the value the games take, or raises :class:`ddz.Dd
 
 from __future__ import annotations
 
-import os
+import warnings
 from typing import Any, Optional, Tuple
 
 import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
+from ..core.parallel import threads_arg
 from ..core.rules import Rules
 from ..errors import ActionIdError, DdzError, quote
 
@@ -38,7 +39,7 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tu
     return int(num_envs), _args.rules_arg(rules), int(seed)
 
 
-MAX_THREADS = 256    #: the most threads ``num_threads`` may ask for
+MAX_THREADS = 256    #: the most threads a VectorGame steps on (its shards' tables)
 
 
 #: ``obs_dtype="packed"``: packed observation rows (:func:`ddz.envs.packed.pack_observations`)
@@ -60,11 +61,32 @@ def _dtype_arg(obs_dtype: Any) -> int:
     return 0 if dt == np.float32 else 1
 
 
-def _threads_arg(num_threads: Any) -> int:
-    """``num_threads`` as an int >= 1 (0: every core); DdzError unless an int 0..MAX_THREADS."""
-    if not is_integer(num_threads) or not 0 <= num_threads <= MAX_THREADS:
-        raise DdzError(f"num_threads must be an int from 0 (every core) to {MAX_THREADS}, got {num_threads!r}")
-    return int(num_threads) or (os.cpu_count() or 1)
+def _threads_arg(threads: Any, num_envs: int, num_threads: Any = None) -> int:
+    """``threads`` of a VectorGame (``num_threads``, its old name, with a
+    DeprecationWarning): the one rule of :func:`ddz.core.parallel.threads_arg` (an int
+    >= 0, 0 every usable CPU, at most the usable CPUs), at most the games and
+    :data:`MAX_THREADS`. :raises DdzError: a bad count, or both names given."""
+    if num_threads is not None:
+        warnings.warn("VectorGame's num_threads is now called threads", DeprecationWarning, stacklevel=3)
+        if not (type(threads) is int and threads == 1):
+            raise DdzError("give threads or num_threads (its old name), not both")
+        threads = num_threads
+    return threads_arg(threads, work=min(num_envs, MAX_THREADS))
+
+
+class _OldThreadsName:
+    """``num_threads``: the old name of the ``threads`` property (a DeprecationWarning)."""
+
+    @property
+    def num_threads(self) -> int:
+        """Deprecated: :attr:`threads`."""
+        warnings.warn("VectorGame's num_threads is now called threads", DeprecationWarning, stacklevel=2)
+        return self.threads
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        warnings.warn("VectorGame's num_threads is now called threads", DeprecationWarning, stacklevel=2)
+        self.threads = value
 
 
 def _index_arg(i: Any, n: int) -> int:

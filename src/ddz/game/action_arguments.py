@@ -8,19 +8,16 @@ from typing import Optional, Tuple
 import numpy as np
 
 from ..core.cards import NUM_RANKS, RANK_NAMES, deck_counts, format_cards_unchecked, is_integer
+from ..core.parallel import threads_arg
 from ..core.play import CODE_TYPE_SHIFT
 from ..errors import ActionIdError, DdzError, HandError, ImpossibleHandError, InvalidPlayError
 
 
 def _threads_arg(threads: object) -> int:
-    """``threads`` of the batch APIs, checked the same way on every path."""
-    if not is_integer(threads):
-        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), "
-                       f"not {type(threads).__name__}: {threads!r}")
-    n = int(threads)
-    if n < 0:
-        raise DdzError(f"threads must be an int >= 0 (0: OMP_NUM_THREADS or every CPU), got {n}")
-    return min(n, 1 << 16)
+    """``threads`` of the batch APIs, checked the same way on every path: the one rule of
+    :func:`ddz.core.parallel.threads_arg` (0: every usable CPU; at most the usable CPUs;
+    the kernel uses at most one per 128 rows)."""
+    return threads_arg(threads)
 
 
 def _check_out(out: object, shape: Tuple[int, ...], dtype) -> np.ndarray:

@@ -391,7 +391,8 @@ class ActionSpace:
         threads : int, default 1
             Worker threads for the kernel: 1 runs serially (predictable when the machine
             is already busy, e.g. with one actor process per core); ``n > 1`` uses up to
-            ``n`` OpenMP threads, 0 uses ``OMP_NUM_THREADS`` or every CPU. Batches under
+            ``n`` OpenMP threads (at most the usable CPUs), 0 every usable CPU
+            (:func:`ddz.core.parallel.threads_arg`). Batches under
             256 rows always run serially. Must be an ``int >= 0`` (not a bool) on every
             path; the reference path and builds without OpenMP (``ddz.game._actions.OPENMP``)
             check it, then run serially.

@@ -26,7 +26,7 @@ from .checkpoint import load_checkpoint
 from .features import POSITIONS, check_rules, observation_features
 from .model import DouZeroNet
 
-__all__ = ["NeuralBot", "douzero_files", "make_neural_bot", "SHIPPED_MODEL"]
+__all__ = ["NeuralBot", "douzero_files", "make_neural_bot", "douzero_bot", "SHIPPED_MODEL"]
 
 SHIPPED_MODEL = pathlib.Path(__file__).resolve().parent / "models" / "neural"
 """The folder of the model shipped with ``ddz`` (package data: ``landlord.ckpt``,
@@ -198,3 +198,12 @@ def make_neural_bot(spec_arg: Optional[str], seed: Optional[int] = None) -> Neur
 
     :raises ddz.CheckpointError: as :class:`NeuralBot`."""
     return NeuralBot(spec_arg or None, seed=seed)
+
+
+def douzero_bot(directory: str, seed: Optional[int] = None) -> NeuralBot:
+    """The bot registry's ``douzero:DIR``: :class:`NeuralBot` on the DouZero model folder
+    ``directory`` (three ``<position>.ckpt`` files, or a ``train.py`` output folder whose
+    newest ``<position>_weights_<frames>.ckpt`` are taken).
+
+    :raises ddz.CheckpointError: as :class:`NeuralBot`."""
+    return NeuralBot(directory, seed=seed)

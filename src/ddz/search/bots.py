@@ -17,6 +17,7 @@ from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer, to_counts
 from ..errors import DdzError, IllegalActionError, quote
 from ..game.observations import Observation, trusted_observation
 from ..game.state import Game
+from . import registry
 from .sampling import sample_deals, solve_sampled
 from ..core.play import Play, PlayType
 
@@ -25,7 +26,7 @@ try:  # Python 3.8+
 except ImportError:  # pragma: no cover
     from typing_extensions import Protocol, runtime_checkable  # type: ignore
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "SolverBot", "play_hand", "hand_strength", "BOTS", "make_bot",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "SolverBot", "play_hand", "hand_strength", "make_bot",
            "solve_sampled", "sample_deals"]
 
 _BOMBS = (PlayType.BOMB, PlayType.ROCKET)
@@ -187,32 +188,31 @@ def _kicker_rules(obs: Observation):
     return replace(obs.rules, bidding="points", doubling=False, bottom_bonus=False)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-"""Bot names used by the ``ddz`` command."""
+def make_bot(spec: str, seed: Optional[int] = None) -> Bot:
+    """A bot by its spec: a registered name (``"random"``, ``"greedy"``, ``"solver"``,
+    ``"expert"``, ``"expert-2026-12"``, ``"douzero-rlcard"``...), with options
+    (``"expert:samples=4"``), or a Python class as ``"py:module:Class"``
+    (:mod:`ddz.search.registry`, the grammar every bot argument of ``ddz`` reads).
 
-
-def make_bot(name: str, seed: Optional[int] = None) -> Bot:
-    """A bot by name (``"random"``, ``"greedy"`` or ``"solver"``).
-
-    :param seed: for :class:`RandomBot`.
-    :raises DdzError: an unknown name.
+    :param seed: an int >= 0 or ``None``, for the bots that take one.
+    :raises DdzError: a spec that is not a str, an unknown name or option, a ``py:`` spec
+        that names no bot, a ``cmd:`` program (the arena runs those: ``ddz arena``).
     """
-    if not isinstance(name, str):
-        raise DdzError(f"a bot name is a str ({', '.join(BOTS)}), not {type(name).__name__}: {quote(name)}")
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot()
-    if name == "solver":
-        return SolverBot(seed=seed)
-    raise DdzError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+    found = registry.check_spec(spec)
+    if found.kind == "protocol":
+        raise DdzError(f"bot {spec!r}: a protocol program plays in the arena (ddz arena, ddz.arena.run), "
+                       "which starts and stops it; here give a bot name or py:module:Class")
+    return registry.make(found, seed)
 
 
 def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     """Let ``bots[seat]`` act for each seat until the hand is over.
 
     :param game: a :class:`ddz.Game` (played in place).
-    :param bots: one bot per seat (3, or 4 in the four-player game).
+    :param bots: one bot per seat (3, or 4 in the four-player game). A bot with an
+        ``act_game(game, observation, legal)`` method is asked through it (an adapter of
+        another engine that rebuilds its own view of the hand from the game's public
+        history: DouZero's agents, :mod:`ddz.arena.bots`).
     :returns: ``game``, now in phase ``over`` (see :attr:`ddz.Game.result`; a hand that
         everybody passed until ``Rules.all_pass``/``Rules.max_redeals`` voided it is over
         too, with ``result.void`` set and zero scores, so this always returns).
@@ -237,9 +237,14 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
     step = game.step
     legal_actions = game.legal_actions
     observe = trusted_observation  # trusted seat: skips the argument check
+    adapters = [getattr(bot, "act_game", None) for bot in bots]
     while game.current_player is not None:
         seat = game.current_player
-        step(bots[seat].act(observe(game, seat), legal_actions()))
+        adapter = adapters[seat]
+        if adapter is None:
+            step(bots[seat].act(observe(game, seat), legal_actions()))
+        else:
+            step(adapter(game, observe(game, seat), legal_actions()))
     return game
 
 
@@ -293,4 +298,3 @@ class SolverBot:
         return greedy if choice is None else choice
 
 
-BOTS["solver"] = SolverBot

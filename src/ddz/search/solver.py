@@ -29,6 +29,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 from ..core.implementation import compiled
 from ..core.cards import is_integer
+from ..core.parallel import threads_arg, usable_cpus
 from ..errors import DdzError, TableMemoryError, quote
 from ..core.play import Play
 from ..core.tables import trusted_play as _trusted_play
@@ -156,7 +157,8 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         ``exact=False``.
     :param time_limit: stop after about this many seconds (> 0, ``None``: no limit;
         :data:`NO_TIME_LIMIT` or more, ``inf`` included: none either).
-    :param threads: threads that search (1..256): helpers join the calling thread once
+    :param threads: threads that search (an int >= 0, 0 for every usable CPU, at most the
+        usable CPUs: :func:`ddz.core.parallel.threads_arg`): helpers join the calling thread once
         a search has run 32,768 positions (a small search never pays for them), at most
         one per usable CPU but the caller's, all on the caller's one table (lock-free,
         checksummed entries; simplified ABDADA: a thread defers the moves, but a node's
@@ -198,9 +200,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if time_limit is not None:
         time_limit = _limit_arg(time_limit, "time_limit", float)
     if type(threads) is not int or threads != 1:
-        if isinstance(threads, bool) or not is_integer(threads) or not 1 <= threads <= 256:
-            raise DdzError(f"threads must be an integer 1..256, got {quote(threads)}")
-        threads = int(threads)
+        threads = threads_arg(threads)      # 0: every usable CPU; at most the usable CPUs
     if table_mb is not DEFAULT_TABLE_MB:
         _table_mb_arg(table_mb)
     if progress is not None and not callable(progress):
@@ -252,12 +252,7 @@ def _available_mb() -> Optional[float]:
     return None
 
 
-def _usable_cpus() -> int:
-    """The CPUs this process may run on (threads beyond them cannot help)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+_usable_cpus = usable_cpus      # the CPUs this process may run on (threads beyond them cannot help)
 
 
 def check_table_memory(table_mb: float, tables: int = 1) -> None:

@@ -13,12 +13,12 @@ import socket
 import sys
 from typing import Any, Optional
 
-from ddz import DdzError, check_table_memory
+from ddz import DdzError, check_table_memory, threads_arg
 
 __all__ = ["add_parser", "main", "serve", "is_loopback", "MAX_WORKERS_PER_CPU"]
 
 MAX_WORKERS_PER_CPU = 4
-"""``--workers`` is at most this many per usable CPU (at least 4 in all): each worker is a
+"""``--workers`` is at most this many per usable CPU (more are capped): each worker is a
 process with its own table, and solves beyond the CPUs only share them."""
 
 
@@ -34,6 +34,17 @@ def _positive(kind):
     return parse
 
 
+def _count(text: str) -> int:
+    """``--workers``: an int >= 0 (0: one per usable CPU)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {text!r}")
+    return value
+
+
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``serve`` to the ``ddz`` command's sub-parsers."""
     p = subparsers.add_parser(
@@ -44,9 +55,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                     "(e.g. --host 0.0.0.0) only on a network you trust.")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
-    p.add_argument("--workers", type=_positive(int), default=min(2, os.cpu_count() or 1),
+    p.add_argument("--workers", type=_count, default=min(2, os.cpu_count() or 1),
                    help="solver processes: the most solves at once (default: 2, or 1 on one core; "
-                        f"at most {MAX_WORKERS_PER_CPU} per CPU)")
+                        f"0: one per usable CPU; at most {MAX_WORKERS_PER_CPU} per CPU)")
     p.add_argument("--time-limit", type=_positive(float), default=30.0, metavar="SECONDS",
                    help="the longest one solve may search (default 30)")
     p.add_argument("--table-mb", type=_positive(float), default=64.0, metavar="MB",
@@ -131,16 +142,14 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
 def main(args: argparse.Namespace) -> int:
     """``ddz serve``: returns the exit status.
 
-    :raises DdzError: ``--workers`` beyond :data:`MAX_WORKERS_PER_CPU` per CPU, or
-        ``--workers`` tables of ``--table-mb`` that do not fit in memory (checked before
-        any worker starts).
+    ``--workers`` beyond :data:`MAX_WORKERS_PER_CPU` per usable CPU is capped there.
+
+    :raises DdzError: ``--workers`` tables of ``--table-mb`` that do not fit in memory
+        (checked before any worker starts).
     """
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    most = max(4, MAX_WORKERS_PER_CPU * cpus)
-    if args.workers > most:
-        raise DdzError(f"--workers must be 1 to {most} ({MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here), "
-                       f"got {args.workers}")
-    check_table_memory(args.table_mb, args.workers)
-    serve(args.host, args.port, open_browser=args.open, workers=args.workers,
+    # the one rule of every count of processes (ddz.threads_arg): 0 every usable CPU, capped
+    workers = threads_arg(args.workers, name="--workers", per_cpu=MAX_WORKERS_PER_CPU)
+    check_table_memory(args.table_mb, workers)
+    serve(args.host, args.port, open_browser=args.open, workers=workers,
           time_limit=args.time_limit, table_mb=args.table_mb, max_waiting=args.max_waiting)
     return 0

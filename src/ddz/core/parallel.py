@@ -1,0 +1,56 @@
+"""The one rule for every count of threads or processes (issue 40, docs/DESIGN.md).
+
+``threads`` where it counts threads (the batch kernels, :class:`ddz.envs.VectorGame`,
+:func:`ddz.solve`), ``workers`` where it counts processes (the arena, ``ddz.distributed``,
+``ddz selfplay --ray``, ``ddz serve``): the same range, an int >= 0, where 0 means every
+CPU this process may run on (:func:`usable_cpus`); the count used is at most the usable
+CPUs (times ``per_cpu`` where a worker mostly waits) and at most the work there is, and
+at least 1. A larger count is not an error: it is capped, and the caller reports what it
+used where it matters (the arena's ``workers``).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Optional
+
+from ..errors import DdzError, quote
+
+__all__ = ["usable_cpus", "threads_arg"]
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (``os.sched_getaffinity``; ``os.cpu_count()``
+    where that is missing): an int >= 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def threads_arg(value: Any, *, name: str = "threads", work: Optional[int] = None, per_cpu: int = 1,
+                cap: bool = True) -> int:
+    """The count of threads (or processes) to use for ``value``.
+
+    :param value: an int >= 0 (a numpy integer too; not a bool): 0 is every usable CPU.
+    :param name: how the caller calls it (``"threads"`` or ``"workers"``), for the message.
+    :param work: the units of work that can run at once (deals, games, chunks, rows per
+        thread...): no more threads than that; ``None``: no such bound.
+    :param per_cpu: workers per usable CPU at most (where a worker mostly waits).
+    :param cap: ``False`` keeps counts above the usable CPUs (a Ray cluster of other
+        machines); the work still caps them.
+    :returns: ``min(value or usable_cpus(), per_cpu * usable_cpus(), work)``, at least 1.
+    :raises DdzError: ``value`` not an int >= 0.
+    """
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise DdzError(f"{name} must be an int >= 0 (0: every usable CPU), not {type(value).__name__}: {quote(value)}")
+    n = value.__index__()
+    if n < 0:
+        raise DdzError(f"{name} must be an int >= 0 (0: every usable CPU), got {n}")
+    cpus = usable_cpus()
+    n = n or cpus
+    if cap:
+        n = min(n, per_cpu * cpus)
+    if work is not None:
+        n = min(n, work)
+    return max(1, n)
