@@ -11,12 +11,17 @@ import pytest
 import ddz
 from ddz.envs.core import env_actions
 
-gymnasium = pytest.importorskip("gymnasium")
-import ddz.envs  # noqa: E402  (registers ddz/DouDizhu-v0)
+try:
+    import gymnasium
+    import ddz.envs  # noqa: F401  (registers ddz/DouDizhu-v0)
+except ImportError:
+    gymnasium = None
+needs_gymnasium = pytest.mark.skipif(gymnasium is None, reason="gymnasium is not installed")
 
 NOT_IDS = ["3", None, 1.5, [0], True, np.float64(2), np.array([0]), np.array(1.0), {"id": 0}, b"0"]
 
 
+@needs_gymnasium
 @pytest.mark.parametrize("mode", ["terminate", "raise"])
 @pytest.mark.parametrize("action", NOT_IDS, ids=repr)
 def test_the_gym_env_raises_on_an_action_that_is_no_integer(mode, action):
@@ -31,6 +36,7 @@ def test_the_gym_env_raises_on_an_action_that_is_no_integer(mode, action):
     assert not info["illegal_action"]
 
 
+@needs_gymnasium
 @pytest.mark.parametrize("action", [10 ** 6, -1, np.int64(10 ** 6)], ids=repr)
 def test_an_integer_illegal_id_keeps_the_penalty(action):
     env = gymnasium.make("ddz/DouDizhu-v0", illegal_reward=-2.5)
@@ -43,6 +49,7 @@ def test_an_integer_illegal_id_keeps_the_penalty(action):
         assert (reward, terminated, truncated, info["illegal_action"]) == (-2.5, True, False, True)
 
 
+@needs_gymnasium
 def test_integer_ids_of_every_kind_are_ids():
     env = gymnasium.make("ddz/DouDizhu-v0")
     for a in (0, np.int64(0), np.uint8(0), np.array(0), np.array(0, np.int16)):
@@ -62,6 +69,7 @@ def test_the_id_boundary_of_game_and_the_env_table():
     assert issubclass(ddz.ActionTypeError, ddz.ActionIdError) and "ActionTypeError" in ddz.__all__
 
 
+@needs_gymnasium
 def test_the_vector_env_raises_on_actions_that_are_not_integers():
     try:
         env = gymnasium.make_vec("ddz/DouDizhu-v0", num_envs=2, vectorization_mode="vector_entry_point")
