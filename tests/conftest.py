@@ -15,6 +15,8 @@
   reference universe as arrays (``universe_arrays``), RLCard's player stand-in
   (``RLCardPlayer``), README extraction (``readme_code``), the CLI runner (``run_cli``),
   and hand-built deals and records for the game tests (``fill_deal``, ``record``).
+* At the end of a run, the skipped tests grouped by file and reason (``skip_summary``),
+  without ``-rs``: the browser tests skip where Chromium is missing.
 """
 
 from __future__ import annotations
@@ -99,6 +101,36 @@ def pytest_sessionfinish(session, exitstatus):
         if reporter is not None:
             reporter.write_line(msg, red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# -- the skips, said at the end -----------------------------------------------------------
+
+def skip_summary(reports, limit=12):
+    """Lines ``N skipped: FILE: REASON`` for the skipped tests' reports, grouped by file and
+    reason, most first (at most ``limit`` lines)."""
+    groups = collections.Counter()
+    for rep in reports:
+        reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) and len(rep.longrepr) == 3 else str(rep.longrepr)
+        reason = reason[len("Skipped: "):] if reason.startswith("Skipped: ") else reason
+        groups[rep.nodeid.split("::")[0], reason] += 1
+    lines = [f"{n:4d} skipped: {path}: {reason}" for (path, reason), n in groups.most_common(limit)]
+    if len(groups) > limit:
+        lines.append(f"     ... and {len(groups) - limit} more reasons (pytest -rs lists every one)")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Say at the end which tests were skipped and why, without ``-rs``: a missing browser
+    (the browser tests skip without Chromium and chromedriver, except under ``CI=true``),
+    Node.js or optional package must not pass unnoticed."""
+    chars = getattr(config.option, "reportchars", "") or ""
+    if any(c in chars for c in "sSaA"):          # pytest lists them itself
+        return
+    lines = skip_summary(terminalreporter.stats.get("skipped", []))
+    if lines:
+        terminalreporter.section("skipped tests, by reason", sep="-", yellow=True)
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 # -- positions --------------------------------------------------------------------------

@@ -16,7 +16,7 @@ SRC = pathlib.Path(__file__).resolve().parents[1] / "src" / "ddz"
 #: DESIGN.md's layers, lowest first: a module may import only modules of its own layer or
 #: of layers listed before it. A package is a layer; so is each module of ``ddz`` itself
 #: (``ddz`` is ``src/ddz/__init__.py``, the public API).
-LAYERS = ["errors", "old_paths", "core", "game", "search", "version", "interop", "envs", "distributed",
+LAYERS = ["errors", "old_paths", "core", "game", "search", "version", "interop", "envs", "neural", "train", "distributed",
           "terminal", "ddz", "arena", "web", "cli", "__main__"]
 #: the one import against the direction, inside a function: ``Game._repr_html_`` (a
 #: notebook's view) draws with ``ddz.web.cards``, the SVG card component of ``ddz serve``,
@@ -226,7 +226,7 @@ def test_no_package_reads_another_packages_underscore_attribute():
 #: ``ddz.web`` as it stands: it reads ddz only through ``import ddz``, so its chains are
 #: the API's plus its own
 LONGEST_CHAIN = {"ddz": 8, "core": 8, "game": 8, "search": 8, "interop": 8, "terminal": 8, "distributed": 8,
-                 "version": 8, "arena": 8, "cli": 8, "envs": 8, "web": 10, "__main__": 8}
+                 "version": 8, "arena": 8, "cli": 8, "envs": 8, "neural": 8, "train": 8, "web": 10, "__main__": 8}
 
 
 def _chains():

@@ -15,7 +15,7 @@ from conftest import NO_EXTENSIONS, README, readme_code
 #: tests/test_distributed.py::test_readme_block, which has the module's Ray cluster)
 RUN_HERE = ["Python API", "Playing", "The game as text", "Matches", "Four players", "Reinforcement learning",
             "RL environments (`ddz.envs`)", "Coming from DouZero / RLCard / OpenSpiel", "Endgame solver", "Evaluating a bot"]
-RUN_ELSEWHERE = ["Scale out with Ray"]
+RUN_ELSEWHERE = ["Scale out with Ray", "DouZero's networks, without torch"]   # the latter: tests/neural
 
 
 def _python_block_headings():

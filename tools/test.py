@@ -8,8 +8,12 @@ against the installed package (never the checkout's ``src/``).
    (pytest, hypothesis, mypy, rlcard, pettingzoo, gymnasium; open_spiel and ray where
    they publish wheels). Skipped with ``--no-install``, which tests the ddz already
    installed, e.g. a wheel (``tools/build-wheels`` and cibuildwheel do that).
-2. ``pip install --no-deps douzero==1.1.0``: DouZero's requirements pull in PyTorch; its
-   interop tests use only its pure-Python move generator.
+2. Under CPython 3.11 on Linux x86_64 only, ``pip install torch==2.13.0`` (these machines
+   hold its CPU build as a local file; elsewhere the default build would download
+   gigabytes): the tests of ``ddz.neural`` against torch and DouZero's ``DeepAgent`` run
+   with it, and skip per test without it. Then ``pip install --no-deps douzero==1.1.0``:
+   DouZero's requirements would pull in another PyTorch; its interop tests use only its
+   pure-Python move generator.
 3. Prints ``ddz --version`` and where ``ddz`` was imported from; a ``ddz`` imported from
    this checkout's ``src/`` is refused (that would test the sources, not the install).
 4. ``python -m pytest <repo>/tests PYTEST_ARGS`` from a temporary directory (test paths
@@ -25,12 +29,20 @@ from __future__ import annotations
 
 import os
 import pathlib
+import platform
 import subprocess
 import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOUZERO = "douzero==1.1.0"
+TORCH = "torch==2.13.0"
+
+
+def wants_torch() -> bool:
+    """CPython 3.11 on Linux x86_64: where ``torch==2.13.0``'s CPU build is at hand."""
+    return (sys.implementation.name == "cpython" and sys.version_info[:2] == (3, 11)
+            and sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64"))
 
 
 def run(*args: str, cwd: pathlib.Path = ROOT) -> int:
@@ -59,6 +71,10 @@ def main(argv: list[str]) -> int:
     py = sys.executable
     if install:
         code = run(py, "-m", "pip", "install", f"{ROOT}[test]")
+        if code:
+            return code
+    if wants_torch():
+        code = run(py, "-m", "pip", "install", TORCH)
         if code:
             return code
     code = run(py, "-m", "pip", "install", "--no-deps", DOUZERO)

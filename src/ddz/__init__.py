@@ -9,8 +9,9 @@ Play.parse('333444+56')
 
 from . import old_paths as _old_paths
 from .core.cards import (BIG_JOKER, Card, SMALL_JOKER, Suit, format_cards, parse_cards)
-from .errors import (AmbiguousPlayError, DdzError, DealError, HandError, IllegalActionError, ImpossibleHandError,
-                     InvalidPlayError, NotationError, NotInHandError, RecordError, TableMemoryError)
+from .errors import (ActionTypeError, AmbiguousPlayError, DdzError, DealError, HandError, IllegalActionError,
+                     ImpossibleHandError, InvalidPlayError, NotationError, NotInHandError, RecordError, TableMemoryError)
+from .errors import CheckpointError
 from .core import (IMPLEMENTATION, all_plays, beats, classify, count_legal_moves,
                     legal_moves, legal_moves_array, readings)
 from .core.play import PASS, Play, PlayType
@@ -35,14 +36,19 @@ __all__ = [
     "Game", "Phase", "Deal", "Result", "Observation", "Match", "perft", "divide",
     "Bot", "RandomBot", "GreedyBot", "SolverBot",
 ]
-__all__ += ["ActionSpace", "ActionIdError", "encode_cards", "encode_actions"]
+__all__ += ["ActionSpace", "ActionIdError", "ActionTypeError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]
+__all__ += ["NeuralBot", "CheckpointError"]
 
 _old_paths.install()
 
 
 def __getattr__(name: str):
-    """``ddz.<old module name>`` (e.g. ``ddz.bots``): the module of its new home
-    (:mod:`ddz.old_paths`), imported on first use."""
+    """``ddz.NeuralBot`` (:mod:`ddz.neural`, loaded on first use: ``import ddz`` stays
+    light and its import chain short); ``ddz.<old module name>`` (e.g. ``ddz.bots``): the
+    module of its new home (:mod:`ddz.old_paths`), imported on first use."""
+    if name == "NeuralBot":
+        from .neural.bot import NeuralBot   # start-up time and the import floor: loaded on first use
+        return NeuralBot
     return _old_paths.old_module(name)

@@ -17,8 +17,10 @@ __all__ = [
     "DealError",
     "RecordError",
     "ActionIdError",
+    "ActionTypeError",
     "TableMemoryError",
     "VectorMemoryError",
+    "CheckpointError",
 ]
 
 
@@ -89,6 +91,13 @@ class ActionIdError(InvalidPlayError):
     array of the wrong type."""
 
 
+class ActionTypeError(ActionIdError, TypeError):
+    """An action id that is not an integer at all (a str such as ``'3'``, ``None``, a
+    float, a bool, a list): refused at the id boundary (:meth:`ddz.Game.step_id`, the env
+    action table of :mod:`ddz.envs.core`), also a :class:`TypeError`, so that a
+    Gymnasium env raises it instead of scoring it as an illegal move."""
+
+
 class TableMemoryError(DdzError, MemoryError):
     """The transposition table of :func:`ddz.solve` (``table_mb`` MiB, shared by its
     threads) could not be allocated, or would not fit in the memory available: choose a
@@ -99,3 +108,11 @@ class VectorMemoryError(DdzError, MemoryError):
     """The games of :class:`ddz.envs.VectorGame` (``num_envs`` of them) need more memory
     than the machine has available: the message says how much they need and how much is
     available; choose a smaller ``num_envs``. Also a :class:`MemoryError`."""
+
+
+class CheckpointError(DdzError):
+    """A network checkpoint (``torch.save``'s format, :mod:`ddz.neural.checkpoint`) that
+    ``ddz`` will not read or write: not such a file, truncated or corrupt, a pickle naming
+    anything beyond the allow-list, a path that leaves its archive, sizes past the limits,
+    a storage offset past the data, a dtype other than float32, or tensors whose names and
+    shapes are not the network's. Nothing of the file is run."""

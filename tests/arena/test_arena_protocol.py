@@ -73,9 +73,11 @@ def test_a_slow_bot_gets_the_timeout_action():
         assert rec["meta"]["arena"]["events"] and {e["event"] for e in rec["meta"]["arena"]["events"]} == {"timeout"}
 
 
-def test_a_program_that_cannot_start_forfeits_every_hand():
-    r = run(["cmd:/nonexistent/bot", "random"], deals=2, seed=1)
-    assert r.bots[0]["forfeits"] == 4 and {f["kind"] for f in r.forfeits} == {"start"}
+def test_a_program_that_cannot_start_is_an_error_before_any_hand():
+    # the program is looked for before any process starts (tests/arena/test_protocol_checks.py
+    # has the programs that start and exit)
+    with pytest.raises(ddz.DdzError, match="cannot run '/nonexistent/bot': no such file"):
+        run(["cmd:/nonexistent/bot", "random"], deals=2, seed=1)
     with pytest.raises(ddz.DdzError):
         ProtocolBot([])
     with pytest.raises(ddz.DdzError):
@@ -90,8 +92,8 @@ def test_why_a_bot_forfeited_is_in_the_text_and_a_bot_that_never_starts_is_an_er
         assert f"forfeit: misbehaving-mixed: {n} x {kind} (first: " in text
     assert r.never_started() == []
     code, out, err = run_cli("arena", "cmd:/nonexistent/bot", "greedy", "--deals", "1")
-    assert code == 2 and "forfeit: bot: 2 x start (first: cannot start '/nonexistent/bot'" in out
-    assert "ddz: error: bot 'bot' never started: cannot start '/nonexistent/bot'" in err
+    assert code == 2 and out == ""
+    assert err == "ddz: error: bot 'cmd:/nonexistent/bot': cannot run '/nonexistent/bot': no such file\n"
 
 
 @pytest.mark.skipif(shutil.which("sh") is None or shutil.which("sleep") is None, reason="needs sh and sleep")

@@ -17,6 +17,7 @@ import pytest
 import ddz
 from ddz import Game
 from ddz.cli import main
+from playtools import answer as _answer, play as _play
 
 SRC = os.path.dirname(os.path.dirname(ddz.__file__))
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07|\r")
@@ -26,47 +27,6 @@ def _env(**extra):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""), **extra)
     env.pop("DDZ_NO_EXTENSIONS", None) if "DDZ_NO_EXTENSIONS" not in extra else None
     return env
-
-
-class Answers(io.StringIO):
-    """A stdin that answers the prompts of ``ddz play`` from what was printed."""
-
-    def __init__(self, screen, after=("n",), first=()):
-        super().__init__()
-        self.screen, self.after, self.first = screen, list(after), list(first)
-        self.prompts = []
-
-    def readline(self):
-        prompt = self.screen.getvalue().rsplit("\n", 1)[-1]
-        self.prompts.append(prompt)
-        return _answer(prompt, self.screen.getvalue(), self.after, self.first) + "\n"
-
-
-def _answer(prompt, text, after, first):
-    if first:
-        return first.pop(0)
-    if "again?" in prompt:
-        return after.pop(0) if after else "n"
-    if "file name" in prompt:
-        return after.pop(0)
-    if "your bid" in prompt:
-        return "3"
-    if "call" in prompt:
-        return "call"
-    if "double?" in prompt:
-        return "pass"
-    if "you lead" in prompt:
-        return re.findall(r"your hand: ([^\n]+)", text)[-1][0]
-    return "pass"
-
-
-def _play(argv, monkeypatch, **kw):
-    screen = io.StringIO()
-    stdin = Answers(screen, **kw)
-    monkeypatch.setattr(sys, "stdin", stdin)
-    monkeypatch.setattr(sys, "stdout", screen)
-    code = main(["play"] + argv)
-    return code, screen.getvalue(), stdin
 
 
 def test_table_shows_roles_cards_multiplier_and_who_bids_first(monkeypatch):

@@ -242,8 +242,8 @@ def test_selfplay_matches_and_replay(run_cli, tmp_path):
 
 
 def test_play_a_match(monkeypatch):
-    from test_cli_table import _play
-    code, text, _ = _play(["--seed", "3", "--hands", "2"], monkeypatch, after=("y",))
+    from playtools import play
+    code, text, _ = play(["--seed", "3", "--hands", "2"], monkeypatch, after=("y",))
     assert code == 0, text
     assert "a match of 2 hands" in text and "match: 1 of 2 hands played" in text
     assert "match: 2 of 2 hands played" in text and "the match is over" in text

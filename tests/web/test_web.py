@@ -542,3 +542,13 @@ def test_web_package_uses_only_public_ddz_names():
                 raise AssertionError(f"{path.name}: a relative import out of ddz.web")
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "ddz":
                 assert node.attr in ddz.__all__, f"{path.name}: ddz.{node.attr}"
+
+
+def test_replay_gives_the_seed_as_text():
+    # issue 40, item 7: a page reads JSON numbers as doubles; the API adds seed_text
+    seed = 7829437886636254564
+    g = ddz.Game(seed=seed)
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)
+    h = api.replay({"text": json.dumps(g.to_record())})["hands"][0]
+    assert h["seed"] == seed and type(h["seed"]) is int and h["seed_text"] == "7829437886636254564"
+    assert int(float(h["seed"])) != seed         # what a JavaScript number would hold

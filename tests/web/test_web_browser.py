@@ -241,3 +241,67 @@ def test_replay_viewer_shows_a_records_own_error(browser, server):
     wait_for(browser, lambda d: d.find_element(By.ID, "replay-error").is_displayed())
     assert text(browser, "replay-error") == f"record 1: {exc.value}"
     assert browser.find_element(By.ID, "replay-panel").get_attribute("hidden")
+
+
+# -- issue 40, item 7: a phone's screen, and seeds beyond a JavaScript number -------------------
+
+OVERFLOW = """
+const w = document.documentElement.clientWidth;
+const wide = [];
+for (const el of document.querySelectorAll("body *")) {
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.right > w + 0.5 && !el.closest("svg")) wide.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
+}
+return [w, document.documentElement.scrollWidth, wide.slice(0, 10)];
+"""
+
+
+def _fits(driver, what):
+    width, scroll, wide = driver.execute_script(OVERFLOW)
+    assert width == 400 and scroll <= width and not wide, f"{what} at 400 px: {scroll} px wide, {wide}"
+
+
+def test_every_view_fits_a_400_px_screen(browser, server, tmp_path):
+    # a phone: 400 CSS pixels (a desktop window cannot be made that narrow)
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": 400, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        open_page(browser, server.url)
+        _fits(browser, "the solver")
+        browser.find_element(By.CSS_SELECTOR, 'input[name="seats"][value="3"]').click()
+        for i, h in enumerate(["2222AAAAKKKKQQQQJJJJ", "33334444555566667777", "88889999TTTTBR"]):
+            box = browser.find_element(By.ID, f"hand-{i}")         # the longest hands: 20 cards
+            box.clear()
+            box.send_keys(h)
+        _fits(browser, "the solver with 20-card hands")
+        enter_puzzle(browser, HANDS)
+        solve_on_page(browser)
+        assert not browser.find_element(By.ID, "answer-panel").get_attribute("hidden")
+        browser.find_element(By.ID, "line-end").click()
+        _fits(browser, "the solver's answer")
+        games, path = _records(tmp_path)
+        open_page(browser, server.url + "?view=replay")
+        _fits(browser, "the replay viewer")
+        browser.find_element(By.ID, "record-file").send_keys(str(path))
+        wait_for(browser, lambda d: not d.find_element(By.ID, "replay-panel").get_attribute("hidden"))
+        _fits(browser, "a replayed hand")
+        browser.find_element(By.ID, "replay-end").click()
+        _fits(browser, "a replayed hand's score")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_replay_viewer_shows_a_64_bit_seed_exactly(browser, server):
+    seed = 7829437886636254564                 # a JavaScript number would show …254000
+    g = ddz.Game(seed=seed)
+    ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)
+    rec = g.to_record()
+    assert type(rec["seed"]) is int and ddz.Game.from_record(json.loads(json.dumps(rec))).deal == g.deal
+    open_page(browser, server.url + "?view=replay")
+    box = browser.find_element(By.ID, "record-text")
+    browser.execute_script("arguments[0].value = arguments[1]", box, json.dumps(rec))
+    browser.find_element(By.ID, "replay-open").click()
+    wait_for(browser, lambda d: not d.find_element(By.ID, "replay-panel").get_attribute("hidden"))
+    assert text(browser, "hand-summary") == f"seed {seed}"
+    assert browser.execute_script("return Number('7829437886636254564') === 7829437886636254564") is True
+    assert str(float(seed)) != str(seed)       # why: the number is not the seed

@@ -19,12 +19,12 @@ bidding (``mode="game"``).
 """
 
 from .bots import BUILTIN, BotSpec, bot_spec
-from .protocol import PROTOCOL_VERSION, Forfeit, ProtocolBot, serve
+from .protocol import PROTOCOL_VERSION, BotStartError, Forfeit, ProtocolBot, serve
 from .results import ArenaResult, merge
 from .runner import MODES, resume, run
 from .sprt import Sprt
 from .stats import adp_interval, elo_of, mean_ci, rating_list, wp_interval
 
 __all__ = ["run", "resume", "merge", "ArenaResult", "MODES", "Sprt", "mean_ci", "wp_interval", "adp_interval",
-           "elo_of", "rating_list", "ProtocolBot", "serve", "Forfeit", "PROTOCOL_VERSION", "bot_spec", "BotSpec",
+           "elo_of", "rating_list", "ProtocolBot", "serve", "Forfeit", "PROTOCOL_VERSION", "BotStartError", "bot_spec", "BotSpec",
            "BUILTIN"]

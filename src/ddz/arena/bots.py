@@ -93,6 +93,19 @@ def _python(text: str) -> Callable[[int], Any]:
     return lambda seed: obj()
 
 
+def _protocol_spec(text: str, command: str) -> BotSpec:
+    """The spec of ``cmd:COMMAND``: the command is split and its program found before any
+    process starts (:func:`ddz.arena.protocol.parse_command`); the name is the program's
+    file name, printable (the program's ``ready`` may give another)."""
+    from .protocol import ProtocolBot, parse_command, printable_name   # start-up time: imported when the bot is made
+    try:
+        argv = parse_command(command)
+    except DdzError as exc:
+        raise DdzError(f"bot {text!r}: {exc}") from None
+    name = printable_name(argv[0].replace("\\", "/").rsplit("/", 1)[-1])
+    return BotSpec(name, lambda seed: ProtocolBot(argv), "protocol", text)
+
+
 def bot_spec(bot: Any) -> BotSpec:
     """The :class:`BotSpec` of a bot argument.
 
@@ -101,7 +114,7 @@ def bot_spec(bot: Any) -> BotSpec:
         with ``seed=`` when it takes one), or a bot object (used as it is at every seat:
         give a class to have one per seat).
     :raises DdzError: an unknown name, a module or attribute that is not there, an empty
-        command, DouZero's agents without the ``douzero`` package, or an object with no
+        or unreadable command or a program not found (nothing is run), DouZero's agents without the ``douzero`` package, or an object with no
         ``act``.
     """
     if isinstance(bot, BotSpec):
@@ -112,8 +125,7 @@ def bot_spec(bot: Any) -> BotSpec:
             command = text[4:].strip()
             if not command:
                 raise DdzError(f"bot {bot!r}: 'cmd:' needs a program to run, e.g. cmd:./mybot")
-            from .protocol import ProtocolBot   # start-up time: a bot's code is imported when the bot is made
-            return BotSpec(command.split()[0].rsplit("/", 1)[-1], lambda seed: ProtocolBot(command), "protocol", text)
+            return _protocol_spec(text, command)
         key = text.lower()
         if key in BUILTIN:
             return BotSpec(key, _builtin(key), text=key)

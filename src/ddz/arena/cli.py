@@ -81,6 +81,9 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
                    help="protocol bots: seconds per decision (default 10); past it the timeout action")
     p.add_argument("--hand-seconds", type=_seconds, default=None, metavar="T",
                    help="protocol bots: seconds per hand (default: no limit)")
+    p.add_argument("--ready-seconds", type=_seconds, default=None, metavar="T",
+                   help="protocol bots: seconds to answer 'hello' with 'ready', at each start (default 20); "
+                        "a program that does not start stops the match (exit status 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     p.add_argument("--out", metavar="FILE", default=None,
                    help="write every hand as a replayable record, one JSON line each")
@@ -129,12 +132,13 @@ def main(args) -> int:
             if args.bots:
                 raise DdzError("--resume takes its bots from the file: give no BOT")
             result = resume(args.resume, workers=args.workers, ray=args.ray, out=args.out, progress=progress,
-                            move_seconds=args.move_seconds, hand_seconds=args.hand_seconds, save=args.save)
+                            move_seconds=args.move_seconds, hand_seconds=args.hand_seconds, save=args.save,
+                            ready_seconds=args.ready_seconds)
         else:
             result = run(args.bots, deals=args.deals, seed=args.seed, mode=args.mode, rules=_rules(args),
                          workers=args.workers, ray=args.ray, sprt=args.sprt, out=args.out, progress=progress,
                          move_seconds=args.move_seconds, hand_seconds=args.hand_seconds, save=args.save,
-                         first_deal=args.first_deal)
+                         first_deal=args.first_deal, ready_seconds=args.ready_seconds)
     except KeyboardInterrupt:
         print("\nddz: interrupted", file=sys.stderr)
         return 130

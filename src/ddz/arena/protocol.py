@@ -13,6 +13,9 @@ Two sides live here:
   and writes the answer, so that a protocol bot is a ten-line program. ``python -m
   ddz.arena BOT`` serves any bot the arena knows by name (``greedy``, ``expert``,
   ``module:Class``...).
+
+What the program says is checked in :mod:`ddz.arena.checks` (its command, ``ready``,
+name and answers); :class:`Forfeit` and :class:`BotStartError` live there too.
 """
 
 from __future__ import annotations
@@ -33,8 +36,11 @@ from ..game.observations import Observation
 from ..game.phase import Phase
 from ..core.play import PASS, Play
 from ..core.rules import Rules
+from .checks import (NAME_LIMIT, BotStartError, Forfeit, answer_of, parse_action, parse_command, printable_name,
+                     ready_name)
 
-__all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "serve", "request", "parse_action", "notation_of"]
+__all__ = ["PROTOCOL_VERSION", "ProtocolBot", "Forfeit", "BotStartError", "serve", "request", "answer_of", "parse_action",
+           "notation_of", "parse_command", "printable_name", "NAME_LIMIT"]
 
 _GROUPS = os.name == "posix"      # a bot program runs in its own process group, ended with it
 
@@ -45,23 +51,12 @@ DEFAULT_MOVE_SECONDS = 10.0
 """A protocol bot's time per decision when the arena gives none (a program that hangs
 cannot hang the arena)."""
 DEFAULT_START_SECONDS = 20.0
-"""The time a program has to answer ``hello`` with ``ready``."""
+"""The time a program has to answer ``hello`` with ``ready``, at each start (``ddz arena
+--ready-seconds``)."""
 
 _BID_TEXT = {0: "pass", 1: "1", 2: "2", 3: "3"}
 _DOUBLE_TEXT = {False: "pass", True: "double"}
 _OPEN_TEXT = {False: "pass", True: "open"}
-
-
-class Forfeit(Exception):
-    """A protocol bot lost the hand by forfeit: ``kind`` is ``"garbage"`` (an answer that
-    is no JSON object with an action), ``"illegal"`` (an action not among the legal
-    ones), ``"crash"`` (the program exited or closed its output) or ``"start"`` (it never
-    answered ``hello``); ``detail`` says what happened."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        super().__init__(f"{kind}: {detail}")
-        self.kind = kind
-        self.detail = detail
 
 
 # -- the messages ---------------------------------------------------------------------
@@ -152,59 +147,6 @@ def request(obs: Observation, legal: Sequence[Any], legal_ids: Optional[Sequence
     }
 
 
-def parse_action(answer: Any, legal: Sequence[Any], legal_ids: Optional[Sequence[int]], text_ids: Dict[str, int],
-                 phase: Phase, rules: Rules) -> Any:
-    """The legal action an answer names (``docs/protocol.md``: ``"action"`` as notation or
-    the words of the request's ``legal``, or ``"action_id"`` in the play phase).
-
-    :raises Forfeit: ``"garbage"`` for an answer of no such shape, ``"illegal"`` for an
-        action that is not legal.
-    """
-    if not isinstance(answer, dict):
-        raise Forfeit("garbage", f"the answer is not a JSON object: {answer!r:.200}")
-    if phase is Phase.PLAYING:
-        if "action_id" in answer:
-            aid = answer["action_id"]
-            if isinstance(aid, bool) or not isinstance(aid, int):
-                raise Forfeit("garbage", f"action_id must be an int, got {aid!r:.100}")
-        elif isinstance(answer.get("action"), str):
-            text = answer["action"].strip()
-            aid = text_ids.get(text)
-            if aid is None:
-                try:
-                    aid = text_ids.get(str(Play.parse(text, rules)))   # notation not in canonical order
-                except DdzError:
-                    aid = None
-            if aid is None:
-                raise Forfeit("illegal", f"{text!r:.100} is not a play")
-        else:
-            raise Forfeit("garbage", f"the answer has no 'action' (notation) or 'action_id': {answer!r:.200}")
-        try:
-            return legal[legal_ids.index(aid)]
-        except ValueError:
-            pass
-        raise Forfeit("illegal", f"action id {aid} ({answer.get('action', '')!s:.60}) is not legal here")
-    action = answer.get("action")
-    if isinstance(action, bool) or action is None:
-        words = {None: None, True: "double" if phase is Phase.DOUBLING else "open", False: "pass"}
-        action = words[action]
-    if isinstance(action, int):
-        action = str(action)
-    if not isinstance(action, str):
-        raise Forfeit("garbage", f"the answer has no 'action': {answer!r:.200}")
-    word = action.strip().lower()
-    if phase is Phase.BIDDING:
-        names = {"pass": 0, "0": 0, "1": 1, "2": 2, "3": 3, "call": 1, "rob": 1}
-    else:
-        names = {"pass": False, "0": False, "false": False, "no": False, "double": True, "redouble": True,
-                 "open": True, "1": True, "true": True, "yes": True}
-    value = names.get(word)
-    for a in legal:
-        if value is not None and a == value and type(a) is type(value):
-            return a
-    raise Forfeit("illegal", f"{action!r:.60} is not one of the legal actions {list(legal)} in phase {phase.value}")
-
-
 # -- the arena's end ----------------------------------------------------------------------
 
 class ProtocolBot:
@@ -217,46 +159,74 @@ class ProtocolBot:
     :param hand_seconds: time per hand for all its decisions (``None``: no limit); once
         spent, every decision left is a timeout.
     :param nodes: a node budget sent with every request (for search bots; advisory).
-    :param name: the name to report (default: the one the program gives in ``ready``).
+    :param name: the name to report (default: the one the program gives in ``ready``),
+        shown through :func:`printable_name`.
     :param cwd: working directory of the program.
+    :param ready_seconds: the time the program has to answer ``hello`` with ``ready``
+        at each start (default :data:`DEFAULT_START_SECONDS`).
 
     The program is started lazily (at the first hand), and again before the next hand
-    after it died. :meth:`close` ends it.
+    after it died. :meth:`close` ends it. A first start that fails raises
+    :class:`BotStartError`; a later one forfeits the hand (``Forfeit("start", ...)``).
     """
 
     def __init__(self, command, *, move_seconds: Optional[float] = DEFAULT_MOVE_SECONDS,
                  hand_seconds: Optional[float] = None, nodes: Optional[int] = None,
-                 name: Optional[str] = None, cwd: Optional[str] = None) -> None:
+                 name: Optional[str] = None, cwd: Optional[str] = None,
+                 ready_seconds: Optional[float] = DEFAULT_START_SECONDS) -> None:
         if isinstance(command, str):
-            command = shlex.split(command)
+            try:
+                command = shlex.split(command)
+            except ValueError as exc:
+                raise DdzError(f"cannot read the command {command!r}: {str(exc).lower()}") from None
         if not command or not all(isinstance(c, str) for c in command):
             raise DdzError(f"a protocol bot needs a command (a program and its arguments), got {command!r}")
-        for what, v in (("move_seconds", move_seconds), ("hand_seconds", hand_seconds)):
+        for what, v in (("move_seconds", move_seconds), ("hand_seconds", hand_seconds),
+                        ("ready_seconds", ready_seconds)):
             if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0):
                 raise DdzError(f"{what} must be a positive number of seconds or None, got {v!r}")
         self.command = list(command)
         self.move_seconds = DEFAULT_MOVE_SECONDS if move_seconds is None else float(move_seconds)
         self.hand_seconds = None if hand_seconds is None else float(hand_seconds)
+        self.ready_seconds = DEFAULT_START_SECONDS if ready_seconds is None else float(ready_seconds)
         self.nodes = nodes
-        self.name = name
+        self.name = None if name is None else printable_name(name)
         self.cwd = cwd
         self._proc: Optional[subprocess.Popen] = None
         self._buf = b""
+        self._closed = False                       # its output closed or its input broken: it is ending
         self._rid = 0
+        self._late: set = set()                    # ids of requests timed out or forfeited (answers ignored)
         self._rules: Optional[Rules] = None
         self._texts: Optional[Tuple[List[str], Dict[str, int]]] = None
         self._hand_left: Optional[float] = None
         self.events: List[Dict[str, Any]] = []     # this hand's timeouts and forfeits
         self._history: List[list] = []             # this hand's history as sent
         self.starts = 0
+        self.ready = 0                             # starts that ended with 'ready'
 
     def __repr__(self) -> str:
         return f"ProtocolBot({' '.join(self.command)!r})"
 
     # process management
     def _start(self, rules: Rules) -> None:
+        """Start the program, say ``hello`` and wait :attr:`ready_seconds` for ``ready``.
+
+        :raises BotStartError: the first start failed (see :class:`BotStartError`).
+        :raises Forfeit: ``"start"``, a later start (after a crash) failed."""
+        try:
+            self._start_once(rules)
+        except Forfeit as exc:
+            self.close()
+            if self.ready:
+                raise Forfeit("start", exc.detail) from None
+            raise BotStartError(f"bot {' '.join(self.command)!r} did not start: {exc.detail}") from None
+        self.ready += 1
+
+    def _start_once(self, rules: Rules) -> None:
         self.close()
         self.starts += 1
+        self._late = set()
         try:
             # a process group of its own: closing the bot ends its children too (a shell
             # script's `sleep` would otherwise outlive it, holding our stderr open)
@@ -266,24 +236,37 @@ class ProtocolBot:
             self._proc = None
             raise Forfeit("start", f"cannot start {' '.join(self.command)!r}: {exc.strerror or exc}") from None
         self._buf = b""
-        self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_json(),
-                    "players": rules.players})
-        line = self._readline(DEFAULT_START_SECONDS)
-        if line is None:
-            raise Forfeit("start", f"no 'ready' within {DEFAULT_START_SECONDS:g} s")
+        self._closed = False
         try:
-            msg = json.loads(line)
-        except ValueError:
-            msg = None
-        if not isinstance(msg, dict) or msg.get("type") != "ready":
-            self.close()
-            raise Forfeit("start", f"the answer to 'hello' is not a 'ready' message: {line[:200]!r}")
-        if self.name is None and isinstance(msg.get("name"), str):
-            self.name = msg["name"]
+            self._send({"type": "hello", "protocol": PROTOCOL_VERSION, "rules": rules.to_json(),
+                        "players": rules.players})
+            line = self._readline(self.ready_seconds)
+        except Forfeit:
+            raise Forfeit("start", f"the program exited before saying 'ready' (exit status {self._status()})") from None
+        if line is None:
+            raise Forfeit("start", f"no 'ready' within {self.ready_seconds:g} s (a program whose output is "
+                                   "block-buffered, as awk's, C's stdio and Python's are on a pipe, must flush "
+                                   "after each line: docs/protocol.md, 'Flushing')")
+        self._check_ready(line)
+
+    def _check_ready(self, line: bytes) -> None:
+        name = ready_name(line, PROTOCOL_VERSION)
+        if self.name is None and name:
+            self.name = printable_name(name)
+
+    def _status(self) -> Any:
+        """The program's exit status, waiting a moment for it to exit (``None`` if it runs)."""
+        if self._proc is None:
+            return None
+        try:
+            return self._proc.wait(0.5)
+        except subprocess.TimeoutExpired:
+            return None
 
     def alive(self) -> bool:
-        """Whether the program is running."""
-        return self._proc is not None and self._proc.poll() is None
+        """Whether the program is running (one that closed its output or its input is
+        ending, even before it has exited)."""
+        return self._proc is not None and not self._closed and self._proc.poll() is None
 
     def close(self) -> None:
         """Say ``quit`` and end the program (killed if it does not exit within a second)."""
@@ -327,6 +310,7 @@ class ProtocolBot:
         try:
             self._proc.stdin.write(data)
         except (OSError, AttributeError):
+            self._closed = True
             raise Forfeit("crash", "its standard input is closed (the program exited)") from None
 
     def _readline(self, timeout: float) -> Optional[bytes]:
@@ -348,15 +332,18 @@ class ProtocolBot:
                 return None
             chunk = os.read(fd, 65536)
             if not chunk:
-                code = self._proc.poll()
+                self._closed = True
+                code = self._status()
                 raise Forfeit("crash", f"the program closed its output (exit status {code})")
             self._buf += chunk
 
     # the arena's calls
     def new_hand(self, rules: Rules, seat: int, seed: int, hand: str) -> None:
-        """Start a hand: (re)start the program if needed, then send ``new_hand``.
+        """Start a hand: (re)start the program if needed, then send ``new_hand`` (with
+        the seed as a number and as text, ``seed_text``).
 
-        :raises Forfeit: the program cannot be started or does not say ``ready``."""
+        :raises BotStartError: the program's first start failed.
+        :raises Forfeit: ``"start"``, a restart after a crash failed."""
         self.events = []
         self._history: List[list] = []
         self._hand_left = self.hand_seconds
@@ -366,7 +353,9 @@ class ProtocolBot:
             from ..game.actions import ActionSpace
             self._texts = notation_of(ActionSpace(rules.move_rules))
             self._start(rules)
-        self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed})
+        # the seed also as text: JSON readers that keep numbers as doubles (JavaScript)
+        # would lose the low bits of a seed above 2**53
+        self._send({"type": "new_hand", "hand": hand, "seat": seat, "seed": seed, "seed_text": str(seed)})
 
     def act_game(self, game, obs: Observation, legal: List[Any]) -> Any:
         """One decision: send the request, wait for the answer within the time left.
@@ -391,21 +380,19 @@ class ProtocolBot:
             line = self._readline(left) if left > 0 else None
             if line is None:
                 self._spend(time.monotonic() - t0)
+                self._late.add(rid)
                 self.events.append({"event": "timeout", "seat": obs.seat, "ply": len(obs.plays),
                                     "phase": phase.value})
                 return game.timeout_action()
             try:
-                answer = json.loads(line)
-            except ValueError:
-                raise Forfeit("garbage", f"not JSON: {line[:200]!r}") from None
-            got = answer.get("id") if isinstance(answer, dict) else None
-            if got is not None and got != rid:
-                if isinstance(got, bool) or not isinstance(got, int) or got > rid:
-                    raise Forfeit("garbage", f"the answer's id must be the integer id of the request, {rid}, "
-                                             f"not {got!r}")
-                continue                  # a late answer to a request that timed out
-            self._spend(time.monotonic() - t0)
-            return parse_action(answer, legal, ids, text_ids, phase, obs.rules)
+                answer = answer_of(line, rid, self._late)
+                if answer is None:
+                    continue              # a late answer to a request that timed out or was forfeited
+                self._spend(time.monotonic() - t0)
+                return parse_action(answer, legal, ids, text_ids, phase, obs.rules)
+            except Forfeit:
+                self._late.add(rid)       # the program may still answer it: that answer is ignored
+                raise
 
     def _spend(self, seconds: float) -> None:
         if self._hand_left is not None:

@@ -46,7 +46,7 @@ from ..game.state import Game
 from ..core.play import PlayType
 from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
-from .protocol import Forfeit, ProtocolBot
+from .protocol import BotStartError, Forfeit, ProtocolBot
 from .sprt import Sprt
 from .results import ArenaResult, build
 from .tally import add_deal, seats_per_pair, summary
@@ -70,7 +70,8 @@ class _Worker:
     program ever sees two seats of a hand)."""
 
     def __init__(self, texts: Sequence[Any], names: Sequence[str], seed: int, mode: str, rules: Rules,
-                 records: bool, move_seconds: Optional[float], hand_seconds: Optional[float]) -> None:
+                 records: bool, move_seconds: Optional[float], hand_seconds: Optional[float],
+                 ready_seconds: Optional[float] = None) -> None:
         self.specs = [bot_spec(t) for t in texts]
         self.names = list(names)
         self.seed = seed
@@ -79,6 +80,7 @@ class _Worker:
         self.records = records
         self.move_seconds = move_seconds
         self.hand_seconds = hand_seconds
+        self.ready_seconds = ready_seconds
         self.programs: Dict[Tuple[int, int], Any] = {}
         self.reported = [spec.name for spec in self.specs]
         self.seed_globals = any(spec.text not in _OWN_RNG for spec in self.specs)
@@ -99,6 +101,8 @@ class _Worker:
             if self.move_seconds is not None:
                 bot.move_seconds = float(self.move_seconds)
             bot.hand_seconds = self.hand_seconds
+            if self.ready_seconds is not None:
+                bot.ready_seconds = float(self.ready_seconds)
         return bot
 
     def deal(self, d: int, deal_seed: int) -> List[tuple]:
@@ -175,6 +179,8 @@ class _Worker:
                         self.names = _unique(self.reported)
             except Forfeit as exc:
                 forfeit = forfeit or {"seat": s, "kind": exc.kind, "detail": exc.detail}
+            except BotStartError:         # a program that never started: the match stops
+                raise
             except Exception as exc:      # a bot that cannot be made forfeits
                 forfeit = forfeit or {"seat": s, "kind": "error", "detail": f"{type(exc).__name__}: {exc}"}
         clock = time.perf_counter
@@ -330,7 +336,8 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         workers: int = 1, ray: bool = False, sprt: Any = None, out: Any = None, progress: bool = False,
         move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
         chunk: Optional[int] = None, first_deal: int = 0, save: Optional[str] = None,
-        save_seconds: float = 60.0, _resume: Optional[ArenaResult] = None) -> ArenaResult:
+        save_seconds: float = 60.0, _resume: Optional[ArenaResult] = None,
+        ready_seconds: Optional[float] = None) -> ArenaResult:
     """Play duplicate matches between bots and measure them (see the module docstring).
 
     Parameters
@@ -373,6 +380,9 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         reproducible).
     chunk : int, optional
         Deals per worker task (default: about eight tasks per worker, at most 50).
+    ready_seconds : float, optional
+        The time a protocol program has to answer ``hello`` with ``ready``, at each
+        start (default 20).
     first_deal : int
         Play deals ``first_deal`` to ``first_deal + deals - 1`` of the seed (>= 0; default
         0): two runs of one seed over different deals can be merged
@@ -394,6 +404,9 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
         installed; more deals than a result holds
         (:data:`ddz.arena.tally.MAX_DEAL_NUMBERS` integers: ``deals * (4 * pairs + 6 *
         bots)``, e.g. 1,562,500 deals of two bots).
+    BotStartError
+        (a DdzError) A protocol program did not start: it exited, or did not say
+        ``ready`` (of this protocol version) in time; once, and the match stops.
     """
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) < 2:
         raise DdzError(f"run() needs a list of two or more bots, got {quote(bots)}")
@@ -414,6 +427,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             raise DdzError(f"an SPRT tests two bots, not {len(specs)}")
     move_seconds = _seconds(move_seconds, "move_seconds")
     hand_seconds = _seconds(hand_seconds, "hand_seconds")
+    ready_seconds = _seconds(ready_seconds, "ready_seconds")
     chunk = None if chunk is None else _count(chunk, "chunk", 1)
     first_deal = _count(first_deal, "first_deal", 0)
     check_size(deals, len(specs))
@@ -427,7 +441,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
     seeds = hand_seeds(seed, first_deal + deals)
     pairs = [(a, b) for a in range(len(specs)) for b in range(a + 1, len(specs))]
     texts = [s.text for s in specs]
-    wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds)
+    wargs = (texts, names, seed, mode, rules, out is not None, move_seconds, hand_seconds, ready_seconds)
     per = chunk or max(1, min(50, math.ceil(max(1, len(todo)) / (8 * workers))))
     if sprt is not None and chunk is None:
         per = max(1, min(per, 10))
@@ -522,7 +536,7 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
 
 def resume(result: Any, *, workers: int = 1, ray: bool = False, out: Any = None, progress: Any = False,
            move_seconds: Optional[float] = None, hand_seconds: Optional[float] = None,
-           save: Optional[str] = None) -> ArenaResult:
+           save: Optional[str] = None, ready_seconds: Optional[float] = None) -> ArenaResult:
     """Play the deals a run did not finish (it was interrupted), and return the result of
     the whole run: the same :meth:`ArenaResult.numbers` as one uninterrupted run.
 
@@ -551,4 +565,4 @@ def resume(result: Any, *, workers: int = 1, ray: bool = False, out: Any = None,
     return run(result.bot_specs, deals=result.deals_requested, seed=result.seed, mode=result.mode,
                rules=result.rules, workers=workers, ray=ray, sprt=sprt, out=out, progress=progress,
                move_seconds=move_seconds, hand_seconds=hand_seconds, first_deal=result.first_deal, save=save,
-               _resume=result)
+               _resume=result, ready_seconds=ready_seconds)

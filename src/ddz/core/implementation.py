@@ -35,7 +35,32 @@ def env_flag(name: str, value: Optional[str]) -> bool:
                    f"no or an empty value for off")
 
 
-NO_EXTENSIONS = env_flag("DDZ_NO_EXTENSIONS", os.environ.get("DDZ_NO_EXTENSIONS"))
+def _running_the_command() -> bool:
+    """Whether this process is the ``ddz`` command (the console script, ``python -m ddz``
+    or ``python -m ddz.cli``), which reports a bad switch as its other errors."""
+    script = os.path.basename(sys.argv[0] if sys.argv else "").lower()
+    if script.endswith((".exe", ".py")):
+        script = script.rsplit(".", 1)[0]
+    if script in ("ddz", "ddz-script"):
+        return True
+    argv = list(getattr(sys, "orig_argv", ()))      # Python 3.10+: the interpreter's own arguments
+    return any(a == "-m" and argv[i + 1:i + 2] in (["ddz"], ["ddz.cli"]) for i, a in enumerate(argv))
+
+
+def _read_switch() -> bool:
+    """``DDZ_NO_EXTENSIONS`` read once; a value that is no boolean is a :class:`DdzError`,
+    or in the ``ddz`` command ``ddz: error: ...`` and exit status 2 (no traceback: the
+    command's own handler cannot run, since importing ``ddz`` reads the switch)."""
+    try:
+        return env_flag("DDZ_NO_EXTENSIONS", os.environ.get("DDZ_NO_EXTENSIONS"))
+    except DdzError as exc:
+        if _running_the_command():
+            sys.stderr.write(f"ddz: error: {exc}\n")
+            raise SystemExit(2) from None
+        raise
+
+
+NO_EXTENSIONS = _read_switch()
 """``DDZ_NO_EXTENSIONS`` is on (read once, here, for every module; see :func:`env_flag`)."""
 
 

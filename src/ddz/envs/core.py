@@ -86,7 +86,7 @@ from ..core import arguments as _args
 from ..core.implementation import compiled
 from ..game.actions import ActionSpace, encode_actions
 from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
-from ..errors import ActionIdError, DdzError, IllegalActionError, quote
+from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..game.deal import DECK_SUITS, DECKS
 from ..game.hand import PyHand, hand_settings
 from ..game.observations import raw_hand, raw_observation, seat_arg
@@ -218,14 +218,15 @@ class EnvActions:
     def game_action(self, game: Game, action_id: Any) -> Any:
         """The :meth:`ddz.Game.step` action of env id ``action_id`` in ``game``'s phase.
 
-        :raises ActionIdError: not an integer id in ``0..size-1``.
+        :raises ActionTypeError: not an integer (also a :class:`TypeError`).
+        :raises ActionIdError: an integer outside ``0..size-1``.
         :raises IllegalActionError: an id of another phase (e.g. a bid while playing).
         :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
         _game_arg(game)
         if not is_integer(action_id):
-            raise ActionIdError(f"an env action is an int id 0..{self.size - 1}, not "
-                                f"{type(action_id).__name__}: {action_id!r}")
+            raise ActionTypeError(f"an env action is an int id 0..{self.size - 1}, not "
+                                  f"{type(action_id).__name__}: {quote(action_id)}")
         a = int(action_id)
         if not 0 <= a < self.size:
             raise ActionIdError(f"env action id {a} is out of range 0..{self.size - 1}")
@@ -266,10 +267,11 @@ class EnvActions:
     def describe(self, action_id: int) -> str:
         """Text for env id ``action_id``: ``"pass"``, play notation or an auction action.
 
-        :raises ActionIdError: not an int id ``0..size-1``."""
+        :raises ActionIdError: not an int id ``0..size-1`` (:class:`ActionTypeError`:
+            not an int at all)."""
         if not is_integer(action_id):
-            raise ActionIdError(f"an env action is an int id 0..{self.size - 1}, not "
-                                f"{type(action_id).__name__}: {quote(action_id)}")
+            raise ActionTypeError(f"an env action is an int id 0..{self.size - 1}, not "
+                                  f"{type(action_id).__name__}: {quote(action_id)}")
         a = int(action_id)
         if a == 0:
             return "pass"

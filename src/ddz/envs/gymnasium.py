@@ -13,10 +13,15 @@ included; the other seats are played by bots (:class:`ddz.RandomBot`,
   ``MaskablePPO`` and RLlib read either).
 * Reward: 0 until the hand ends, then the agent's RULES.md §6 score (zero-sum settlement;
   0 for a void hand) times ``reward_scale``.
-* An illegal action (one whose mask bit is 0): with ``illegal_action="terminate"``
-  (default) the episode ends with reward ``illegal_reward`` and ``info["illegal_action"]``
-  is ``True``; with ``"raise"`` it raises :class:`ddz.IllegalActionError` and nothing
-  changes.
+* An illegal action (an integer id whose mask bit is 0, or out of range): with
+  ``illegal_action="terminate"`` (default) the episode ends with reward
+  ``illegal_reward`` and ``info["illegal_action"]`` is ``True``; with ``"raise"`` it
+  raises :class:`ddz.IllegalActionError` (:class:`ddz.ActionIdError` out of range) and
+  nothing changes. An action that is no integer id at all (``'3'``, ``None``, ``1.5``,
+  ``[0]``) raises :class:`ddz.ActionTypeError` (a ``DdzError`` and a ``TypeError``) in
+  either mode, as the PettingZoo env does: it is a bug of the agent, not a move. Python
+  and numpy integers, and numpy integer arrays of shape ``()`` (what
+  ``gymnasium.spaces.Discrete`` accepts), are ids.
 * ``reset(seed=s)``: the hand is ``ddz.Game(rules, seed=g)`` with ``g`` drawn from the
   env's ``np_random`` (seeded by ``s``), and bots named by a string are seeded from it
   too, so the episode is deterministic. A hand that ends before the agent's first turn
@@ -52,7 +57,7 @@ except ImportError as exc:  # the optional extra is missing: say how to install 
 from ..core import arguments as _args
 from ..core.implementation import compiled
 from ..search.bots import Bot, GreedyBot, RandomBot
-from ..errors import ActionIdError, DdzError, IllegalActionError
+from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..game.results import Result, void_reason
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
@@ -64,6 +69,22 @@ _vector = compiled("envs._vector", "the compiled vectorised game (ddz.envs._vect
 
 SEED_BOUND = 2 ** 62
 Opponent = Union[str, Bot]
+
+
+def _action_id(action: Any) -> int:
+    """An env action as an int: a Python or numpy integer, or a numpy integer array of
+    shape ``()``.
+
+    :raises ActionTypeError: anything else (a str, ``None``, a float, a bool, a list, an
+        array of another shape or dtype)."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action[()]
+    if isinstance(action, np.integer):
+        return int(action)
+    if type(action) is int or (isinstance(action, int) and not isinstance(action, bool)):
+        return int(action)
+    raise ActionTypeError(f"an action is an integer id of the env's Discrete action space, not "
+                          f"{type(action).__name__}: {quote(action)}")
 
 
 class DouDizhuEnv(gymnasium.Env):
@@ -157,13 +178,13 @@ class DouDizhuEnv(gymnasium.Env):
 
         :returns: ``(observation, reward, terminated, truncated, info)``.
         :raises DdzError: called before :meth:`reset` or after the episode ended.
+        :raises ActionTypeError: ``action`` is not an integer (module docstring).
         :raises ActionIdError, IllegalActionError: with ``illegal_action="raise"``.
         """
         game = self.game
         if game is None or game.result is not None or self._illegal:
             raise DdzError("the episode is over: call reset()")
-        if isinstance(action, np.integer):
-            action = int(action)
+        action = _action_id(action)
         try:
             self._acts.step(game, action)
         except DdzError:
@@ -327,7 +348,7 @@ class DouDizhuVectorEnv(VectorEnv):
     def step(self, actions: Any) -> Tuple[Dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """The agent of every env acts (module docstring); a finished env resets instead.
 
-        :raises ActionIdError: ``actions`` is not ``int[num_envs]``.
+        :raises ActionTypeError: ``actions`` is not ``int[num_envs]`` (an :class:`ActionIdError`).
         :raises IllegalActionError: with ``illegal_action="raise"``, an illegal action
             (nothing is stepped then).
         """
@@ -336,7 +357,7 @@ class DouDizhuVectorEnv(VectorEnv):
             raise DdzError("call reset() before step(): no episode has begun")
         a = np.asarray(actions)
         if a.shape != (n,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise ActionIdError(f"actions must be an int array of shape ({n},), got {a.dtype} {a.shape}")
+            raise ActionTypeError(f"actions must be an int array of shape ({n},), got {a.dtype} {a.shape}")
         a = np.ascontiguousarray(a, np.int64)
         resets = np.flatnonzero(self._autoreset)
         active = ~self._autoreset

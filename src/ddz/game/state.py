@@ -25,7 +25,7 @@ from ..core.cards import is_integer
 from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, legacy_rng, new_rng,
                    shuffled_deal)
 from . import hand as _hand_mod
-from ..errors import ActionIdError, DdzError, IllegalActionError
+from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..core.play import Play
 from .playstate import play_state
 from .render import render as _render
@@ -321,7 +321,9 @@ class Game:
         on the way in (RULES.md §5).
 
         :param action_id: an ``int`` or numpy integer.
-        :raises ActionIdError: not an integer id of the space.
+        :raises ActionTypeError: not an integer (an :class:`ActionIdError` and a
+            :class:`TypeError`), in any phase.
+        :raises ActionIdError: not an id of the space.
         :raises IllegalActionError: not in the play phase, or the id's play is not legal
             here (the message says why, as :meth:`step` does).
         :raises NotInHandError: a play whose cards the player does not hold.
@@ -344,10 +346,10 @@ class Game:
             if seat == -1:            # the play ended the hand
                 self._after_play(ps)
                 return
+        if not is_integer(action_id) or isinstance(action_id, enum.Enum):
+            raise ActionTypeError(f"an action id is an int, not {type(action_id).__name__}: {quote(action_id)}")
         if self._phase is not _PLAYING:
             raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
-        if not is_integer(action_id) or isinstance(action_id, enum.Enum):
-            raise ActionIdError(f"an action id is an int, not {type(action_id).__name__}: {action_id!r}")
         action_id = int(action_id)
         if 0 <= action_id < len(self._table.plays) and ps.step(action_id):
             self._after_play(ps)

@@ -400,7 +400,9 @@ def _hand_json(label: str, game: Any) -> Dict[str, Any]:
     ``deal`` (its index), ``hands`` (notation per seat), ``landlord`` (``None`` until the
     auction ends; then the bottom cards are in its hand), ``shown`` (each seat's latest
     bid, double or part of the trick), ``to_act``. ``result`` is the record's result
-    with its ``breakdown`` (``None`` for an unfinished hand).
+    with its ``breakdown`` (``None`` for an unfinished hand). ``seed`` is the game's
+    seed (an int, or ``None``), ``seed_text`` the same as decimal text (what a page
+    shows: a JavaScript number loses the low bits of a seed above 2**53).
     """
     rec = game.to_record()
     seats = game.seats
@@ -448,7 +450,11 @@ def _hand_json(label: str, game: Any) -> Dict[str, Any]:
     if r is not None:
         result = r.to_json()
         result["breakdown"] = r.breakdown
-    return {"label": label, "seed": game.seed, "seats": seats, "rules": rec["rules"],
+    # the seed also as text: JavaScript reads JSON numbers as doubles, which keep 53 bits
+    # of a seed of up to 64 (the page shows seed_text, never the number)
+    seed = game.seed
+    return {"label": label, "seed": seed, "seed_text": None if seed is None else str(seed),
+            "seats": seats, "rules": rec["rules"],
             "first_bidder": game.first_bidder, "landlord": game.landlord,
             "deals": [{"hands": [fmt(h) for h in x.hands], "bottom": fmt(x.bottom)} for x in deals],
             "actions": actions, "frames": frames, "result": result, "phase": str(game.phase)}

@@ -32,7 +32,7 @@ class Misbehaving:
             if self.mode == "garbage":
                 sys.stdout.write("this is not JSON\n")
             elif self.mode == "illegal":
-                sys.stdout.write(json.dumps({"action": "33333333"}) + "\n")
+                sys.stdout.write(json.dumps({"id": LAST_ID[0], "action": "33333333"}) + "\n")
             elif self.mode == "crash":
                 sys.stdout.flush()
                 os._exit(3)
@@ -41,8 +41,20 @@ class Misbehaving:
         return self.greedy.act(obs, legal)
 
 
+LAST_ID = [None]       # the id of the request being answered
+
+
+def requests():
+    """Standard input's lines, noting each request's id on the way."""
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg.get("type") == "act":
+            LAST_ID[0] = msg["id"]
+        yield line
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     at = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
-    sys.exit(ddz.arena.serve(Misbehaving(mode, at, seconds), name=f"misbehaving-{mode}"))
+    sys.exit(ddz.arena.serve(Misbehaving(mode, at, seconds), name=f"misbehaving-{mode}", stdin=requests()))

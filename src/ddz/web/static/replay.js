@@ -42,7 +42,9 @@ function select(i) {
   current = hands[i];
   $("hand-select").value = `${i}`;
   const h = current;
-  $("hand-summary").textContent = `seed ${h.seed}` + (h.deals.length > 1 ? `, ${h.deals.length - 1} redeal(s)` : "");
+  // seed_text, never seed: JSON numbers are doubles here, which keep 53 bits of a 64-bit seed
+  $("hand-summary").textContent = (h.seed_text === null ? "no seed" : `seed ${h.seed_text}`) +
+    (h.deals.length > 1 ? `, ${h.deals.length - 1} redeal(s)` : "");
   const log = $("replay-log");
   log.replaceChildren();
   h.actions.forEach((a, k) => {
