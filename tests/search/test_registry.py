@@ -161,3 +161,10 @@ def test_later_work_registers_into_the_registry(tmp_path):
     assert bot.simulations == 5 and type(bot) is type(bot_spec("openspiel-ismcts:simulations=5").make(1))
     r = run(["openspiel-mcts:simulations=3", "random"], deals=1, seed=2)
     assert r.bots[0]["name"] == "openspiel-mcts:simulations=3" and not r.forfeits
+
+
+def test_the_command_refuses_nonsense_bots_before_playing(run_cli):
+    """``ddz arena os:system greedy`` ran as a match with exit status 0; ``:Class`` gave a traceback."""
+    for bot, match in (("os:system", "neither a bot class"), (":Class", "the module is missing")):
+        code, out, err = run_cli("arena", bot, "greedy", "--deals", "1")
+        assert code == 2 and err.startswith("ddz: error: ") and match in err and out == ""
