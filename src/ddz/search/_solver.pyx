@@ -203,6 +203,12 @@ cdef enum:
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
     PREFETCH_ENTRIES = 1 << 15     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
     GROW_AT = 1            # the entries in use double when the nodes pass this many times them
+    FEAT_DFPN = 4          # win mode: depth-first proof-number search instead of alpha-beta
+    FEAT_DFPN_H = 8        # df-pn: first proof and disproof numbers from the hands (else 1 and 1)
+    FEAT_DFPN_MAX = 16     # df-pn: a sum over children counted as their largest plus one per other open child
+    FEAT_DFPN_EPS = 32     # df-pn: the 1 + 1/4 threshold (fewer switches between siblings)
+    PN_INF = 1 << 30       # df-pn: an infinite proof or disproof number
+    DBUCKET = 4            # df-pn: entries per table bucket
 
 
 cdef struct Entry:
@@ -231,6 +237,32 @@ cdef struct Beaters:
     # what one opponent could beat with: per width w, the ranks it holds w or more of
     uint32_t m[5]
     int bombs              # its bombs' ranks (bit r), and 1 << 15 for the rocket
+
+
+cdef struct DEntry:
+    # a df-pn table entry (64 bytes, in the same table as Entry: a search uses one kind
+    # per generation): the full state, its proof and disproof numbers, the nodes spent
+    uint64_t h[MAX_SEATS]
+    int64_t tb
+    uint64_t work
+    uint32_t pn
+    uint32_t dn
+    uint16_t meta
+    uint16_t gen
+    uint8_t used
+    uint8_t pad[11]
+
+
+cdef struct DChild:
+    # a df-pn node's child: its key, its state after the forced passes (p -1: the hand
+    # is decided, pn and dn say how) and its last known proof and disproof numbers
+    Key k
+    int64_t code
+    int64_t tb
+    int p
+    int last
+    uint32_t pn
+    uint32_t dn
 
 
 cdef struct MoveK:
@@ -268,6 +300,10 @@ cdef struct Ctx:
     Py_ssize_t arena_cap
     Py_ssize_t top
     Py_ssize_t max_moves
+    int dfpn               # win mode by df-pn (FEAT_DFPN)
+    DChild* kids           # df-pn: the children of the nodes on the path
+    Py_ssize_t kids_cap
+    Py_ssize_t ktop
 
 
 cdef inline double now() noexcept nogil:
@@ -1050,6 +1086,364 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     return best
 
 
+# -- depth-first proof-number search (win mode) ------------------------------------------
+#
+# The AND/OR mapping (docs/DESIGN.md): what is proved is "the landlord wins". A node with
+# the landlord to move is an OR node (one winning move proves it), a node with either
+# farmer to move an AND node (every move must lose for the farmers): the two farmers
+# are one side, so "the farmers win if either goes out" is the disproof of the landlord's
+# win, and a farmer's node is refuted by one move of that farmer. The proof number of a
+# node is the fewest leaves to prove still (OR: the least of its children's, AND: their
+# sum), the disproof number the fewest to disprove (OR: the sum, AND: the least); a hand
+# that ends is proved (the landlord went out) or disproved (a farmer did), and so is a
+# node the static tests decide (a seat whose whole hand is one legal play; the
+# control-win test at a lead). Forced passes are stepped through as alpha-beta does, so
+# a node is a position where the seat to move has a real choice.
+
+cdef int dfpn_eps_shift = 3      # the 1 + 2**-k threshold's k (FEAT_DFPN_EPS)
+cdef int dfpn_hmode = 0          # the first numbers' formula (FEAT_DFPN_H), for measuring
+
+
+def _dfpn_params(int eps_shift, int hmode):
+    """Measuring hook: df-pn's threshold factor 1 + 2**-eps_shift and first-number formula."""
+    global dfpn_eps_shift, dfpn_hmode
+    dfpn_eps_shift = eps_shift
+    dfpn_hmode = hmode
+
+
+cdef inline uint32_t sat_add(uint32_t a, uint32_t b) noexcept nogil:
+    """a + b, infinite if either is, else at most PN_INF - 1."""
+    cdef uint64_t s
+    if a >= PN_INF or b >= PN_INF:
+        return PN_INF
+    s = <uint64_t>a + b
+    return <uint32_t>(s if s < PN_INF - 1 else PN_INF - 1)
+
+
+cdef inline DEntry* dfind(Ctx* c, const Key* k) noexcept nogil:
+    """The df-pn entry of the state of key ``k`` (NULL: none)."""
+    cdef DEntry* b = (<DEntry*>c.tt) + (k.hash & c.tfull & ~(<uint64_t>(DBUCKET - 1)))
+    cdef int i
+    for i in range(DBUCKET):
+        if b[i].used and b[i].gen == c.gen and b[i].h[0] == k.h[0] and b[i].h[1] == k.h[1] \
+                and b[i].h[2] == k.h[2] and b[i].tb == k.tb and b[i].meta == k.meta:
+            return b + i
+    return NULL
+
+
+cdef inline void dstore(Ctx* c, const Key* k, uint32_t pn, uint32_t dn, uint64_t work) noexcept nogil:
+    """Store a state's numbers: in its own entry, else in place of the entry of its
+    bucket that cost the least work (an empty one or another generation's first)."""
+    cdef DEntry* b = (<DEntry*>c.tt) + (k.hash & c.tfull & ~(<uint64_t>(DBUCKET - 1)))
+    cdef DEntry* e = NULL
+    cdef int i
+    cdef uint64_t least = <uint64_t>-1
+    for i in range(DBUCKET):
+        if not b[i].used or b[i].gen != c.gen:
+            if least != 0:
+                e = b + i
+                least = 0
+            continue
+        if b[i].h[0] == k.h[0] and b[i].h[1] == k.h[1] and b[i].h[2] == k.h[2] \
+                and b[i].tb == k.tb and b[i].meta == k.meta:
+            e = b + i
+            work += e.work
+            break
+        if b[i].work < least:
+            least = b[i].work
+            e = b + i
+    e.h[0] = k.h[0]
+    e.h[1] = k.h[1]
+    e.h[2] = k.h[2]
+    e.tb = k.tb
+    e.meta = k.meta
+    e.gen = c.gen
+    e.used = 1
+    e.pn = pn
+    e.dn = dn
+    e.work = work
+
+
+cdef inline void apply_code(Ctx* c, int p, int64_t code, uint8_t* cc) noexcept nogil:
+    """Seat ``p`` plays ``code`` (not the pass) on the context; ``cc``: its counts, kept
+    for :func:`undo_code`."""
+    cdef int r
+    code_counts(code, cc)
+    for r in range(NUM_RANKS):
+        c.hands[p][r] -= cc[r]
+    c.packed[p] -= pack_code(code)
+    c.left[p] -= code_cards(code)
+
+
+cdef inline void undo_code(Ctx* c, int p, int64_t code, const uint8_t* cc) noexcept nogil:
+    cdef int r
+    for r in range(NUM_RANKS):
+        c.hands[p][r] += cc[r]
+    c.packed[p] += pack_code(code)
+    c.left[p] += code_cards(code)
+
+
+cdef inline void decided(Ctx* c, int winner, uint32_t* pn, uint32_t* dn) noexcept nogil:
+    """The numbers of a hand that ``winner`` (a seat) has won."""
+    if winner == c.landlord:
+        pn[0] = 0
+        dn[0] = PN_INF
+    else:
+        pn[0] = PN_INF
+        dn[0] = 0
+
+
+cdef inline void first_numbers(Ctx* c, uint32_t* pn, uint32_t* dn) noexcept nogil:
+    """The numbers of a state not searched yet: 1 and 1, or (FEAT_DFPN_H) the plays the
+    landlord needs to empty its hand and the fewest a farmer needs (by split_count)."""
+    cdef int q, f = 99, s
+    if not (c.features & FEAT_DFPN_H):
+        pn[0] = 1
+        dn[0] = 1
+        return
+    for q in range(c.n):
+        if q != c.landlord:
+            s = split_count(c.packed[q])
+            if s < f:
+                f = s
+    s = split_count(c.packed[c.landlord])
+    if dfpn_hmode == 1:
+        s = s * s
+        f = f * f
+    elif dfpn_hmode == 2:
+        s = (s + 1) // 2
+        f = (f + 1) // 2
+    elif dfpn_hmode == 3:
+        s = 1 << (s if s < 20 else 20) >> 1
+        f = 1 << (f if f < 20 else 20) >> 1
+    pn[0] = <uint32_t>(1 + s)
+    dn[0] = <uint32_t>(1 + f)
+
+
+cdef void settle(Ctx* c, int* p, int64_t* tb, int* last) noexcept nogil:
+    """Step through the forced passes (as :func:`search` does)."""
+    cdef int q
+    while tb[0] != 0 and forced_pass(c, p[0], tb[0]):
+        q = (p[0] + 1) % c.n
+        if q == last[0] or c.n == 2:
+            tb[0] = 0
+            last[0] = -1
+        p[0] = q
+
+
+cdef void make_child(Ctx* c, int p, int64_t tb, int last, int64_t code, DChild* ch) noexcept nogil:
+    """The child of seat ``p``'s move ``code`` (0: the pass), its forced passes stepped
+    through, decided (``ch.p`` -1) when a seat goes out or can at once."""
+    cdef uint8_t cc[NUM_RANKS]
+    cdef int q = (p + 1) % c.n
+    ch.code = code
+    if code != 0 and code_cards(code) == c.left[p]:
+        ch.p = -1
+        decided(c, p, &ch.pn, &ch.dn)
+        return
+    if code != 0:
+        apply_code(c, p, code, cc)
+        tb = code
+        last = p
+    elif q == last or c.n == 2:
+        tb = 0
+        last = -1
+    settle(c, &q, &tb, &last)
+    if goes_out(c, q, tb):
+        ch.p = -1
+        decided(c, q, &ch.pn, &ch.dn)
+    else:
+        ch.p = q
+        ch.tb = tb
+        ch.last = last
+        make_key(c, tb, state_meta(q, last, 0, 0), &ch.k)
+        first_numbers(c, &ch.pn, &ch.dn)
+    if code != 0:
+        undo_code(c, p, code, cc)
+
+
+cdef int grow_kids(Ctx* c, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap = c.kids_cap
+    cdef DChild* k
+    if c.ktop + need <= cap:
+        return 1
+    while cap < c.ktop + need:
+        cap = cap * 2 if cap else 4096
+    k = <DChild*>realloc(c.kids, cap * sizeof(DChild))
+    if k == NULL:
+        return 0
+    c.kids = k
+    c.kids_cap = cap
+    return 1
+
+
+cdef void mid(Ctx* c, int p, int64_t tb, int last, const Key* kk, uint32_t thpn, uint32_t thdn,
+              uint32_t* opn, uint32_t* odn) noexcept:
+    """df-pn's multiple iterative deepening at a node (seat ``p`` to move with a choice,
+    not going out at once; key ``kk``): search below until its proof number reaches
+    ``thpn`` or its disproof number ``thdn`` (or it is solved); its numbers in ``opn``,
+    ``odn`` and the table. Check ``c.aborted`` after."""
+    cdef int64_t nodes0 = c.nodes, code
+    cdef Py_ssize_t base, n, i, kb, best
+    cdef int or_node = p == c.landlord, cp, clast
+    cdef int maxsum = (c.features & FEAT_DFPN_MAX) != 0, eps = (c.features & FEAT_DFPN_EPS) != 0
+    cdef uint32_t smax, sopen
+    cdef int64_t sec
+    cdef uint32_t pn, dn, cpn, cdn, second, bpn = 0, bdn = 0
+    cdef int64_t cthpn, cthdn, ctb
+    cdef DEntry* e
+    cdef DChild* ch
+    cdef Key ck
+    cdef uint8_t cc[NUM_RANKS]
+    c.nodes += 1
+    if c.nodes >= c.node_stop or c.stop[0] or ((c.nodes & CHECK_EVERY) == 0 and hit_limit(c)):
+        c.aborted = 1
+        return
+    base = c.top
+    n = gen_ordered(c, p, tb, last, -1)
+    if n < 0:
+        c.aborted = 1
+        return
+    c.top = base + n
+    if tb == 0 and (c.features & FEAT_CW) and control_win(c, p, base, n):
+        c.top = base
+        decided(c, p, opn, odn)
+        dstore(c, kk, opn[0], odn[0], 1)
+        return
+    kb = c.ktop
+    if not grow_kids(c, n):
+        c.top = base
+        c.aborted = 1
+        return
+    c.ktop = kb + n
+    for i in range(n):
+        make_child(c, p, tb, last, c.arena[base + i].code, c.kids + kb + i)
+    c.top = base
+    while True:
+        if or_node:
+            pn = PN_INF
+            dn = 0
+        else:
+            pn = 0
+            dn = PN_INF
+        second = PN_INF
+        best = 0
+        smax = 0
+        sopen = 0
+        for i in range(n):
+            ch = c.kids + kb + i
+            if ch.p >= 0:
+                e = dfind(c, &ch.k)
+                if e != NULL:
+                    ch.pn = e.pn
+                    ch.dn = e.dn
+            cpn = ch.pn
+            cdn = ch.dn
+            if maxsum and cpn != 0 and cdn != 0:
+                sopen += 1
+                if (cdn if or_node else cpn) > smax:
+                    smax = cdn if or_node else cpn
+            if or_node:
+                dn = sat_add(dn, cdn)
+                if cpn < pn:
+                    second = pn
+                    pn = cpn
+                    best = i
+                    bdn = cdn
+                elif cpn < second:
+                    second = cpn
+                if pn == 0:
+                    dn = PN_INF
+                    break
+            else:
+                pn = sat_add(pn, cpn)
+                if cdn < dn:
+                    second = dn
+                    dn = cdn
+                    best = i
+                    bpn = cpn
+                elif cdn < second:
+                    second = cdn
+                if dn == 0:
+                    pn = PN_INF
+                    break
+        if maxsum and pn != 0 and dn != 0 and smax < PN_INF:
+            # the sum's stand-in: the largest open child's number and one for each other
+            if or_node:
+                dn = sat_add(smax, sopen - 1)
+            else:
+                pn = sat_add(smax, sopen - 1)
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            break
+        sec = <int64_t>second + 1
+        if eps and second < PN_INF:
+            sec = <int64_t>second + (second >> dfpn_eps_shift) + 1
+        if or_node:
+            cthpn = thpn if thpn < sec else sec
+            cthdn = <int64_t>thdn - dn + bdn
+        else:
+            cthdn = thdn if thdn < sec else sec
+            cthpn = <int64_t>thpn - pn + bpn
+        if cthpn > PN_INF:
+            cthpn = PN_INF
+        if cthdn > PN_INF:
+            cthdn = PN_INF
+        ch = c.kids + kb + best
+        code = ch.code
+        cp = ch.p
+        ctb = ch.tb
+        clast = ch.last
+        ck = ch.k
+        if code != 0:
+            apply_code(c, p, code, cc)
+        mid(c, cp, ctb, clast, &ck, <uint32_t>cthpn, <uint32_t>cthdn, &cpn, &cdn)
+        if code != 0:
+            undo_code(c, p, code, cc)
+        if c.aborted:
+            c.ktop = kb
+            return
+        ch = c.kids + kb + best          # the array may have moved
+        ch.pn = cpn
+        ch.dn = cdn
+    c.ktop = kb
+    opn[0] = pn
+    odn[0] = dn
+    dstore(c, kk, pn, dn, <uint64_t>(c.nodes - nodes0))
+
+
+cdef int dfpn_value(Ctx* c, int p, int64_t tb, int last) noexcept:
+    """The win-mode value (+1: the landlord wins, -1) of the state with seat ``p`` to
+    move, by df-pn on the table (kept across calls of one generation). Check
+    ``c.aborted`` after."""
+    cdef Key k
+    cdef uint32_t pn, dn
+    settle(c, &p, &tb, &last)
+    if goes_out(c, p, tb):
+        return 1 if p == c.landlord else -1
+    make_key(c, tb, state_meta(p, last, 0, 0), &k)
+    mid(c, p, tb, last, &k, PN_INF, PN_INF, &pn, &dn)
+    if c.aborted:
+        return 0
+    return 1 if pn == 0 else -1
+
+
+cdef int child_dfpn(Ctx* c, int p, int64_t tb, int last, int64_t code) noexcept:
+    """The win-mode value of the child after seat ``p`` plays ``code`` (0: passes), by
+    df-pn. Check ``c.aborted`` after."""
+    cdef uint8_t cc[NUM_RANKS]
+    cdef int q = (p + 1) % c.n, v
+    if code != 0 and code_cards(code) == c.left[p]:
+        return 1 if p == c.landlord else -1
+    if code != 0:
+        apply_code(c, p, code, cc)
+        v = dfpn_value(c, q, code, p)
+        undo_code(c, p, code, cc)
+        return v
+    if q == last or c.n == 2:
+        return dfpn_value(c, q, 0, -1)
+    return dfpn_value(c, q, tb, last)
+
+
 # -- the root: value, reported moves, principal variation --------------------------------
 
 cdef int reaches(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int64_t code, int target) noexcept:
@@ -1069,6 +1463,11 @@ cdef int reaches(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int64_t c
     else:
         alpha = -1
         beta = 1
+    if c.dfpn:
+        v = child_dfpn(c, p, tb, last, code)
+        if c.aborted:
+            return -1
+        return v == target
     v = child_value(c, p, tb, last, llp, fp, nllp, nfp, code, alpha, beta)
     if c.aborted:
         return -1
@@ -1239,6 +1638,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.c.arena)
+        free(self.c.kids)
 
     @property
     def entries(self):
@@ -1310,6 +1710,7 @@ cdef class Searcher:
         self.idle()
         self.c.features = features
         self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
+        self.c.dfpn = (features & FEAT_DFPN) != 0 and not self.c.score
 
     def set_poll(self, fn):
         """``fn()`` (or ``None``) is called under the GIL every 8192 nodes of a running
@@ -1382,6 +1783,8 @@ cdef class Searcher:
             self.auto_entries = 0
             r = self.c.left[0] + self.c.left[1] + self.c.left[2]
             self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 28 else (r // 2 if r < 64 else 40)))
+        if self.c.dfpn:
+            self.c.tmask = self.c.tfull      # df-pn's entries are not moved: the whole table
         return 0
 
     cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
@@ -1455,7 +1858,11 @@ cdef class Searcher:
         self.has_root = 1
         self.root_claimed = 0
         self.helper_done = 0
-        v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
+        if self.c.dfpn:
+            self.has_root = 0           # no helpers: df-pn runs on one thread
+            v = dfpn_value(&self.c, p, tb, last)
+        else:
+            v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
         self.has_root = 0
         if not ddz_claim(&self.root_claimed, 0, 1):
             # a helper finished the root first (and may have stopped this search): its
