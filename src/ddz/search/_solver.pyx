@@ -195,6 +195,7 @@ cdef enum:
     BUSY_BITS = 14         # ABDADA: slots of the "being searched" table
     FIRST_CAP = 4096       # move list capacity to start with (grown when a hand has more)
     PV_MAX = 120
+    SMALL_ENTRIES_LOG = 10 # a search of 20 cards or fewer starts on 2**10 entries (64 KiB: stays in cache)
     FEAT_CW = 1            # the control-win test at a lead (win mode)
     FEAT_CANON = 2         # states equal up to empty ranks share table entries
     FEAT_DEFAULT = 3
@@ -1539,6 +1540,51 @@ cdef int play_move(Ctx* c, int* p, int64_t* tb, int* last, int* llp, int* fp, in
 
 # -- Python-facing classes ------------------------------------------------------------
 
+cdef object _Solution = None       # ddz.Solution, set by _configure
+cdef tuple _FIELDS = ()
+cdef dict _PLAYS = None            # code -> ddz.Play
+cdef object _play_fn = None        # code -> ddz.Play for a code not cached yet
+cdef object _order_key = None      # the move order's key (sorting all_moves)
+cdef object _Position = None
+cdef object _perf_counter = None
+
+
+def _configure(solution, fields, plays, play_fn, order_key, position, perf_counter):
+    """Set what :meth:`Searcher.solve_position` builds its answer with (called once by
+    ddz.search.solver): the Solution class and its field names, the play cache and its
+    filler, the move order's key, the Position class and the clock."""
+    global _Solution, _FIELDS, _PLAYS, _play_fn, _order_key, _Position, _perf_counter
+    _Solution, _FIELDS, _PLAYS, _play_fn = solution, tuple(fields), plays, play_fn
+    _order_key, _Position, _perf_counter = order_key, position, perf_counter
+
+
+cdef inline object _play_of(object code):
+    p = _PLAYS.get(code)
+    if p is None:
+        p = _play_fn(code)
+    return p
+
+
+cdef object _make_solution(object pos, bint score, bint all_moves, int v, int exact, list codes,
+                           list line, int64_t nodes, double t0, double search_seconds, int seats,
+                           int landlord, int to_move):
+    cdef dict d
+    sol = _Solution.__new__(_Solution)
+    d = sol.__dict__
+    if not exact:
+        d.update(zip(_FIELDS, (False, None, None, [], [], None, nodes, _perf_counter() - t0, seats,
+                               landlord, search_seconds)))
+        return sol
+    moves = [_play_of(c) for c in codes]
+    if all_moves and len(moves) > 1:
+        moves.sort(key=_order_key)
+    lw = v > 0
+    d.update(zip(_FIELDS, (True, lw, lw == (to_move == landlord), moves, [_play_of(c) for c in line],
+                           v * pos.base * pos.multiplier if score else None, nodes,
+                           _perf_counter() - t0, seats, landlord, search_seconds)))
+    return sol
+
+
 cdef class Table:
     """A transposition table of ``table_mb`` MiB (rounded down to a power of two of
     64-byte entries), mapped from the kernel (its pages are zero until first touched:
@@ -1624,6 +1670,7 @@ cdef class Searcher:
     cdef int has_root
     cdef int auto_entries      # size the entries in use by the first search's cards
     cdef int busy              # a search runs (perhaps without the GIL): no other call
+    cdef readonly double search_seconds   # the last solve's own time (search and line), seconds
 
     def __cinit__(self, double table_mb=0):
         memset(&self.c, 0, sizeof(Ctx))
@@ -1782,7 +1829,7 @@ cdef class Searcher:
         if self.auto_entries:
             self.auto_entries = 0
             r = self.c.left[0] + self.c.left[1] + self.c.left[2]
-            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 28 else (r // 2 if r < 64 else 40)))
+            self.attach(self.using, (<Py_ssize_t>1) << (SMALL_ENTRIES_LOG if r <= 20 else (14 if r < 28 else (r // 2 if r < 64 else 40))))
         if self.c.dfpn:
             self.c.tmask = self.c.tfull      # df-pn's entries are not moved: the whole table
         return 0
@@ -1928,10 +1975,7 @@ cdef class Searcher:
         :raises ValueError: a bad hand, seat, play code, window or limit.
         :raises KeyboardInterrupt: Ctrl-C (or what the poll raised).
         """
-        cdef int v, root_v, exact = 1, p, last_, llp, fp
-        cdef int64_t tb, first
-        cdef Py_ssize_t m, i, n
-        cdef int64_t* buf = NULL
+        cdef int llp
         self.load(hands)
         self.check_state(to_move, to_beat, last, True)
         llp = landlord_plays_arg(landlord_plays)
@@ -1939,6 +1983,23 @@ cdef class Searcher:
             llp = 0
             farmers_played = 0
         self.start(node_limit, time_limit)
+        return self.run_solve(to_move, to_beat, last, llp, farmers_played, all_moves, PV_MAX)
+
+    cdef tuple run_solve(self, int to_move, int64_t to_beat, int last, int llp, int farmers_played,
+                         bint all_moves, int pv_max):
+        """The body of :meth:`solve` once the state is loaded and checked and the
+        limits set: ``(value, exact, moves, pv)``, the line cut at ``pv_max`` plies
+        (its first move is still found when ``pv_max`` is 0: the reported move);
+        :attr:`search_seconds` its own time."""
+        cdef int v, root_v, exact = 1, p, last_, fp
+        cdef int64_t tb, first
+        cdef Py_ssize_t m, i, n
+        cdef int64_t* buf = NULL
+        cdef double t0 = now()
+        cdef int pv_cap
+        if not 0 <= pv_max <= PV_MAX:
+            raise ValueError(f"pv_max must be 0 to {PV_MAX}")
+        pv_cap = pv_max if pv_max > 1 else 1
         self.c.ts = NULL
         moves = []
         pv = []
@@ -1962,7 +2023,7 @@ cdef class Searcher:
             # the principal variation: the first move reaching the value, ply by ply (its
             # first move is the reported one)
             p, tb, last_, fp = to_move, to_beat, last, farmers_played
-            while exact and len(pv) < PV_MAX:
+            while exact and len(pv) < pv_cap:
                 m = best_moves(&self.c, p, tb, last_, llp, fp, v, 1, &first, 1)
                 self.regain()
                 if m < 0:
@@ -1979,6 +2040,7 @@ cdef class Searcher:
             free(buf)
             self.restore_root()       # the line was played out on the context
             self.busy = 0
+        self.search_seconds = now() - t0
         self.finish()
         if not exact:
             return 0, False, [], []
@@ -1986,7 +2048,119 @@ cdef class Searcher:
             moves = pv[:1]
         if not self.c.score and (root_v > 0) != is_landlord_side(&self.c, to_move):
             moves = []
+        if len(pv) > pv_max:
+            del pv[pv_max:]
         return root_v, True, moves, pv
+
+    cdef int reset_fast(self, object rules, int seats, int landlord, int score, int features) except -1:
+        """:meth:`reset` for a trusted caller (a :class:`ddz.Position`'s fields)."""
+        if self.busy or self.table is None or rules is not self.rules:
+            self.reset(rules, seats, landlord, score, 0, features)
+            return 0
+        self.c.n = seats
+        self.c.landlord = landlord
+        self.c.score = score
+        self.c.shared = 0
+        self.stop_flag = 0
+        self.helper_stop = 0
+        self.helper_done = 0
+        self.root_claimed = 0
+        self.has_root = 0
+        self.c.nodes = 0
+        self.poll_fn = None
+        self.auto_entries = 1
+        self.table.new_generation()
+        self.attach(self.table, self.table.entries)
+        self.c.features = features
+        self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
+        self.c.dfpn = (features & FEAT_DFPN) != 0 and not score
+        return 0
+
+    cdef int load_trusted(self, tuple hands) except -1:
+        """Load a :class:`ddz.Position`'s hands (tuples of 15 ints, checked when the
+        position was built)."""
+        cdef int s, r, n = self.c.n
+        cdef tuple h
+        for s in range(n):
+            h = <tuple>hands[s]
+            self.c.left[s] = 0
+            for r in range(NUM_RANKS):
+                self.c.hands[s][r] = <uint8_t><int>h[r]
+                self.c.left[s] += self.c.hands[s][r]
+        for s in range(n, MAX_SEATS):
+            memset(self.c.hands[s], 0, NUM_RANKS)
+            self.c.left[s] = 0
+        for s in range(MAX_SEATS):
+            self.c.packed[s] = pack(self.c.hands[s])
+        if self.auto_entries:
+            self.auto_entries = 0
+            r = self.c.left[0] + self.c.left[1] + self.c.left[2]
+            self.attach(self.using, (<Py_ssize_t>1) << (SMALL_ENTRIES_LOG if r <= 20 else (14 if r < 28 else (r // 2 if r < 64 else 40))))
+        if self.c.dfpn:
+            self.c.tmask = self.c.tfull
+        return 0
+
+    cdef object solve_one(self, object pos, bint score, bint all_moves, object node_limit,
+                          double time_limit, int features, int pv_max, double t0):
+        """Solve a :class:`ddz.Position` (not over; its fields trusted) into a
+        :class:`ddz.Solution` (see :func:`_configure`); ``t0``: the call's start
+        (``perf_counter``)."""
+        cdef tuple hands = pos.hands
+        cdef int seats = len(hands), landlord = pos.landlord, to_move = pos.to_move, llp = 0, fp = 0
+        cdef int v, exact
+        cdef int64_t tb = 0
+        cdef int last = -1
+        beat = pos.to_beat
+        if beat is not None:
+            tb = beat.code
+            last = pos.last_player
+        self.reset_fast(pos.rules, seats, landlord, score, features)
+        self.load_trusted(hands)
+        if score:
+            llp = pos.landlord_plays
+            llp = 2 if llp >= 2 else llp
+            fp = pos.farmers_played
+        self.start(node_limit, time_limit)
+        v, exact, codes, line = self.run_solve(to_move, tb, last, llp, fp, all_moves, pv_max)
+        return _make_solution(pos, score, all_moves, v, exact, codes, line, self.c.nodes, t0,
+                              self.search_seconds, seats, landlord, to_move)
+
+    def solve_position(self, pos, bint score, bint all_moves, node_limit, double time_limit,
+                       int features, int pv_max, double t0):
+        """Solve a :class:`ddz.Position` that is not over (its fields are trusted: checked
+        when it was built) into a :class:`ddz.Solution` (``ddz.solve``'s path without a
+        poll, after ``_configure``). ``pv_max``: plies of the line (0..120)."""
+        self.idle()
+        if _Position is None or not isinstance(pos, _Position):
+            raise TypeError(f"solve_position takes a ddz.Position, not {type(pos).__name__}")
+        if pos.over:
+            raise ValueError("the position is over: nothing to search")
+        return self.solve_one(pos, score, all_moves, node_limit, time_limit, features, pv_max, t0)
+
+    def batch(self, positions, bint score, bint all_moves, node_limit, double time_limit,
+              int features, int pv_max, over_fn):
+        """Solve each :class:`ddz.Position` of the sequence ``positions`` in turn (one
+        C loop: no Python per position but ``over_fn(pos)`` for one that is over);
+        a list of :class:`ddz.Solution`. A position that is not a Position is a
+        TypeError naming its index."""
+        cdef Py_ssize_t i, n = len(positions)
+        cdef list out = [None] * n
+        cdef object pos
+        self.idle()
+        if _Position is None:
+            raise TypeError("ddz.search.solver is not loaded")
+        if not callable(over_fn):
+            raise TypeError("over_fn must be callable")
+        for i in range(n):
+            pos = positions[i]
+            if type(pos) is not _Position and not isinstance(pos, _Position):
+                raise TypeError(f"positions[{i}] is not a ddz.Position: {type(pos).__name__}")
+            if pos.over:
+                out[i] = over_fn(pos)
+            else:
+                out[i] = self.solve_one(pos, score, all_moves, node_limit, time_limit, features, pv_max,
+                                        _perf_counter())
+        return out
 
     cdef void restore_root(self) noexcept:
         """Put the root's hands (saved by :meth:`root_search`) back on the context."""
