@@ -25,7 +25,12 @@ Sections (``--sections``, default all but ``deals`` and ``resolver``):
   how many positions had the full limit (one solved within 60 s counts as such
   either way; one stopped earlier is unknown between its limit and 60 s);
 * ``resolver``: ``doudizhu-resolver`` (pure Python, ``pip install doudizhu-resolver``)
-  on the puzzles, each in a subprocess with a time cap, when it is installed.
+  on the puzzles, each in a subprocess with a time cap, when it is installed;
+* ``small``: the fixed cost of a call (issue 41): a 12-card ``solve`` (the baseline
+  file's), a one-node position, ``solve_batch`` per position;
+* ``proof``: df-pn's proof against alpha-beta's tree (nodes, CPU time) on the ``three``
+  section's positions not exact within 2 s (``--proof-cap`` seconds each, a 512 MiB
+  table).
 
 Positions of this bench's own seed are generated the way ../shared/solver/README.md
 describes for the baseline (two players: ``random.Random(seed)``, a shuffled deck, the
@@ -345,6 +350,71 @@ def deals(seed, count, sizes, limit, budget):
           f"{(time.perf_counter() - wall) / 60:.1f} min of wall time; load average at the end {load_line():.2f}\n")
 
 
+def small(path):
+    section("Small solves (issue 41 item 5): the fixed cost of a call, solve_batch")
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    pos12 = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == 12]
+    one = Position(["33", "4"])
+
+    def per_call(fn, reps, rounds=15):
+        best = float("inf")
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                fn()
+            best = min(best, (time.perf_counter() - t0) / reps)
+        return best
+
+    for p in pos12:
+        solve(p)
+    print("Per-call wall time, the least of 15 rounds (the rounds the other jobs disturbed least); "
+          "12-card figures are the median over the baseline file's 100 12-card positions of each "
+          "position solved 20 times in a row.\n")
+    print("| what | µs |")
+    print("|---|---:|")
+    med = statistics.median(per_call(lambda p=p: solve(p), 20) for p in pos12)
+    print(f"| `solve`, 12 cards, median | **{med * 1e6:.2f}** |")
+    med0 = statistics.median(per_call(lambda p=p: solve(p, pv_plies=0), 20) for p in pos12)
+    print(f"| `solve(pv_plies=0)`, 12 cards, median | {med0 * 1e6:.2f} |")
+    srch = statistics.median(min(solve(p).search_seconds for _ in range(20)) for p in pos12)
+    print(f"| its `search_seconds`, median | {srch * 1e6:.2f} |")
+    print(f"| `solve`, one-node position `33/4` | **{per_call(lambda: solve(one), 1000) * 1e6:.2f}** |")
+    big = pos12 * 10
+    for pv in (None, 0):
+        t = per_call(lambda: ddz.solve_batch(big, pv_plies=pv), 1, 7) / len(big)
+        print(f"| `solve_batch` of 1,000 12-card positions (each distinct from the last), pv_plies={pv}, per position | "
+              f"**{t * 1e6:.2f}** |")
+    t = per_call(lambda: [solve(p) for p in big], 1, 7) / len(big)
+    print(f"| the same 1,000 by `solve` one by one, per position | {t * 1e6:.2f} |")
+    print(f"\nload average at the end {load_line():.2f}\n")
+
+
+def proof(seed, count, limit, cap, table_mb):
+    section(f"df-pn against alpha-beta: the three-player 30-card positions not exact within {limit:g} s "
+            f"(win mode, table {table_mb} MiB, at most {cap:g} s each)")
+    from ddz.search import _solver
+    s = _solver.Searcher(table_mb)
+    hard = []
+    for i, pos in enumerate(three_player(seed, 30, count)):
+        if not solve(pos, cancel=CpuLimit(limit)).exact:
+            hard.append((i, pos))
+    print("| # | position | alpha-beta: value | nodes | CPU s | df-pn: value | nodes | CPU s | nodes ab / df-pn |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for i, pos in hard:
+        row = [str(i), f"`{pos}`"]
+        found = []
+        for feats in (3, 63):
+            s.reset(pos.rules, 3, 0, False, 0, feats)
+            c0 = time.thread_time()
+            v, ex = s.value(pos.hands, 0, 0, -1, 0, False, -1, 1, None, cap)
+            dt = time.thread_time() - c0
+            found.append(s.nodes)
+            row += [f"{v:+d}" if ex else "—", f"{s.nodes:,}", f"{dt:.2f}"]
+        row.append(f"{found[0] / found[1]:.2f}")
+        print("| " + " | ".join(row) + " |", flush=True)
+    print(f"\nload average at the end {load_line():.2f}\n")
+
+
 def _suited(text, used):
     """Suited notation of doudizhu-resolver (``3s-10h-BJ-CJ``), each card once over the
     hands (``used``: suits taken per rank so far)."""
@@ -402,7 +472,8 @@ def resolver(cap):
     print()
 
 
-SECTIONS = ("puzzles", "baseline", "threads", "three", "features", "random", "deals", "resolver")
+SECTIONS = ("puzzles", "baseline", "threads", "three", "features", "random", "deals", "resolver", "small",
+            "proof")
 
 
 def main():
@@ -424,6 +495,7 @@ def main():
     ap.add_argument("--deal-limit", type=float, default=60.0)
     ap.add_argument("--budget", type=float, default=7200.0, help="seconds for the deals section")
     ap.add_argument("--resolver-cap", type=float, default=60.0)
+    ap.add_argument("--proof-cap", type=float, default=60.0, help="seconds per search in the proof section")
     args = ap.parse_args()
     for rules in (STANDARD, REPEAT_KICKERS):      # first-use costs, untimed
         solve(Position(["KK5543", "225543"], rules=rules))
@@ -446,6 +518,10 @@ def main():
             deals(args.seed + 1000, args.deal_count, args.deal_sizes, args.deal_limit, args.budget)
         elif name == "resolver":
             resolver(args.resolver_cap)
+        elif name == "small":
+            small(args.baseline)
+        elif name == "proof":
+            proof(args.seed + 30, args.three, 2.0, args.proof_cap, 512)
 
 
 if __name__ == "__main__":

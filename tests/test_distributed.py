@@ -45,8 +45,8 @@ def ray_cluster():
 
 
 def _same(solutions):
-    """Solutions without their wall time (the only field that may differ)."""
-    return [dataclasses.replace(s, seconds=0.0) for s in solutions]
+    """Solutions without their wall times (the only fields that may differ)."""
+    return [dataclasses.replace(s, seconds=0.0, search_seconds=0.0) for s in solutions]
 
 
 # -- in one process ---------------------------------------------------------------------

@@ -718,6 +718,13 @@ def _solver_campaign(call, rng, generic, random_hand):
         "features": (3, [(lbl, v, None) for lbl, v in generic]),
         "fn": (None, [(lbl, v, None) for lbl, v in generic]),
         "main": (solver.Searcher(1), [(lbl, v, None) for lbl, v in generic] + [("self", s, False)]),
+        "pos": (ddz.Position(small), [(lbl, v, None) for lbl, v in generic] + [
+            ("over", ddz.Position([small[0], [0] * 15]), False)]),
+        "positions": ([ddz.Position(small)], [(lbl, v, None) for lbl, v in generic] + [
+            ("[over]", [ddz.Position([small[0], [0] * 15])], True), ("[1]", [1], False)]),
+        "pv_max": (120, [(lbl, v, None) for lbl, v in generic] + [("-1", -1, False), ("121", 121, False)]),
+        "t0": (0.0, [(lbl, v, None) for lbl, v in generic]),
+        "over_fn": (lambda p: None, [(lbl, v, None) for lbl, v in generic]),
     }
     for mname, unbound in sorted(solver_methods().items()):
         params = [p for p in list(inspect.signature(unbound).parameters.values())[1:]

@@ -23,7 +23,7 @@ from .search.bots import Bot, GreedyBot, RandomBot, SolverBot
 from .game.actions import ActionIdError, ActionSpace, encode_actions, encode_cards
 from .version import VersionInfo, __version__, version_info
 from .game.position import Position
-from .search.solver import Solution, check_table_memory, solve
+from .search.solver import Solution, check_table_memory, solve, solve_batch
 from .search.expert import ExpertBot
 from .search.registry import bot_factory
 from .core.parallel import threads_arg, usable_cpus
@@ -40,7 +40,7 @@ __all__ = [
 ]
 __all__ += ["ActionSpace", "ActionIdError", "ActionTypeError", "encode_cards", "encode_actions"]
 __all__ += ["__version__", "version_info", "VersionInfo"]
-__all__ += ["Position", "Solution", "solve", "check_table_memory", "TableMemoryError", "ExpertBot"]
+__all__ += ["Position", "Solution", "solve", "solve_batch", "check_table_memory", "TableMemoryError", "ExpertBot"]
 __all__ += ["NeuralBot", "CheckpointError"]
 __all__ += ["bot_factory", "threads_arg", "usable_cpus"]
 

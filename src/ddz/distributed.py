@@ -335,14 +335,19 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 # -- solving ---------------------------------------------------------------------------
 
 def _solve_chunk(positions: list, kwargs: dict) -> list:
-    from .search.solver import solve   # start-up time: this module is imported by `ddz selfplay`, which needs no solver
+    # start-up time: this module is imported by `ddz selfplay`, which needs no solver
+    from .search.solver import solve, solve_batch
+    if kwargs.get("threads", 1) == 1:
+        # one C loop over the positions (the same answers as solve, one by one)
+        return solve_batch(positions, **{k: v for k, v in kwargs.items() if k != "threads"})
     return [solve(p, **kwargs) for p in positions]
 
 
 def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Optional[int] = None,
                ray: Optional[bool] = None, **solve_kwargs) -> list:
     """Solve many perfect-information positions (RULES.md §5, §6): ``[ddz.solve(p, **solve_kwargs)
-    for p in positions]``, fanned out over Ray with ``workers >= 2``.
+    for p in positions]``, fanned out over Ray with ``workers >= 2``; each chunk (all of
+    them with ``workers=None``) is one :func:`ddz.solve_batch` call when ``threads`` is 1.
 
     :param positions: :class:`ddz.Position` objects, or their text (``Position.parse``).
     :param workers: ``None`` or ``1``: solve here; ``N >= 2``: Ray remote tasks, at most

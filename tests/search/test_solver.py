@@ -659,3 +659,43 @@ def test_solver_bot_plays_legal_hands():
         SolverBot(samples=10**9)        # a solve per sample on every turn: it would never answer
     with pytest.raises(DdzError, match=r"sequence of 3 bots, not a string: 'greedy' \(make_bot"):
         play_hand(ddz.Game(seed=1), "greedy")
+
+
+@pytest.mark.parametrize("score", [False, True])
+def test_solve_batch_equals_solve_one_by_one(score):
+    """``solve_batch`` gives each position the answer ``solve`` gives it (a position that
+    is over included), in order; ``pv_plies`` cuts the line and keeps the reported move;
+    ``search_seconds`` is the search's share of the call."""
+    rng = np.random.default_rng(4105 + score)
+    positions = [_random_position(rng, 2 + i % 2, RULESETS[i % 2], 8 if NO_EXTENSIONS else 12)
+                 for i in range(8 if NO_EXTENSIONS else 40)]
+    positions.append(Position(["33", "4"]).after(ddz.Play.parse("33")))
+    batch = ddz.solve_batch(positions, score=score, all_moves=True)
+    assert len(batch) == len(positions)
+    for pos, got in zip(positions, batch):
+        want = solve(pos, score=score, all_moves=True)
+        assert (got.exact, got.landlord_wins, got.win, got.moves, got.pv, got.value, got.seats, got.landlord) == \
+            (want.exact, want.landlord_wins, want.win, want.moves, want.pv, want.value, want.seats,
+             want.landlord), str(pos)
+        assert 0 <= got.search_seconds <= got.seconds
+        for plies in (0, 1, 3):
+            short = solve(pos, score=score, pv_plies=plies)
+            assert short.pv == want.pv[:plies] and short.moves == want.moves[:1] if (score or want.win) else \
+                short.pv == want.pv[:plies] and short.moves == [], (str(pos), plies)
+    short = ddz.solve_batch(positions[:5], score=score, pv_plies=1)
+    assert [s.pv for s in short] == [s.pv[:1] for s in batch[:5]]
+
+
+@pytest.mark.parametrize("args, kw, words", [
+    (("KK5543/225543",), {}, "sequence of ddz.Position"),
+    ([[Position(["3", "4"]), "3/4"]], {}, "positions[1]"),
+    ([[Position(["3", "4"])]], {"pv_plies": -1}, "pv_plies"),
+    ([[Position(["3", "4"])]], {"score": 1}, "score"),
+    ([[Position(["3", "4"])]], {"node_limit": 0}, "node_limit"),
+])
+def test_solve_batch_argument_errors(args, kw, words):
+    with pytest.raises(DdzError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        ddz.solve_batch(*args, **kw)
+    if "pv_plies" in kw:
+        with pytest.raises(DdzError, match="pv_plies"):
+            solve(Position(["3", "4"]), pv_plies=True)

@@ -45,3 +45,52 @@ def test_search_cheap_tests_against_the_move_generator(rules):
         assert bool(g) == one_play, (hand, str(beat))
         outs += bool(g)
     assert forced > 50 and outs > 50
+
+
+def _searcher_solve(s, pos, features, all_moves):
+    s.reset(pos.rules, len(pos.hands), pos.landlord, False, 0, features)
+    tb = pos.to_beat
+    return s.solve(pos.hands, pos.to_move, 0 if tb is None else tb.code,
+                   -1 if pos.last_player is None else pos.last_player, 0, False, all_moves, None, 0.0)
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+def test_proof_number_search_gives_the_alpha_beta_answer(rules):
+    """Win mode by df-pn (FEAT_DFPN, with and without its options) against alpha-beta:
+    the same value, reported moves and principal variation on random two- and
+    three-player positions of up to 20 cards (any seat to move, after a play too), and
+    the reference minimax's value and winning moves on small ones."""
+    from ddz.search import _solver
+    from ddz.search.reference_solver import ref_solve
+    s = _solver.Searcher(8)
+    rng = np.random.default_rng(4141 + (rules is RULESETS[1]))
+    variants = (3 | 4, 3 | 4 | 8 | 16 | 32, 1 | 4)
+    checked = 0
+    for i in range(90):
+        seats = 2 if i % 5 == 0 else 3
+        total = int(rng.integers(seats + 1, 21 if i % 3 else 11))
+        while True:
+            cuts = sorted(rng.choice(np.arange(1, total), size=seats - 1, replace=False).tolist())
+            parts = np.split(rng.permutation(CARDS)[:total], cuts)
+            if max(len(x) for x in parts) <= 20:
+                break
+        hands = [np.bincount(x, minlength=15).tolist() for x in parts]
+        pos = ddz.Position(hands, landlord=int(rng.integers(seats)), to_move=int(rng.integers(seats)),
+                           rules=rules)
+        moves = [m for m in pos.legal_moves() if m]
+        if i % 2 and moves:                    # a position with a play to beat
+            m = moves[int(rng.integers(len(moves)))]
+            if sum(m.counts) < pos.cards_left[pos.to_move]:
+                pos = pos.after(m)
+        all_moves = i % 4 == 0
+        want = _searcher_solve(s, pos, 3, all_moves)
+        for f in variants:
+            assert _searcher_solve(s, pos, f, all_moves) == want, (str(pos), f)
+        if total <= 9:
+            ref = ref_solve(pos.hands, pos.landlord, pos.to_move, pos.to_beat, pos.last_player, rules)
+            value, exact, codes, _ = _searcher_solve(s, pos, 3 | 4, True)
+            assert exact and value == ref.value, str(pos)
+            mover_wins = (value > 0) == (pos.to_move == pos.landlord)
+            assert codes and sorted(codes) == sorted(p.code for p in ref.best) if mover_wins else codes == [], str(pos)
+            checked += 1
+    assert checked >= 10

@@ -195,6 +195,7 @@ cdef enum:
     BUSY_BITS = 14         # ABDADA: slots of the "being searched" table
     FIRST_CAP = 4096       # move list capacity to start with (grown when a hand has more)
     PV_MAX = 120
+    SMALL_ENTRIES_LOG = 10 # a search of 20 cards or fewer starts on 2**10 entries (64 KiB: stays in cache)
     FEAT_CW = 1            # the control-win test at a lead (win mode)
     FEAT_CANON = 2         # states equal up to empty ranks share table entries
     FEAT_DEFAULT = 3
@@ -203,6 +204,12 @@ cdef enum:
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
     PREFETCH_ENTRIES = 1 << 15     # a table of fewer entries in use (2 MiB) stays in cache: no prefetching
     GROW_AT = 1            # the entries in use double when the nodes pass this many times them
+    FEAT_DFPN = 4          # win mode: depth-first proof-number search instead of alpha-beta
+    FEAT_DFPN_H = 8        # df-pn: first proof and disproof numbers from the hands (else 1 and 1)
+    FEAT_DFPN_MAX = 16     # df-pn: a sum over children counted as their largest plus one per other open child
+    FEAT_DFPN_EPS = 32     # df-pn: the 1 + 1/4 threshold (fewer switches between siblings)
+    PN_INF = 1 << 30       # df-pn: an infinite proof or disproof number
+    DBUCKET = 4            # df-pn: entries per table bucket
 
 
 cdef struct Entry:
@@ -231,6 +238,32 @@ cdef struct Beaters:
     # what one opponent could beat with: per width w, the ranks it holds w or more of
     uint32_t m[5]
     int bombs              # its bombs' ranks (bit r), and 1 << 15 for the rocket
+
+
+cdef struct DEntry:
+    # a df-pn table entry (64 bytes, in the same table as Entry: a search uses one kind
+    # per generation): the full state, its proof and disproof numbers, the nodes spent
+    uint64_t h[MAX_SEATS]
+    int64_t tb
+    uint64_t work
+    uint32_t pn
+    uint32_t dn
+    uint16_t meta
+    uint16_t gen
+    uint8_t used
+    uint8_t pad[11]
+
+
+cdef struct DChild:
+    # a df-pn node's child: its key, its state after the forced passes (p -1: the hand
+    # is decided, pn and dn say how) and its last known proof and disproof numbers
+    Key k
+    int64_t code
+    int64_t tb
+    int p
+    int last
+    uint32_t pn
+    uint32_t dn
 
 
 cdef struct MoveK:
@@ -268,6 +301,10 @@ cdef struct Ctx:
     Py_ssize_t arena_cap
     Py_ssize_t top
     Py_ssize_t max_moves
+    int dfpn               # win mode by df-pn (FEAT_DFPN)
+    DChild* kids           # df-pn: the children of the nodes on the path
+    Py_ssize_t kids_cap
+    Py_ssize_t ktop
 
 
 cdef inline double now() noexcept nogil:
@@ -1050,6 +1087,364 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     return best
 
 
+# -- depth-first proof-number search (win mode) ------------------------------------------
+#
+# The AND/OR mapping (docs/DESIGN.md): what is proved is "the landlord wins". A node with
+# the landlord to move is an OR node (one winning move proves it), a node with either
+# farmer to move an AND node (every move must lose for the farmers): the two farmers
+# are one side, so "the farmers win if either goes out" is the disproof of the landlord's
+# win, and a farmer's node is refuted by one move of that farmer. The proof number of a
+# node is the fewest leaves to prove still (OR: the least of its children's, AND: their
+# sum), the disproof number the fewest to disprove (OR: the sum, AND: the least); a hand
+# that ends is proved (the landlord went out) or disproved (a farmer did), and so is a
+# node the static tests decide (a seat whose whole hand is one legal play; the
+# control-win test at a lead). Forced passes are stepped through as alpha-beta does, so
+# a node is a position where the seat to move has a real choice.
+
+cdef int dfpn_eps_shift = 3      # the 1 + 2**-k threshold's k (FEAT_DFPN_EPS)
+cdef int dfpn_hmode = 0          # the first numbers' formula (FEAT_DFPN_H), for measuring
+
+
+def _dfpn_params(int eps_shift, int hmode):
+    """Measuring hook: df-pn's threshold factor 1 + 2**-eps_shift and first-number formula."""
+    global dfpn_eps_shift, dfpn_hmode
+    dfpn_eps_shift = eps_shift
+    dfpn_hmode = hmode
+
+
+cdef inline uint32_t sat_add(uint32_t a, uint32_t b) noexcept nogil:
+    """a + b, infinite if either is, else at most PN_INF - 1."""
+    cdef uint64_t s
+    if a >= PN_INF or b >= PN_INF:
+        return PN_INF
+    s = <uint64_t>a + b
+    return <uint32_t>(s if s < PN_INF - 1 else PN_INF - 1)
+
+
+cdef inline DEntry* dfind(Ctx* c, const Key* k) noexcept nogil:
+    """The df-pn entry of the state of key ``k`` (NULL: none)."""
+    cdef DEntry* b = (<DEntry*>c.tt) + (k.hash & c.tfull & ~(<uint64_t>(DBUCKET - 1)))
+    cdef int i
+    for i in range(DBUCKET):
+        if b[i].used and b[i].gen == c.gen and b[i].h[0] == k.h[0] and b[i].h[1] == k.h[1] \
+                and b[i].h[2] == k.h[2] and b[i].tb == k.tb and b[i].meta == k.meta:
+            return b + i
+    return NULL
+
+
+cdef inline void dstore(Ctx* c, const Key* k, uint32_t pn, uint32_t dn, uint64_t work) noexcept nogil:
+    """Store a state's numbers: in its own entry, else in place of the entry of its
+    bucket that cost the least work (an empty one or another generation's first)."""
+    cdef DEntry* b = (<DEntry*>c.tt) + (k.hash & c.tfull & ~(<uint64_t>(DBUCKET - 1)))
+    cdef DEntry* e = NULL
+    cdef int i
+    cdef uint64_t least = <uint64_t>-1
+    for i in range(DBUCKET):
+        if not b[i].used or b[i].gen != c.gen:
+            if least != 0:
+                e = b + i
+                least = 0
+            continue
+        if b[i].h[0] == k.h[0] and b[i].h[1] == k.h[1] and b[i].h[2] == k.h[2] \
+                and b[i].tb == k.tb and b[i].meta == k.meta:
+            e = b + i
+            work += e.work
+            break
+        if b[i].work < least:
+            least = b[i].work
+            e = b + i
+    e.h[0] = k.h[0]
+    e.h[1] = k.h[1]
+    e.h[2] = k.h[2]
+    e.tb = k.tb
+    e.meta = k.meta
+    e.gen = c.gen
+    e.used = 1
+    e.pn = pn
+    e.dn = dn
+    e.work = work
+
+
+cdef inline void apply_code(Ctx* c, int p, int64_t code, uint8_t* cc) noexcept nogil:
+    """Seat ``p`` plays ``code`` (not the pass) on the context; ``cc``: its counts, kept
+    for :func:`undo_code`."""
+    cdef int r
+    code_counts(code, cc)
+    for r in range(NUM_RANKS):
+        c.hands[p][r] -= cc[r]
+    c.packed[p] -= pack_code(code)
+    c.left[p] -= code_cards(code)
+
+
+cdef inline void undo_code(Ctx* c, int p, int64_t code, const uint8_t* cc) noexcept nogil:
+    cdef int r
+    for r in range(NUM_RANKS):
+        c.hands[p][r] += cc[r]
+    c.packed[p] += pack_code(code)
+    c.left[p] += code_cards(code)
+
+
+cdef inline void decided(Ctx* c, int winner, uint32_t* pn, uint32_t* dn) noexcept nogil:
+    """The numbers of a hand that ``winner`` (a seat) has won."""
+    if winner == c.landlord:
+        pn[0] = 0
+        dn[0] = PN_INF
+    else:
+        pn[0] = PN_INF
+        dn[0] = 0
+
+
+cdef inline void first_numbers(Ctx* c, uint32_t* pn, uint32_t* dn) noexcept nogil:
+    """The numbers of a state not searched yet: 1 and 1, or (FEAT_DFPN_H) the plays the
+    landlord needs to empty its hand and the fewest a farmer needs (by split_count)."""
+    cdef int q, f = 99, s
+    if not (c.features & FEAT_DFPN_H):
+        pn[0] = 1
+        dn[0] = 1
+        return
+    for q in range(c.n):
+        if q != c.landlord:
+            s = split_count(c.packed[q])
+            if s < f:
+                f = s
+    s = split_count(c.packed[c.landlord])
+    if dfpn_hmode == 1:
+        s = s * s
+        f = f * f
+    elif dfpn_hmode == 2:
+        s = (s + 1) // 2
+        f = (f + 1) // 2
+    elif dfpn_hmode == 3:
+        s = 1 << (s if s < 20 else 20) >> 1
+        f = 1 << (f if f < 20 else 20) >> 1
+    pn[0] = <uint32_t>(1 + s)
+    dn[0] = <uint32_t>(1 + f)
+
+
+cdef void settle(Ctx* c, int* p, int64_t* tb, int* last) noexcept nogil:
+    """Step through the forced passes (as :func:`search` does)."""
+    cdef int q
+    while tb[0] != 0 and forced_pass(c, p[0], tb[0]):
+        q = (p[0] + 1) % c.n
+        if q == last[0] or c.n == 2:
+            tb[0] = 0
+            last[0] = -1
+        p[0] = q
+
+
+cdef void make_child(Ctx* c, int p, int64_t tb, int last, int64_t code, DChild* ch) noexcept nogil:
+    """The child of seat ``p``'s move ``code`` (0: the pass), its forced passes stepped
+    through, decided (``ch.p`` -1) when a seat goes out or can at once."""
+    cdef uint8_t cc[NUM_RANKS]
+    cdef int q = (p + 1) % c.n
+    ch.code = code
+    if code != 0 and code_cards(code) == c.left[p]:
+        ch.p = -1
+        decided(c, p, &ch.pn, &ch.dn)
+        return
+    if code != 0:
+        apply_code(c, p, code, cc)
+        tb = code
+        last = p
+    elif q == last or c.n == 2:
+        tb = 0
+        last = -1
+    settle(c, &q, &tb, &last)
+    if goes_out(c, q, tb):
+        ch.p = -1
+        decided(c, q, &ch.pn, &ch.dn)
+    else:
+        ch.p = q
+        ch.tb = tb
+        ch.last = last
+        make_key(c, tb, state_meta(q, last, 0, 0), &ch.k)
+        first_numbers(c, &ch.pn, &ch.dn)
+    if code != 0:
+        undo_code(c, p, code, cc)
+
+
+cdef int grow_kids(Ctx* c, Py_ssize_t need) noexcept nogil:
+    cdef Py_ssize_t cap = c.kids_cap
+    cdef DChild* k
+    if c.ktop + need <= cap:
+        return 1
+    while cap < c.ktop + need:
+        cap = cap * 2 if cap else 4096
+    k = <DChild*>realloc(c.kids, cap * sizeof(DChild))
+    if k == NULL:
+        return 0
+    c.kids = k
+    c.kids_cap = cap
+    return 1
+
+
+cdef void mid(Ctx* c, int p, int64_t tb, int last, const Key* kk, uint32_t thpn, uint32_t thdn,
+              uint32_t* opn, uint32_t* odn) noexcept:
+    """df-pn's multiple iterative deepening at a node (seat ``p`` to move with a choice,
+    not going out at once; key ``kk``): search below until its proof number reaches
+    ``thpn`` or its disproof number ``thdn`` (or it is solved); its numbers in ``opn``,
+    ``odn`` and the table. Check ``c.aborted`` after."""
+    cdef int64_t nodes0 = c.nodes, code
+    cdef Py_ssize_t base, n, i, kb, best
+    cdef int or_node = p == c.landlord, cp, clast
+    cdef int maxsum = (c.features & FEAT_DFPN_MAX) != 0, eps = (c.features & FEAT_DFPN_EPS) != 0
+    cdef uint32_t smax, sopen
+    cdef int64_t sec
+    cdef uint32_t pn, dn, cpn, cdn, second, bpn = 0, bdn = 0
+    cdef int64_t cthpn, cthdn, ctb
+    cdef DEntry* e
+    cdef DChild* ch
+    cdef Key ck
+    cdef uint8_t cc[NUM_RANKS]
+    c.nodes += 1
+    if c.nodes >= c.node_stop or c.stop[0] or ((c.nodes & CHECK_EVERY) == 0 and hit_limit(c)):
+        c.aborted = 1
+        return
+    base = c.top
+    n = gen_ordered(c, p, tb, last, -1)
+    if n < 0:
+        c.aborted = 1
+        return
+    c.top = base + n
+    if tb == 0 and (c.features & FEAT_CW) and control_win(c, p, base, n):
+        c.top = base
+        decided(c, p, opn, odn)
+        dstore(c, kk, opn[0], odn[0], 1)
+        return
+    kb = c.ktop
+    if not grow_kids(c, n):
+        c.top = base
+        c.aborted = 1
+        return
+    c.ktop = kb + n
+    for i in range(n):
+        make_child(c, p, tb, last, c.arena[base + i].code, c.kids + kb + i)
+    c.top = base
+    while True:
+        if or_node:
+            pn = PN_INF
+            dn = 0
+        else:
+            pn = 0
+            dn = PN_INF
+        second = PN_INF
+        best = 0
+        smax = 0
+        sopen = 0
+        for i in range(n):
+            ch = c.kids + kb + i
+            if ch.p >= 0:
+                e = dfind(c, &ch.k)
+                if e != NULL:
+                    ch.pn = e.pn
+                    ch.dn = e.dn
+            cpn = ch.pn
+            cdn = ch.dn
+            if maxsum and cpn != 0 and cdn != 0:
+                sopen += 1
+                if (cdn if or_node else cpn) > smax:
+                    smax = cdn if or_node else cpn
+            if or_node:
+                dn = sat_add(dn, cdn)
+                if cpn < pn:
+                    second = pn
+                    pn = cpn
+                    best = i
+                    bdn = cdn
+                elif cpn < second:
+                    second = cpn
+                if pn == 0:
+                    dn = PN_INF
+                    break
+            else:
+                pn = sat_add(pn, cpn)
+                if cdn < dn:
+                    second = dn
+                    dn = cdn
+                    best = i
+                    bpn = cpn
+                elif cdn < second:
+                    second = cdn
+                if dn == 0:
+                    pn = PN_INF
+                    break
+        if maxsum and pn != 0 and dn != 0 and smax < PN_INF:
+            # the sum's stand-in: the largest open child's number and one for each other
+            if or_node:
+                dn = sat_add(smax, sopen - 1)
+            else:
+                pn = sat_add(smax, sopen - 1)
+        if pn == 0 or dn == 0 or pn >= thpn or dn >= thdn:
+            break
+        sec = <int64_t>second + 1
+        if eps and second < PN_INF:
+            sec = <int64_t>second + (second >> dfpn_eps_shift) + 1
+        if or_node:
+            cthpn = thpn if thpn < sec else sec
+            cthdn = <int64_t>thdn - dn + bdn
+        else:
+            cthdn = thdn if thdn < sec else sec
+            cthpn = <int64_t>thpn - pn + bpn
+        if cthpn > PN_INF:
+            cthpn = PN_INF
+        if cthdn > PN_INF:
+            cthdn = PN_INF
+        ch = c.kids + kb + best
+        code = ch.code
+        cp = ch.p
+        ctb = ch.tb
+        clast = ch.last
+        ck = ch.k
+        if code != 0:
+            apply_code(c, p, code, cc)
+        mid(c, cp, ctb, clast, &ck, <uint32_t>cthpn, <uint32_t>cthdn, &cpn, &cdn)
+        if code != 0:
+            undo_code(c, p, code, cc)
+        if c.aborted:
+            c.ktop = kb
+            return
+        ch = c.kids + kb + best          # the array may have moved
+        ch.pn = cpn
+        ch.dn = cdn
+    c.ktop = kb
+    opn[0] = pn
+    odn[0] = dn
+    dstore(c, kk, pn, dn, <uint64_t>(c.nodes - nodes0))
+
+
+cdef int dfpn_value(Ctx* c, int p, int64_t tb, int last) noexcept:
+    """The win-mode value (+1: the landlord wins, -1) of the state with seat ``p`` to
+    move, by df-pn on the table (kept across calls of one generation). Check
+    ``c.aborted`` after."""
+    cdef Key k
+    cdef uint32_t pn, dn
+    settle(c, &p, &tb, &last)
+    if goes_out(c, p, tb):
+        return 1 if p == c.landlord else -1
+    make_key(c, tb, state_meta(p, last, 0, 0), &k)
+    mid(c, p, tb, last, &k, PN_INF, PN_INF, &pn, &dn)
+    if c.aborted:
+        return 0
+    return 1 if pn == 0 else -1
+
+
+cdef int child_dfpn(Ctx* c, int p, int64_t tb, int last, int64_t code) noexcept:
+    """The win-mode value of the child after seat ``p`` plays ``code`` (0: passes), by
+    df-pn. Check ``c.aborted`` after."""
+    cdef uint8_t cc[NUM_RANKS]
+    cdef int q = (p + 1) % c.n, v
+    if code != 0 and code_cards(code) == c.left[p]:
+        return 1 if p == c.landlord else -1
+    if code != 0:
+        apply_code(c, p, code, cc)
+        v = dfpn_value(c, q, code, p)
+        undo_code(c, p, code, cc)
+        return v
+    if q == last or c.n == 2:
+        return dfpn_value(c, q, 0, -1)
+    return dfpn_value(c, q, tb, last)
+
+
 # -- the root: value, reported moves, principal variation --------------------------------
 
 cdef int reaches(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int64_t code, int target) noexcept:
@@ -1069,6 +1464,11 @@ cdef int reaches(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int64_t c
     else:
         alpha = -1
         beta = 1
+    if c.dfpn:
+        v = child_dfpn(c, p, tb, last, code)
+        if c.aborted:
+            return -1
+        return v == target
     v = child_value(c, p, tb, last, llp, fp, nllp, nfp, code, alpha, beta)
     if c.aborted:
         return -1
@@ -1139,6 +1539,51 @@ cdef int play_move(Ctx* c, int* p, int64_t* tb, int* last, int* llp, int* fp, in
 
 
 # -- Python-facing classes ------------------------------------------------------------
+
+cdef object _Solution = None       # ddz.Solution, set by _configure
+cdef tuple _FIELDS = ()
+cdef dict _PLAYS = None            # code -> ddz.Play
+cdef object _play_fn = None        # code -> ddz.Play for a code not cached yet
+cdef object _order_key = None      # the move order's key (sorting all_moves)
+cdef object _Position = None
+cdef object _perf_counter = None
+
+
+def _configure(solution, fields, plays, play_fn, order_key, position, perf_counter):
+    """Set what :meth:`Searcher.solve_position` builds its answer with (called once by
+    ddz.search.solver): the Solution class and its field names, the play cache and its
+    filler, the move order's key, the Position class and the clock."""
+    global _Solution, _FIELDS, _PLAYS, _play_fn, _order_key, _Position, _perf_counter
+    _Solution, _FIELDS, _PLAYS, _play_fn = solution, tuple(fields), plays, play_fn
+    _order_key, _Position, _perf_counter = order_key, position, perf_counter
+
+
+cdef inline object _play_of(object code):
+    p = _PLAYS.get(code)
+    if p is None:
+        p = _play_fn(code)
+    return p
+
+
+cdef object _make_solution(object pos, bint score, bint all_moves, int v, int exact, list codes,
+                           list line, int64_t nodes, double t0, double search_seconds, int seats,
+                           int landlord, int to_move):
+    cdef dict d
+    sol = _Solution.__new__(_Solution)
+    d = sol.__dict__
+    if not exact:
+        d.update(zip(_FIELDS, (False, None, None, [], [], None, nodes, _perf_counter() - t0, seats,
+                               landlord, search_seconds)))
+        return sol
+    moves = [_play_of(c) for c in codes]
+    if all_moves and len(moves) > 1:
+        moves.sort(key=_order_key)
+    lw = v > 0
+    d.update(zip(_FIELDS, (True, lw, lw == (to_move == landlord), moves, [_play_of(c) for c in line],
+                           v * pos.base * pos.multiplier if score else None, nodes,
+                           _perf_counter() - t0, seats, landlord, search_seconds)))
+    return sol
+
 
 cdef class Table:
     """A transposition table of ``table_mb`` MiB (rounded down to a power of two of
@@ -1225,6 +1670,7 @@ cdef class Searcher:
     cdef int has_root
     cdef int auto_entries      # size the entries in use by the first search's cards
     cdef int busy              # a search runs (perhaps without the GIL): no other call
+    cdef readonly double search_seconds   # the last solve's own time (search and line), seconds
 
     def __cinit__(self, double table_mb=0):
         memset(&self.c, 0, sizeof(Ctx))
@@ -1239,6 +1685,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.c.arena)
+        free(self.c.kids)
 
     @property
     def entries(self):
@@ -1310,6 +1757,7 @@ cdef class Searcher:
         self.idle()
         self.c.features = features
         self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
+        self.c.dfpn = (features & FEAT_DFPN) != 0 and not self.c.score
 
     def set_poll(self, fn):
         """``fn()`` (or ``None``) is called under the GIL every 8192 nodes of a running
@@ -1381,7 +1829,9 @@ cdef class Searcher:
         if self.auto_entries:
             self.auto_entries = 0
             r = self.c.left[0] + self.c.left[1] + self.c.left[2]
-            self.attach(self.using, (<Py_ssize_t>1) << (14 if r < 28 else (r // 2 if r < 64 else 40)))
+            self.attach(self.using, (<Py_ssize_t>1) << (SMALL_ENTRIES_LOG if r <= 20 else (14 if r < 28 else (r // 2 if r < 64 else 40))))
+        if self.c.dfpn:
+            self.c.tmask = self.c.tfull      # df-pn's entries are not moved: the whole table
         return 0
 
     cdef int check_state(self, int to_move, int64_t to_beat, int last, bint playing) except -1:
@@ -1455,7 +1905,11 @@ cdef class Searcher:
         self.has_root = 1
         self.root_claimed = 0
         self.helper_done = 0
-        v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
+        if self.c.dfpn:
+            self.has_root = 0           # no helpers: df-pn runs on one thread
+            v = dfpn_value(&self.c, p, tb, last)
+        else:
+            v = search(&self.c, p, tb, last, llp, fp, alpha, beta)
         self.has_root = 0
         if not ddz_claim(&self.root_claimed, 0, 1):
             # a helper finished the root first (and may have stopped this search): its
@@ -1521,10 +1975,7 @@ cdef class Searcher:
         :raises ValueError: a bad hand, seat, play code, window or limit.
         :raises KeyboardInterrupt: Ctrl-C (or what the poll raised).
         """
-        cdef int v, root_v, exact = 1, p, last_, llp, fp
-        cdef int64_t tb, first
-        cdef Py_ssize_t m, i, n
-        cdef int64_t* buf = NULL
+        cdef int llp
         self.load(hands)
         self.check_state(to_move, to_beat, last, True)
         llp = landlord_plays_arg(landlord_plays)
@@ -1532,6 +1983,23 @@ cdef class Searcher:
             llp = 0
             farmers_played = 0
         self.start(node_limit, time_limit)
+        return self.run_solve(to_move, to_beat, last, llp, farmers_played, all_moves, PV_MAX)
+
+    cdef tuple run_solve(self, int to_move, int64_t to_beat, int last, int llp, int farmers_played,
+                         bint all_moves, int pv_max):
+        """The body of :meth:`solve` once the state is loaded and checked and the
+        limits set: ``(value, exact, moves, pv)``, the line cut at ``pv_max`` plies
+        (its first move is still found when ``pv_max`` is 0: the reported move);
+        :attr:`search_seconds` its own time."""
+        cdef int v, root_v, exact = 1, p, last_, fp
+        cdef int64_t tb, first
+        cdef Py_ssize_t m, i, n
+        cdef int64_t* buf = NULL
+        cdef double t0 = now()
+        cdef int pv_cap
+        if not 0 <= pv_max <= PV_MAX:
+            raise ValueError(f"pv_max must be 0 to {PV_MAX}")
+        pv_cap = pv_max if pv_max > 1 else 1
         self.c.ts = NULL
         moves = []
         pv = []
@@ -1555,7 +2023,7 @@ cdef class Searcher:
             # the principal variation: the first move reaching the value, ply by ply (its
             # first move is the reported one)
             p, tb, last_, fp = to_move, to_beat, last, farmers_played
-            while exact and len(pv) < PV_MAX:
+            while exact and len(pv) < pv_cap:
                 m = best_moves(&self.c, p, tb, last_, llp, fp, v, 1, &first, 1)
                 self.regain()
                 if m < 0:
@@ -1572,6 +2040,7 @@ cdef class Searcher:
             free(buf)
             self.restore_root()       # the line was played out on the context
             self.busy = 0
+        self.search_seconds = now() - t0
         self.finish()
         if not exact:
             return 0, False, [], []
@@ -1579,7 +2048,119 @@ cdef class Searcher:
             moves = pv[:1]
         if not self.c.score and (root_v > 0) != is_landlord_side(&self.c, to_move):
             moves = []
+        if len(pv) > pv_max:
+            del pv[pv_max:]
         return root_v, True, moves, pv
+
+    cdef int reset_fast(self, object rules, int seats, int landlord, int score, int features) except -1:
+        """:meth:`reset` for a trusted caller (a :class:`ddz.Position`'s fields)."""
+        if self.busy or self.table is None or rules is not self.rules:
+            self.reset(rules, seats, landlord, score, 0, features)
+            return 0
+        self.c.n = seats
+        self.c.landlord = landlord
+        self.c.score = score
+        self.c.shared = 0
+        self.stop_flag = 0
+        self.helper_stop = 0
+        self.helper_done = 0
+        self.root_claimed = 0
+        self.has_root = 0
+        self.c.nodes = 0
+        self.poll_fn = None
+        self.auto_entries = 1
+        self.table.new_generation()
+        self.attach(self.table, self.table.entries)
+        self.c.features = features
+        self.c.canon = (features & FEAT_CANON) != 0 and canon_options(&self.opts)
+        self.c.dfpn = (features & FEAT_DFPN) != 0 and not score
+        return 0
+
+    cdef int load_trusted(self, tuple hands) except -1:
+        """Load a :class:`ddz.Position`'s hands (tuples of 15 ints, checked when the
+        position was built)."""
+        cdef int s, r, n = self.c.n
+        cdef tuple h
+        for s in range(n):
+            h = <tuple>hands[s]
+            self.c.left[s] = 0
+            for r in range(NUM_RANKS):
+                self.c.hands[s][r] = <uint8_t><int>h[r]
+                self.c.left[s] += self.c.hands[s][r]
+        for s in range(n, MAX_SEATS):
+            memset(self.c.hands[s], 0, NUM_RANKS)
+            self.c.left[s] = 0
+        for s in range(MAX_SEATS):
+            self.c.packed[s] = pack(self.c.hands[s])
+        if self.auto_entries:
+            self.auto_entries = 0
+            r = self.c.left[0] + self.c.left[1] + self.c.left[2]
+            self.attach(self.using, (<Py_ssize_t>1) << (SMALL_ENTRIES_LOG if r <= 20 else (14 if r < 28 else (r // 2 if r < 64 else 40))))
+        if self.c.dfpn:
+            self.c.tmask = self.c.tfull
+        return 0
+
+    cdef object solve_one(self, object pos, bint score, bint all_moves, object node_limit,
+                          double time_limit, int features, int pv_max, double t0):
+        """Solve a :class:`ddz.Position` (not over; its fields trusted) into a
+        :class:`ddz.Solution` (see :func:`_configure`); ``t0``: the call's start
+        (``perf_counter``)."""
+        cdef tuple hands = pos.hands
+        cdef int seats = len(hands), landlord = pos.landlord, to_move = pos.to_move, llp = 0, fp = 0
+        cdef int v, exact
+        cdef int64_t tb = 0
+        cdef int last = -1
+        beat = pos.to_beat
+        if beat is not None:
+            tb = beat.code
+            last = pos.last_player
+        self.reset_fast(pos.rules, seats, landlord, score, features)
+        self.load_trusted(hands)
+        if score:
+            llp = pos.landlord_plays
+            llp = 2 if llp >= 2 else llp
+            fp = pos.farmers_played
+        self.start(node_limit, time_limit)
+        v, exact, codes, line = self.run_solve(to_move, tb, last, llp, fp, all_moves, pv_max)
+        return _make_solution(pos, score, all_moves, v, exact, codes, line, self.c.nodes, t0,
+                              self.search_seconds, seats, landlord, to_move)
+
+    def solve_position(self, pos, bint score, bint all_moves, node_limit, double time_limit,
+                       int features, int pv_max, double t0):
+        """Solve a :class:`ddz.Position` that is not over (its fields are trusted: checked
+        when it was built) into a :class:`ddz.Solution` (``ddz.solve``'s path without a
+        poll, after ``_configure``). ``pv_max``: plies of the line (0..120)."""
+        self.idle()
+        if _Position is None or not isinstance(pos, _Position):
+            raise TypeError(f"solve_position takes a ddz.Position, not {type(pos).__name__}")
+        if pos.over:
+            raise ValueError("the position is over: nothing to search")
+        return self.solve_one(pos, score, all_moves, node_limit, time_limit, features, pv_max, t0)
+
+    def batch(self, positions, bint score, bint all_moves, node_limit, double time_limit,
+              int features, int pv_max, over_fn):
+        """Solve each :class:`ddz.Position` of the sequence ``positions`` in turn (one
+        C loop: no Python per position but ``over_fn(pos)`` for one that is over);
+        a list of :class:`ddz.Solution`. A position that is not a Position is a
+        TypeError naming its index."""
+        cdef Py_ssize_t i, n = len(positions)
+        cdef list out = [None] * n
+        cdef object pos
+        self.idle()
+        if _Position is None:
+            raise TypeError("ddz.search.solver is not loaded")
+        if not callable(over_fn):
+            raise TypeError("over_fn must be callable")
+        for i in range(n):
+            pos = positions[i]
+            if type(pos) is not _Position and not isinstance(pos, _Position):
+                raise TypeError(f"positions[{i}] is not a ddz.Position: {type(pos).__name__}")
+            if pos.over:
+                out[i] = over_fn(pos)
+            else:
+                out[i] = self.solve_one(pos, score, all_moves, node_limit, time_limit, features, pv_max,
+                                        _perf_counter())
+        return out
 
     cdef void restore_root(self) noexcept:
         """Put the root's hands (saved by :meth:`root_search`) back on the context."""

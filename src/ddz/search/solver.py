@@ -36,7 +36,7 @@ from ..core.tables import trusted_play as _trusted_play
 from ..game.position import Position
 from .reference_solver import LimitReached, ref_solve
 
-__all__ = ["Solution", "solve", "check_table_memory", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
+__all__ = ["Solution", "solve", "solve_batch", "check_table_memory", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("search._solver", "the compiled solver (ddz.search._solver)")
 
@@ -69,8 +69,12 @@ class Solution:
     :ivar value: score mode: the signed score S from the landlord's side (RULES.md §6:
         base × multiplier × the doublings still to come); win mode: ``None``.
     :ivar nodes: positions searched.
-    :ivar seconds: wall time of the call.
+    :ivar seconds: wall time of the call (argument checks and the answer's objects
+        included).
     :ivar seats, landlord: the position's seat count and landlord (for :attr:`scores`).
+    :ivar search_seconds: the search's own wall time (the value, the reported moves and
+        the line; 0.0 where nothing was searched, and under ``DDZ_NO_EXTENSIONS=1`` the
+        same as :attr:`seconds`).
     """
 
     exact: bool
@@ -83,6 +87,7 @@ class Solution:
     seconds: float
     seats: int = field(default=3, repr=False)
     landlord: int = field(default=0, repr=False)
+    search_seconds: float = field(default=0.0, repr=False)
 
     @property
     def scores(self) -> Optional[Tuple[int, ...]]:
@@ -144,7 +149,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
           node_limit: Optional[int] = None, time_limit: Optional[float] = None,
           threads: int = 1, table_mb: float = DEFAULT_TABLE_MB,
           progress: Optional[Callable[[int, float], None]] = None,
-          cancel=None) -> Solution:
+          cancel=None, pv_plies: Optional[int] = None) -> Solution:
     """Solve a perfect-information position exactly (RULES.md §5 play, §6 score).
 
     :param position: a :class:`ddz.Position` (two or three seats).
@@ -176,6 +181,10 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         within about 10,000 positions and ``solve`` returns a not-exact
         :class:`Solution` (every answer field ``None`` or empty). Already set: returns
         at once.
+    :param pv_plies: build the principal variation (:attr:`Solution.pv`) this many plies
+        deep at most (an int >= 0; ``None``: to the end of the hand). The reported move
+        is found either way; a short line saves the searches of the later plies (most
+        of a small position's time).
     :returns: a :class:`Solution`.
     :raises KeyboardInterrupt: Ctrl-C while ``solve`` runs in the main thread: the
         search (which runs in the calling thread and looks for Ctrl-C, ``cancel`` and
@@ -207,6 +216,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         raise DdzError(f"progress must be callable or None, got {quote(progress)}")
     if cancel is not None and not callable(getattr(cancel, "is_set", None)):
         raise DdzError(f"cancel must be None or have an is_set() method (a threading.Event), got {quote(cancel)}")
+    pv_max = _PV_MAX if pv_plies is None else _pv_plies_arg(pv_plies)
     pos = position
     if pos.over:
         lw = pos.landlord_wins
@@ -216,9 +226,79 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if cancel is not None and cancel.is_set():
         return _unknown(pos, 0, t0)
     if _solver is None:
-        return _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
+        sol = _solve_reference(pos, score, all_moves, node_limit, time_limit, t0, progress, cancel)
+        if sol.exact and len(sol.pv) > pv_max:
+            sol.__dict__["pv"] = sol.pv[:pv_max]
+        return sol
+    if progress is None and cancel is None and threads == 1:
+        # no poll and no helpers: the search and the Solution are built in C
+        cur = getattr(_local, "searcher", None)
+        s = cur[1] if cur is not None and cur[0] == table_mb else _searcher(table_mb)
+        try:
+            return s.solve_position(pos, score, all_moves, node_limit, time_limit or 0.0, _FEATURES,
+                                    pv_max, t0)
+        except KeyboardInterrupt as exc:
+            exc.nodes = s.nodes
+            raise
     return _solve_compiled(pos, score, all_moves, node_limit, time_limit, threads, table_mb,
-                           t0, progress, cancel)
+                           t0, progress, cancel, pv_max)
+
+
+def _pv_plies_arg(value) -> int:
+    if isinstance(value, bool) or not is_integer(value) or value < 0:
+        raise DdzError(f"pv_plies must be an integer >= 0 or None, got {quote(value)}")
+    return min(int(value), _PV_MAX)
+
+
+def solve_batch(positions, *, score: bool = False, all_moves: bool = False,
+                node_limit: Optional[int] = None, time_limit: Optional[float] = None,
+                table_mb: float = DEFAULT_TABLE_MB, pv_plies: Optional[int] = None) -> List[Solution]:
+    """Solve many positions one after the other in the calling thread: ``[solve(p, ...)
+    for p in positions]`` with the same answers, but the arguments checked once and the
+    loop, the searches and the :class:`Solution` objects in C (no Python per position):
+    for the many small solves of a bot's sampled endgames (RULES.md §5, §6).
+
+    :param positions: a sequence (list, tuple) of :class:`ddz.Position`.
+    :param score, all_moves, node_limit, time_limit, table_mb, pv_plies: as
+        :func:`solve`; a limit applies to each position.
+    :returns: a list of :class:`Solution`, in the order given.
+    :raises DdzError: ``positions`` is not a sequence of Positions (the first that is not
+        is named by its index), or a bad argument as :func:`solve` says.
+    :raises TableMemoryError: the table does not fit in memory.
+    :raises KeyboardInterrupt: Ctrl-C (between positions, or inside a long search).
+    """
+    if isinstance(positions, (str, bytes)) or not hasattr(positions, "__len__") or not hasattr(positions, "__getitem__"):
+        raise DdzError(f"solve_batch() takes a sequence of ddz.Position, not {type(positions).__name__}")
+    for name, flag in (("score", score), ("all_moves", all_moves)):
+        if not isinstance(flag, bool):
+            raise DdzError(f"{name} must be True or False, got {quote(flag)}")
+    node_limit = _limit_arg(node_limit, "node_limit", int)
+    time_limit = _limit_arg(time_limit, "time_limit", float)
+    if table_mb is not DEFAULT_TABLE_MB:
+        _table_mb_arg(table_mb)
+    pv_max = _PV_MAX if pv_plies is None else _pv_plies_arg(pv_plies)
+    if _solver is None:
+        return [solve(p, score=score, all_moves=all_moves, node_limit=node_limit, time_limit=time_limit,
+                      table_mb=table_mb, pv_plies=pv_plies) for p in _checked_positions(positions)]
+    cur = getattr(_local, "searcher", None)
+    s = cur[1] if cur is not None and cur[0] == table_mb else _searcher(table_mb)
+    try:
+        return s.batch(positions, score, all_moves, node_limit, time_limit or 0.0, _FEATURES, pv_max,
+                       lambda p: solve(p, score=score))
+    except KeyboardInterrupt as exc:
+        exc.nodes = s.nodes
+        raise
+    except TypeError as exc:
+        if str(exc).startswith("positions["):
+            raise DdzError(f"solve_batch(): {exc}") from None
+        raise
+
+
+def _checked_positions(positions):
+    for i, p in enumerate(positions):
+        if not isinstance(p, Position):
+            raise DdzError(f"solve_batch(): positions[{i}] is not a ddz.Position: {type(p).__name__}")
+    return positions
 
 
 def _move_order(play: Play):
@@ -369,7 +449,7 @@ class _Job:
 
 
 def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, threads, mb, t0,
-                    progress, cancel) -> Solution:
+                    progress, cancel, pv_max=_PV_MAX) -> Solution:
     cur = getattr(_local, "searcher", None)
     s = cur[1] if cur is not None and cur[0] == mb else _searcher(mb)
     s.reset(pos.rules, len(pos.hands), pos.landlord, score, 0, _FEATURES)
@@ -403,9 +483,13 @@ def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, thr
     if all_moves:
         moves.sort(key=_move_order)
     lw = value > 0
-    return _solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [plays[c] for c in line],
+    return _solution(True, lw, lw == (pos.to_move == pos.landlord), moves, [plays[c] for c in line[:pv_max]],
                      value * pos.base * pos.multiplier if score else None, nodes,
-                     time.perf_counter() - t0, len(pos.hands), pos.landlord)
+                     time.perf_counter() - t0, len(pos.hands), pos.landlord, s.search_seconds)
+
+
+if _solver is not None:
+    _solver._configure(Solution, _FIELDS, _PLAYS, _play, _move_order, Position, time.perf_counter)
 
 
 # -- the pure-Python path ----------------------------------------------------------------
@@ -472,6 +556,7 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
     except KeyboardInterrupt as exc:
         exc.nodes = nodes + ticked[0]
         raise
+    dt = time.perf_counter() - t0
     return Solution(True, landlord_wins, win, list(chosen), line,
                     value * pos.base * pos.multiplier if score else None, nodes,
-                    time.perf_counter() - t0, pos.seats, pos.landlord)
+                    dt, pos.seats, pos.landlord, dt)
