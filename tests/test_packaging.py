@@ -205,6 +205,48 @@ def test_wheel_legs_run_the_listed_tests(request):
     assert request.node.get_closest_marker("wheel") is not None
 
 
+def test_wheel_contents_rule():
+    """tools/wheel_contents.py on the file lists of real wheels (recorded by
+    ``tools/build-wheels --record-files``): both pass, and each kind of mistake is named."""
+    rule = _tools_module("wheel_contents")
+    import json
+    data = json.loads((ROOT / "tests" / "data" / "wheel_files.json").read_text(encoding="utf-8"))
+    sdist = data["sdist_names"]
+    omp, serial = data["openmp"]["names"], data["serial"]["names"]
+    assert rule.problems(sdist, omp, openmp=True) == []
+    assert rule.problems(sdist, serial, openmp=False) == []
+    need = rule.package_files(sdist)
+    assert {"ddz/py.typed", "ddz/core/_core.pyi", "ddz/web/static/app.js", "ddz/core/_core.pxd"} <= set(need)
+    assert len(rule.extension_modules(sdist)) == 6
+
+    def named(names, word, openmp=True):
+        found = rule.problems(sdist, names, openmp=openmp)
+        assert len(found) == 1 and word in found[0], found
+    named(omp + ["ddz/core/_core.pyx"], "_core.pyx")
+    named(omp + ["ddz/game/_game.c"], "leftovers")
+    named(omp + ["ddz/core/__pycache__/cards.cpython-311.pyc"], "leftovers")
+    named(omp + ["tests/test_cards.py"], "does not explain")
+    named([n for n in omp if n != "ddz/py.typed"], "py.typed")
+    named([n for n in omp if not n.endswith("_vector.pyi")], "_vector.pyi")
+    named([n for n in omp if not n.endswith("static/index.html.in")], "index.html.in")
+    named([n for n in omp if not n.endswith("THIRD_PARTY_NOTICES.md")], "THIRD_PARTY_NOTICES.md")
+    named([n for n in omp if "_solver.cpython" not in n], "_solver")
+    named([n for n in omp if "libgomp" not in n], "libgomp")
+    named(omp, "vendors", openmp=False)
+    named(serial, "libgomp", openmp=True)
+
+
+def test_platform_limited_engines_carry_markers():
+    extras = _pyproject()["project"]["optional-dependencies"]
+    by_name = {re.split(r"[<>=;\[ ]", r, 1)[0].lower(): r for r in extras["test"] + extras["ray"]}
+    for name in ("open_spiel", "ray"):
+        assert ";" in by_name[name] and "sys_platform" in by_name[name], by_name[name]
+    assert "mypy" in by_name and "douzero" not in by_name   # DouZero: --no-deps, by tools/test.py
+    # the tests of ddz.distributed need Ray where it installs: the ray extra's requirement
+    assert extras["ray"][0] in extras["test"]
+    assert "mypy" not in " ".join(_pyproject()["project"]["dependencies"])
+
+
 # -- one test command ------------------------------------------------------------------
 
 def _commands(text):

@@ -31,8 +31,8 @@ _EXTENSION = re.compile(r"\.(cpython-3\d+[^/]*\.so|cp3\d+-[^/]*\.pyd|abi3\.so)$"
 
 
 def package_files(sdist_names: Iterable[str]) -> List[str]:
-    """The files of ``src/ddz/`` in an sdist's member names (``ddz-0.1.0/src/ddz/x.py``),
-    as their wheel paths (``ddz/x.py``), Cython sources left out."""
+    """The files of ``src/ddz/`` in an sdist's file names (``ddz-0.1.0/src/ddz/x.py``; no
+    directories), as their wheel paths (``ddz/x.py``), Cython sources left out."""
     out = []
     for name in sdist_names:
         m = re.match(r"[^/]+/src/(ddz/.+)$", name)
@@ -57,7 +57,8 @@ def problems(sdist_names: Iterable[str], wheel_names: Iterable[str], *, openmp: 
         rather than the serial one.
     :returns: one sentence per problem, naming the files.
     """
-    sdist_names, wheel = list(sdist_names), set(wheel_names)
+    sdist_names = [n for n in sdist_names if not n.endswith("/")]
+    wheel = {n for n in wheel_names if not n.endswith("/")}          # directory entries
     out: List[str] = []
     need = package_files(sdist_names)
     if not need:
