@@ -69,8 +69,49 @@ def impl(request):
 _CROSSCHECK = {"passed": 0, "other": []}
 
 
+#: The subset of the wheel legs whose Python is marked "subset" in tools/pythons.txt
+#: (``tools/test.py --wheel-leg``, the same under tools/build-wheels and cibuildwheel):
+#: every test under these paths (relative to tests/) is marked ``wheel``, and
+#: ``pytest -m "wheel and not slow"`` runs them. They are the tests of the compiled code
+#: and of the layers over it (the rules core, the game, the solver, the environments, the
+#: CLI, the other engines' cross-checks, the kernels' safety, what the package says about
+#: itself); the web app, the arena, Ray, the README's examples and the typing check run in
+#: the full legs only. A test elsewhere joins with ``@pytest.mark.wheel``.
+WHEEL_SUBSET = ("core/", "game/", "search/", "envs/", "cli/", "interop/", "test_kernel_safety.py",
+                "test_errors.py", "test_packaging.py")
+#: ... but for the heaviest randomised cross-checks (two thirds of the subset's time: 13 of
+#: its 20 minutes on a busy machine), which run in the full legs; smaller checks of the
+#: same compiled functions (every play classified, beats, the profiles' positions, the
+#: vector game's threads and observations) stay in the subset.
+WHEEL_SUBSET_HEAVY = (
+    "envs/test_hand_lockstep.py::test_c_hand_steps_with_the_python_hand_on_every_flow_option",
+    "core/test_core_crosscheck.py::test_legal_moves_random",
+    "core/test_core_crosscheck.py::test_legal_moves_exhaustive_small_hands",
+    "core/test_core_crosscheck.py::test_core_equals_reference_on_random_positions",
+    "envs/test_douzero_obs.py::test_lockstep_with_douzero_gameenv",
+    "core/test_engines.py::test_legal_moves_equal_",
+)
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "crosscheck: compares the core with the reference")
+    config.addinivalue_line("markers", "wheel: in the wheel legs' subset (tests/conftest.py WHEEL_SUBSET)")
+
+
+def in_wheel_subset(path) -> bool:
+    """Whether the test file ``path`` is under one of ``WHEEL_SUBSET``'s paths."""
+    tests = pathlib.Path(__file__).resolve().parent
+    where = pathlib.Path(path).resolve()
+    return tests in where.parents and where.relative_to(tests).as_posix().startswith(WHEEL_SUBSET)
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = pathlib.Path(__file__).resolve().parent
+    for item in items:
+        if in_wheel_subset(item.path):
+            node = pathlib.Path(item.path).resolve().relative_to(tests).as_posix() + "::" + item.name
+            if not node.startswith(WHEEL_SUBSET_HEAVY):
+                item.add_marker(pytest.mark.wheel)
 
 
 def pytest_runtest_logreport(report):
@@ -82,11 +123,12 @@ def pytest_runtest_logreport(report):
 
 
 def _whole_suite(config) -> bool:
-    """The run selects the default test paths with no -k and the default markers."""
+    """The run selects the default test paths with no -k and the default markers (or the
+    wheel legs' subset, which holds the cross-checks too)."""
     tests = pathlib.Path(__file__).resolve().parent
     paths = [pathlib.Path(a.split("::")[0]).resolve() for a in config.args] or [tests]
     return (all(p in (tests, tests.parent) for p in paths) and not config.option.keyword
-            and config.option.markexpr in ("", "not slow") and not getattr(config.option, "lf", False)
+            and config.option.markexpr in ("", "not slow", "wheel and not slow") and not getattr(config.option, "lf", False)
             and not getattr(config.option, "deselect", None))
 
 

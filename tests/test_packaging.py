@@ -73,8 +73,14 @@ def test_license_is_an_spdx_string_with_its_file():
     meta = _pyproject()
     project = meta["project"]
     assert project["license"] == "MIT"               # PEP 639, not the deprecated table
-    assert project["license-files"] == ["LICENSE"]
+    assert project["license-files"] == ["LICENSE", "THIRD_PARTY_NOTICES.md"]
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+    # the vendored libgomp's licence: GPL-3.0-or-later with the GCC Runtime Library
+    # Exception, both texts in full
+    notices = (ROOT / "THIRD_PARTY_NOTICES.md").read_text(encoding="utf-8")
+    assert "libgomp" in notices and "GPL-3.0-or-later WITH GCC-exception-3.1" in notices
+    assert "GCC RUNTIME LIBRARY EXCEPTION" in notices and "Version 3.1, 31 March 2009" in notices
+    assert "GNU GENERAL PUBLIC LICENSE" in notices and "Version 3, 29 June 2007" in notices
     assert not [c for c in project["classifiers"] if c.startswith("License ::")]
     # setuptools reads the SPDX string from version 77 on
     setuptools = next(r for r in meta["build-system"]["requires"] if r.startswith("setuptools"))
@@ -88,13 +94,146 @@ def test_version_is_written_once():
     assert ddz.__version__ is ddz.version.__version__
 
 
-def test_python_classifiers_match_the_built_wheels():
-    meta = _pyproject()
-    classified = {c.rsplit(" ", 1)[1] for c in meta["project"]["classifiers"]
-                  if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}
-    built = {f"3.{m}" for m in re.findall(r"cp3(\d+)-\*", meta["tool"]["cibuildwheel"]["build"])}
-    assert classified == built and len(built) >= 5
-    assert min(built, key=lambda v: int(v.split(".")[1])) == meta["project"]["requires-python"][2:]
+# -- one list of Pythons (issue 44) ---------------------------------------------------
+
+def _tools_module(name):
+    """tools/<name>.py, imported from its file (tools/ is not a package)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(f"_ddz_tools_{name}", ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module                      # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
+
+
+def _disagreements(listed, meta, workflow):
+    """Where pyproject.toml (``meta``) and the wheels workflow's text name other Pythons
+    than tools/pythons.txt (``listed``: ``pythons.read()``): one sentence each."""
+    from packaging.requirements import Requirement
+
+    out = []
+    tags = [p.tag for p in listed]
+    build = meta["tool"]["cibuildwheel"]["build"].split()
+    if build != [f"{t}-*" for t in tags]:
+        out.append(f"[tool.cibuildwheel] build is {build}, tools/pythons.txt says {tags}")
+    matrices = re.findall(r"^\s*python:\s*\[([^\]]*)\]", workflow, re.M)
+    if not matrices:
+        out.append("the wheels workflow has no python matrix")
+    for m in matrices:
+        if [t.strip() for t in m.split(",")] != tags:
+            out.append(f"a wheels workflow matrix is [{m}], tools/pythons.txt says {tags}")
+    here = [p.version for p in listed if p.built == "here"]
+    classified = [c.rsplit(" ", 1)[1] for c in meta["project"]["classifiers"]
+                  if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    if classified != here:
+        out.append(f"the classifiers name {classified}, the Pythons built and tested here are {here}")
+    if meta["project"]["requires-python"] != f">={listed[0].version}":
+        out.append(f"requires-python is {meta['project']['requires-python']!r}, the oldest listed is {listed[0].version}")
+    numpy = [Requirement(r) for r in meta["project"]["dependencies"] if r.startswith("numpy")]
+    for p in listed:
+        floors = [str(r.specifier) for r in numpy
+                  if r.marker is None or r.marker.evaluate({"python_version": p.version})]
+        if floors != [f">={p.numpy}"]:
+            out.append(f"numpy on {p.version}: {floors}, tools/pythons.txt says >={p.numpy}")
+    return out
+
+
+def test_one_list_of_pythons():
+    """tools/pythons.txt, pyproject.toml (cibuildwheel, classifiers, requires-python, numpy
+    floors) and the wheels workflow's matrices name the same Pythons; tools/build-wheels and
+    tools/test.py read the list itself."""
+    pythons = _tools_module("pythons")
+    listed = pythons.read()
+    assert _disagreements(listed, _pyproject(), WORKFLOW.read_text(encoding="utf-8")) == []
+    assert [p.version for p in listed if p.built == "here"][:1] == ["3.9"] and len(listed) >= 5
+    for tool in ("build-wheels", "test.py"):
+        text = (ROOT / "tools" / tool).read_text(encoding="utf-8")
+        assert "import pythons" in text, tool
+        assert not re.search(r"cp3\d+-\*|[\"']3\.1[0-9][\"']", text), f"tools/{tool} names a Python itself"
+
+
+def test_one_list_of_pythons_fails_when_one_is_edited_alone(tmp_path):
+    pythons = _tools_module("pythons")
+    text = pythons.FILE.read_text(encoding="utf-8")
+    meta, workflow = _pyproject(), WORKFLOW.read_text(encoding="utf-8")
+    # tools/pythons.txt without 3.12
+    edited = tmp_path / "pythons.txt"
+    edited.write_text(re.sub(r"(?m)^3\.12 .*\n", "", text), encoding="utf-8")
+    assert len(pythons.read(edited)) == len(pythons.read()) - 1
+    assert len(_disagreements(pythons.read(edited), meta, workflow)) >= 3
+    listed = pythons.read()
+    # pyproject.toml's cibuildwheel build without cp312
+    alone = dict(meta, tool=dict(meta["tool"], cibuildwheel=dict(
+        meta["tool"]["cibuildwheel"], build=meta["tool"]["cibuildwheel"]["build"].replace("cp312-* ", ""))))
+    assert len(_disagreements(listed, alone, workflow)) == 1
+    # one of the workflow's matrices without cp312
+    assert len(_disagreements(listed, meta, workflow.replace("cp311, cp312,", "cp311,", 1))) == 1
+    # a classifier, requires-python, a numpy floor
+    project = meta["project"]
+    for change in (dict(classifiers=[c for c in project["classifiers"] if not c.endswith(":: 3.12")]),
+                   {"requires-python": ">=3.8"},
+                   dict(dependencies=[d.replace("1.26.0", "1.21") for d in project["dependencies"]])):
+        assert len(_disagreements(listed, dict(meta, project=dict(project, **change)), workflow)) == 1, change
+    # the file's own format
+    bad = tmp_path / "bad.txt"
+    for line in ("3.12 here nightly 1.26.0", "3.12 here full", "3.8 here full 1.21\n3.8 here full 1.21"):
+        bad.write_text(line + "\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="bad.txt"):
+            pythons.read(bad)
+
+
+def test_wheel_legs_run_the_listed_tests(request):
+    """A Linux wheel without OpenMP gets the subset (its OpenMP sibling runs the line's
+    tests); elsewhere a wheel runs the line's tests. The subset's paths exist, hold the
+    tests of the compiled modules, and this file is in it."""
+    import conftest
+    pythons = _tools_module("pythons")
+    full = next(p for p in pythons.read() if p.tests == "full")
+    assert full.leg(openmp=True, platform="linux") == "full"
+    assert full.leg(openmp=False, platform="linux") == "subset"
+    assert full.leg(openmp=False, platform="darwin") == full.leg(openmp=False, platform="win32") == "full"
+    assert pythons.pytest_args("full") == [] and pythons.pytest_args("subset") == ["-m", "wheel and not slow"]
+    tests = ROOT / "tests"
+    for path in conftest.WHEEL_SUBSET:
+        assert (tests / path).exists(), path
+    assert conftest.in_wheel_subset(tests / "test_kernel_safety.py")
+    assert conftest.in_wheel_subset(tests / "core" / "test_core_crosscheck.py")
+    assert not conftest.in_wheel_subset(tests / "web" / "test_web.py")
+    assert request.node.get_closest_marker("wheel") is not None
+
+
+def test_wheel_contents_rule():
+    """tools/wheel_contents.py on the file lists of real wheels (recorded by
+    ``tools/build-wheels --record-files``): both pass, and each kind of mistake is named."""
+    rule = _tools_module("wheel_contents")
+    import json
+    data = json.loads((ROOT / "tests" / "data" / "wheel_files.json").read_text(encoding="utf-8"))
+    sdist = data["sdist_names"]
+    omp, serial = data["openmp"]["names"], data["serial"]["names"]
+    assert rule.problems(sdist, omp, openmp=True) == []
+    assert rule.problems(sdist, serial, openmp=False) == []
+    need = rule.package_files(sdist)
+    assert {"ddz/py.typed", "ddz/core/_core.pyi", "ddz/web/static/app.js", "ddz/core/_core.pxd"} <= set(need)
+    assert len(rule.extension_modules(sdist)) == 6
+
+    def named(names, word, openmp=True):
+        found = rule.problems(sdist, names, openmp=openmp)
+        assert len(found) == 1 and word in found[0], found
+    named(omp + ["ddz/core/_core.pyx"], "_core.pyx")
+    named(omp + ["ddz/game/_game.c"], "leftovers")
+    named(omp + ["ddz/core/__pycache__/cards.cpython-311.pyc"], "leftovers")
+    named(omp + ["tests/test_cards.py"], "does not explain")
+    named([n for n in omp if n != "ddz/py.typed"], "py.typed")
+    named([n for n in omp if not n.endswith("_vector.pyi")], "_vector.pyi")
+    named([n for n in omp if not n.endswith("static/index.html.in")], "index.html.in")
+    named([n for n in omp if not n.endswith("THIRD_PARTY_NOTICES.md")], "THIRD_PARTY_NOTICES.md")
+    named([n for n in omp if "_solver.cpython" not in n], "_solver")
+    named([n for n in omp if "libgomp" not in n], "libgomp")
+    named(omp, "vendors", openmp=False)
+    named(serial, "libgomp", openmp=True)
 
 
 def test_platform_limited_engines_carry_markers():
@@ -121,7 +260,7 @@ def test_ci_runs_exactly_the_readme_test_command():
     ci = _commands((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
     assert ci[-1] == readme[-1]
     meta = _pyproject()["tool"]["cibuildwheel"]
-    assert meta["test-command"] == "python {project}/tools/test.py --no-install"
+    assert meta["test-command"] == "python {project}/tools/test.py --no-install --wheel-leg"
     assert meta["test-extras"] == ["test"]
     script = (ROOT / "tools" / "build-wheels").read_text(encoding="utf-8")
-    assert '"$ROOT/tools/test.py" --no-install' in script
+    assert '"test.py", "--no-install", "--wheel-leg"' in script

@@ -2,7 +2,7 @@
 """The test command: install ddz with its test dependencies and run the test suite
 against the installed package (never the checkout's ``src/``).
 
-    python3 tools/test.py [--no-install] [PYTEST ARGS...]
+    python3 tools/test.py [--no-install] [--wheel-leg] [PYTEST ARGS...]
 
 1. ``pip install "<repo>[test]"``: builds and installs the package with the test extra
    (pytest, hypothesis, mypy, rlcard, pettingzoo, gymnasium; open_spiel and ray where
@@ -16,6 +16,10 @@ against the installed package (never the checkout's ``src/``).
    pure-Python move generator.
 3. Prints ``ddz --version`` and where ``ddz`` was imported from; a ``ddz`` imported from
    this checkout's ``src/`` is refused (that would test the sources, not the install).
+   ``--wheel-leg`` (the wheel builds' test command: ``tools/build-wheels`` and
+   cibuildwheel) runs the tests that ``tools/pythons.txt`` gives the running Python: the
+   full suite, or the subset ``-m "wheel and not slow"`` (``tests/conftest.py``); a Linux
+   wheel without OpenMP gets the subset (``tools/pythons.py``, ``Python.leg``).
 4. ``python -m pytest <repo>/tests PYTEST_ARGS`` from a temporary directory (test paths
    among the arguments replace ``<repo>/tests``). The typing check
    (``tests/test_typing.py``: mypy ``--strict`` on ``tests/typing``) is part of it.
@@ -67,7 +71,8 @@ def pytest_arguments(args: list[str]) -> list[str]:
 
 def main(argv: list[str]) -> int:
     install = "--no-install" not in argv
-    pytest_args = pytest_arguments([a for a in argv if a != "--no-install"])
+    wheel_leg = "--wheel-leg" in argv
+    pytest_args = pytest_arguments([a for a in argv if a not in ("--no-install", "--wheel-leg")])
     py = sys.executable
     if install:
         code = run(py, "-m", "pip", "install", f"{ROOT}[test]")
@@ -83,17 +88,30 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="ddz-test-") as tmp:
         # from an empty directory: nothing but the installed package is importable as ddz
         where = subprocess.run(
-            [py, "-c", "import ddz, ddz.version as i; print(ddz.__file__); print(i.version_text())"],
+            [py, "-c", "import ddz, ddz.version as i; print(ddz.__file__); print(i.version_text()); "
+             "print(i.version_info().openmp)"],
             cwd=tmp, capture_output=True, text=True)
         if where.returncode:
             print(where.stderr, file=sys.stderr)
             return where.returncode
-        location, version = where.stdout.splitlines()[:2]
+        location, version, openmp = where.stdout.splitlines()[:3]
         print(f"testing {version}\n  imported from {location}", flush=True)
         if pathlib.Path(location).resolve().is_relative_to(ROOT / "src"):
             print("tools/test.py: ddz is imported from the checkout's src/ (PYTHONPATH?), "
                   "not from an installed package", file=sys.stderr)
             return 2
+        if wheel_leg:
+            sys.path.insert(0, str(ROOT / "tools"))
+            import pythons                        # tools/pythons.py: the one list of Pythons
+            listed = pythons.running()
+            if listed is None:
+                print(f"tools/test.py: Python {sys.version_info[0]}.{sys.version_info[1]} is not in "
+                      f"{pythons.FILE}", file=sys.stderr)
+                return 2
+            leg = listed.leg(openmp=openmp == "True")
+            print(f"wheel leg: Python {listed.version}, {leg} "
+                  f"({'OpenMP' if openmp == 'True' else 'serial'} build; tools/pythons.txt)", flush=True)
+            pytest_args += pythons.pytest_args(leg)
         return run(py, "-m", "pytest", *pytest_args, cwd=pathlib.Path(tmp))
 
 
