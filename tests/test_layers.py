@@ -218,6 +218,58 @@ def test_no_package_reads_another_packages_underscore_attribute():
     assert not bad, bad
 
 
+def _game_parts(trees):
+    """``Game`` and the mixins it composes (issue 42): ``{class name: its ClassDef}``."""
+    classes = {node.name: node for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    game = classes["Game"]
+    return {"Game": game, **{b.id: classes[b.id] for b in game.bases if isinstance(b, ast.Name)}}
+
+
+def _strip_pyx(text: str) -> str:
+    """A .pyx file without its strings and comments (docstrings name ``Game._x`` freely)."""
+    text = re.sub(r'(?s)""".*?"""|\'\'\'.*?\'\'\'', "", text)
+    return re.sub(r"#[^\n]*|'[^'\n]*'|\"[^\"\n]*\"", "", text)
+
+
+def test_no_module_reads_games_private_state():
+    """Issue 42: reads of ``x._name`` of a ``Game`` (``_name`` a private attribute or method
+    of ``Game`` or of a mixin it composes) from anywhere but the class and its mixins: 0,
+    by the AST in ``.py`` files and by a regular expression in ``.pyx`` files (module paths
+    such as ``ddz.game._game`` are not reads). A class may read its own names on other
+    instances of itself (a copy's ``c._legal``)."""
+    trees = _trees()
+    parts = _game_parts(trees)
+    assert set(parts) == {"Game", "GameLegal", "GameWords", "GameViews", "GameRecords"}, sorted(parts)
+    private = set()
+    for cls in parts.values():
+        for node in ast.walk(cls):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _underscore(node.name):
+                private.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _underscore(node.attr)
+                  and isinstance(node.value, ast.Name) and node.value.id == "self"):
+                private.add(node.attr)
+    assert {"_ps", "_hand", "_phase", "_current", "_table", "_deals"} <= private
+    inside = {id(node) for cls in parts.values() for node in ast.walk(cls)}
+    bad = []
+    def reads(node, own):
+        if isinstance(node, ast.ClassDef):
+            own = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            own |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if isinstance(node, ast.Attribute) and node.attr in private and id(node) not in inside and node.attr not in own:
+            yield node
+        for child in ast.iter_child_nodes(node):
+            yield from reads(child, own)
+
+    for name, tree in trees.items():
+        bad += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in reads(tree, set())]
+    for path in SRC.rglob("*.pyx"):
+        text = _strip_pyx(path.read_text(encoding="utf-8"))
+        bad += [f"{_name(path)}: {m.group(0)}" for m in re.finditer(r"(?<![\w.])(\w+)\.(_\w+)\b", text)
+                if m.group(2) in private and m.group(1) not in ("self", "cls")]
+    assert not bad, sorted(set(bad))
+
+
 # -- import chains, module sizes, imports inside functions ------------------------------------
 
 #: the longest chain of module-level imports (modules counted, package ``__init__`` files

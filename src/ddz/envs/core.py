@@ -89,7 +89,7 @@ from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..game.deal import DECK_SUITS, DECKS
 from ..game.hand import PyHand, hand_settings
-from ..game.observations import raw_hand, raw_observation, seat_arg
+from ..game.phase import seat_arg
 from ..game.state import Game, Phase
 from ..core.rules import Rules
 from ..core.tables import table
@@ -441,7 +441,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation): the C hand's struct as it
     # is, or (a game on the reference hand) the fields one by one
-    seat, phase, current, ps, hand, face_up = raw_hand(game, seat)
+    seat, phase, current, ps, hand, face_up = game.raw_hand(seat)
     if out is None:
         out = np.empty(enc.obs_size, np.float32)
     face_seat, face_rank = (-1, 0) if face_up is None else (face_up[0], RANK_CHARS.index(face_up[1][0]))
@@ -450,7 +450,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
                         face_rank, out)
         return out
     seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles, bonus, open_play, \
-        face_up = raw_observation(game, seat)
+        face_up = game.raw_observation(seat)
     enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
                -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, bonus,
                -1 if open_play is None else int(open_play), face_seat, face_rank, out)
@@ -467,7 +467,7 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _encoder(_game_arg(game).rules)
-    seat = seat_arg(game, seat)
+    seat = seat_arg(seat, game.seats)
     obs = game.observation(seat)
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:

@@ -31,14 +31,12 @@ from .playstate import play_state
 from .render import render as _render
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
-from . import action_words, observations, records, results
-from . import legal_moves as legal_view
-from .action_words import _face_up_arg, _int_arg, _nth_card
-from .legal_moves import Action, LegalMoves
-from .observations import Observation
-from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING, BOTTOM_SIZE, HAND_SIZE, SEATS, Phase
-from .records import RECORD_FORMAT, RECORD_VERSION
-from .results import Result
+from .action_words import GameWords, _face_up_arg, _int_arg, _nth_card
+from .legal_moves import Action, GameLegal, LegalMoves
+from .observations import GameViews, Observation
+from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING, BOTTOM_SIZE, HAND_SIZE, SEATS, Phase, seat_arg
+from .records import RECORD_FORMAT, RECORD_VERSION, GameRecords
+from .results import Result, played_result, void_reason
 
 if TYPE_CHECKING:
     from .actions import ActionSpace
@@ -50,7 +48,7 @@ __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMov
 Counts = Tuple[int, ...]
 
 
-class Game:
+class Game(GameLegal, GameWords, GameViews, GameRecords):
     """One hand of Dou Dizhu (RULES.md §3–§6), three players or four (§7, with
     ``Rules.four_player()``).
 
@@ -76,6 +74,14 @@ class Game:
     Attributes (read-only): :attr:`phase`, :attr:`current_player`, :attr:`landlord`,
     :attr:`result` (``None`` until the hand is over), :attr:`deal`, :attr:`deals` (every
     deal of this hand, redeals included), :attr:`actions` (``(seat, action)`` in order).
+
+    The class is written by concept (DESIGN.md, issue 42): the state and its transitions
+    here; its legal actions (:class:`ddz.game.legal_moves.GameLegal`), the words it reads
+    (:class:`ddz.game.action_words.GameWords`), what a seat sees
+    (:class:`ddz.game.observations.GameViews`) and its records
+    (:class:`ddz.game.records.GameRecords`) in mixins that only ``Game`` composes. Only
+    those parts read the game's underscore names; every other module reads its public
+    surface.
     """
 
     def __init__(self, rules: Rules = STANDARD, seed: Optional[int] = None,
@@ -252,14 +258,6 @@ class Game:
         return tuple(self._hand.left)
 
     @property
-    def legal_moves(self) -> "LegalMoves":
-        """A live view of the legal moves of :attr:`current_player` (python-chess style):
-        ``len()``/``count()``, ``bool()``, ``play in view`` (a fit check and one
-        comparison, nothing listed), iteration and indexing in the order of
-        :meth:`legal_actions`. It always shows the game's current position."""
-        return LegalMoves(self)
-
-    @property
     def multiplier(self) -> int:
         """The multiplier so far (RULES.md §6): robs, doubles, bottom bonus, bombs and
         rockets played; spring and anti-spring count once the hand is over.
@@ -271,10 +269,16 @@ class Game:
         ps = self._ps
         return self._hand.multiplier(0 if ps is None else ps.bombs + ps.rockets)
 
+    @property
+    def play_state(self) -> Any:
+        """The play phase's state (``ddz.game._game.PlayState``, or the reference's
+        ``PyPlayState``), ``None`` before the play phase: for the engine's own readers
+        (perft, DouZero's features), which read it and never step it (stepping it behind
+        the game's back leaves the game out of step)."""
+        return self._ps
+
     def _seat_arg(self, seat: Any) -> int:
-        if not is_integer(seat) or not 0 <= seat < self.seats:
-            raise DdzError(f"a seat is 0..{self.seats - 1}, got {seat!r}")
-        return int(seat)
+        return seat_arg(seat, self.seats)
 
     def __repr__(self) -> str:
         return (f"<ddz.Game seed={self.seed} phase={self._phase.value} "
@@ -308,12 +312,6 @@ class Game:
         (:func:`ddz.web.cards.game_html`; imported here, so ``import ddz`` stays light)."""
         from ..web.cards import game_html   # the one upward import (DESIGN.md): a notebook's view, from ddz.web
         return game_html(self)
-
-    # -- legal actions (ddz.game.legal_moves) --
-    legal_actions = legal_view.legal_actions
-    _compute_legal = legal_view.compute_legal
-    legal_action_ids = legal_view.legal_action_ids
-    timeout_action = legal_view.timeout_action
 
     def step_id(self, action_id: Union[int, np.integer[Any]]) -> None:
         """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
@@ -418,12 +416,6 @@ class Game:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
         self._npushed = 0
 
-    # the action words of each phase, checked (ddz.game.action_words)
-    _play_arg = action_words.play_arg
-    _bid_arg = action_words.bid_arg
-    _double_arg = action_words.double_arg
-    _open_arg = action_words.open_arg
-
     # -- transitions (trusted arguments): the hand decides, the game keeps the record --
     def _apply_bid(self, value: int) -> None:
         seat = self._current
@@ -449,7 +441,7 @@ class Game:
         status = h.step(value)
         self._legal = None
         if status == _hand_mod.HAND_VOID:
-            self._void(results.void_reason(self.rules, len(self._deals)))
+            self._void(void_reason(self.rules, len(self._deals)))
             return
         if status == _hand_mod.HAND_DEAL:
             self._redeal()
@@ -465,7 +457,11 @@ class Game:
             self._phase = _PHASES[phase]
             self._current = h.current
 
-    _finish = results.finish       # ``seat`` played its last card: score the hand (RULES.md §6)
+    def _finish(self, seat: int) -> None:
+        """``seat`` played its last card: score the hand (RULES.md §6)."""
+        self.result = played_result(self._hand, self._ps, self.landlord, seat, self.seats)
+        self._phase = _OVER
+        self._current = None
 
     # undo, for search (perft, bots, solvers): only the play phase
     def push(self, play: Play) -> None:
@@ -503,10 +499,7 @@ class Game:
             self.result = None
         return self._table.plays[pid]
 
-    # -- observations (ddz.game.observations), copies --
-    observation = observations.observation
-    _observation = observations.trusted_observation
-
+    # -- copies --
     def __getstate__(self) -> Dict[str, Any]:
         # the shared table and action space are looked up again, not pickled; the C hand
         # travels as its state (its settings are the rules')
@@ -552,10 +545,6 @@ class Game:
             d["_ps"] = self._ps.copy()
         g.__dict__ = d
         return g
-    # -- records (ddz.game.records) --
-    to_record = records.to_record
-    from_record = classmethod(records.from_record)
-    _check_seeded_deal = records.check_seeded_deal
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number

@@ -15,7 +15,7 @@ from typing import Any, List, Optional, Sequence
 from .. import core as moves
 from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer, to_counts
 from ..errors import DdzError, IllegalActionError, quote
-from ..game.observations import Observation, trusted_observation
+from ..game.observations import Observation
 from ..game.state import Game
 from . import registry
 from .sampling import sample_deals, solve_sampled
@@ -236,15 +236,15 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
                            f"{type(bot).__name__}: {bot!r}")
     step = game.step
     legal_actions = game.legal_actions
-    observe = trusted_observation  # trusted seat: skips the argument check
+    observe = game.observation
     adapters = [getattr(bot, "act_game", None) for bot in bots]
     while game.current_player is not None:
         seat = game.current_player
         adapter = adapters[seat]
         if adapter is None:
-            step(bots[seat].act(observe(game, seat), legal_actions()))
+            step(bots[seat].act(observe(seat), legal_actions()))
         else:
-            step(adapter(game, observe(game, seat), legal_actions()))
+            step(adapter(game, observe(seat), legal_actions()))
     return game
 
 
