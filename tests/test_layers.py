@@ -158,6 +158,12 @@ def test_the_reference_path_reaches_no_engine():
 
 # -- package privacy -----------------------------------------------------------------------
 
+def _cython_sources():
+    """Every ``.pyx`` file and every ``.pxi`` it includes (a ``.pxi`` is part of the module
+    that includes it: ``game/_game_play.pxi`` is ``game._game``'s)."""
+    return sorted(SRC.rglob("*.pyx")) + sorted(SRC.rglob("*.pxi"))
+
+
 def _trees():
     return {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in _modules().items()
             if path.suffix == ".py"}
@@ -204,7 +210,7 @@ def test_no_package_reads_another_packages_underscore_attribute():
                 defined[_layer(name)].add(node.attr)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 defined[_layer(name)].add(node.id)
-    for path in SRC.rglob("*.pyx"):
+    for path in _cython_sources():
         defined[_layer(_name(path))].update(re.findall(r"\b(_\w+)\b", path.read_text(encoding="utf-8")))
     bad = []
     for name, tree in trees.items():
@@ -263,7 +269,7 @@ def test_no_module_reads_games_private_state():
 
     for name, tree in trees.items():
         bad += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in reads(tree, set())]
-    for path in SRC.rglob("*.pyx"):
+    for path in _cython_sources():
         text = _strip_pyx(path.read_text(encoding="utf-8"))
         bad += [f"{_name(path)}: {m.group(0)}" for m in re.finditer(r"(?<![\w.])(\w+)\.(_\w+)\b", text)
                 if m.group(2) in private and m.group(1) not in ("self", "cls")]
@@ -304,6 +310,13 @@ def test_every_layer_has_a_chain_bound():
 def test_no_module_is_over_600_lines():
     long = {name: n for name, path in _modules().items() if path.suffix == ".py"
             and (n := len(path.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long
+
+
+def test_no_cython_file_of_the_game_is_over_900_lines():
+    """Issue 42: ``_game.pyx`` is written by concept in ``.pxi`` files it includes."""
+    long = {p.name: n for p in _cython_sources() if p.parent.name == "game"
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 900}
     assert not long, long
 
 

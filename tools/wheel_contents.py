@@ -6,7 +6,7 @@ Python modules, the type stubs ``*.pyi``, ``py.typed``, the ``.pxd`` declaration
 ``cimport``, the web app's static files: every file under ``src/ddz/`` but the Cython
 sources) is in the wheel, each compiled module is there once, the licence and the
 third-party notices are in ``.dist-info/licenses/``, the vendored ``libgomp`` is there
-exactly when the wheel is the OpenMP one, and nothing else is: no ``.pyx``, no generated
+exactly when the wheel is the OpenMP one, and nothing else is: no ``.pyx`` (nor the ``.pxi`` files it includes), no generated
 ``.c``, no object files, no bytecode, no tests. ``.pyx`` files stay out because a wheel's
 user cannot rebuild from them (the sdist is the source release) and the stubs document
 the compiled API.
@@ -23,7 +23,7 @@ import re
 from typing import Iterable, List
 
 #: build leftovers that never belong in a wheel
-FORBIDDEN = (".pyx", ".c", ".cpp", ".h", ".o", ".obj", ".a", ".lib", ".pyc", ".html")
+FORBIDDEN = (".pyx", ".pxi", ".c", ".cpp", ".h", ".o", ".obj", ".a", ".lib", ".pyc", ".html")
 #: the files that must be in .dist-info/licenses/ (pyproject.toml's license-files)
 LICENSES = ("LICENSE", "THIRD_PARTY_NOTICES.md")
 #: what a compiled module's file ends with, per platform
@@ -36,7 +36,7 @@ def package_files(sdist_names: Iterable[str]) -> List[str]:
     out = []
     for name in sdist_names:
         m = re.match(r"[^/]+/src/(ddz/.+)$", name)
-        if m and not m.group(1).endswith((".pyx", ".c")) and not name.endswith("/"):
+        if m and not m.group(1).endswith((".pyx", ".pxi", ".c")) and not name.endswith("/"):
             out.append(m.group(1))
     return sorted(out)
 
