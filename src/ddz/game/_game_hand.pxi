@@ -61,6 +61,13 @@ cdef void hand_deal(Hand* g, const HandConf* c) noexcept nogil:
     """Shuffle the deck positions with the hand's deal stream and cut them in seat order
     (``ddz.game.deal.shuffled_deal``): by card bits (:func:`deal_bits`) with one deck."""
     cdef int order[MAX_DECK]
+    hand_deal_to(g, c, order)
+
+
+cdef void hand_deal_to(Hand* g, const HandConf* c, int* order) noexcept nogil:
+    """:func:`hand_deal`, the shuffled deck positions left in ``order`` (``c.ndeck`` ints:
+    seat ``s`` holds positions ``order[s * hand_size:(s + 1) * hand_size]``, the bottom the
+    rest), for :class:`CHand`, which gives the suited deal back to Python."""
     cdef uint64_t parts[MAX_SEATS + 1]
     cdef int i, s, n = c.ndeck
     memset(g.hands, 0, sizeof(g.hands))
@@ -136,11 +143,19 @@ cdef void hand_start_deal(Hand* g, const HandConf* c) noexcept nogil:
 
 cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil:
     """``ddz.Game(rules, seed=seed)``: seed the generator, deal, draw the first bidder."""
-    cdef int k, r, n
+    cdef int order[MAX_DECK]
+    hand_new_hand_to(g, c, seed, order)
+
+
+cdef int hand_new_hand_to(Hand* g, const HandConf* c, int64_t seed, int* order) noexcept nogil:
+    """:func:`hand_new_hand`, the deal's positions left in ``order`` (:func:`hand_deal_to`);
+    returns the face-up card's draw ``k`` (card ``k % hand_size`` in card order of seat
+    ``k // hand_size``), or -1 under rules that turn none."""
+    cdef int k = -1, r, n
     g.seed = seed
     g.dealer = 1
     dr_set(&g.rng, <uint64_t>seed, 0)
-    hand_deal(g, c)
+    hand_deal_to(g, c, order)
     g.face_seat = -1
     if c.face_up:
         # RULES.md §3: the k % hand_size-th card (in card order) of seat k // hand_size
@@ -157,6 +172,7 @@ cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
         g.first = <int>dr_below(&g.rng, <uint32_t>c.seats)
     g.ndeals = 1
     hand_start_deal(g, c)
+    return k
 
 
 cdef int hand_next_seat(int s, const HandConf* c) noexcept nogil:
@@ -515,6 +531,52 @@ cdef class CHand:
             self.h.bottom[r] = <uint8_t>x
         self.h.flush = flush
         hand_redealt(&self.h, c)
+
+    def new_hand(self, seed):
+        """Start the hand of ``seed`` (an int ``0 .. 2**64 - 1``) as every hand of a
+        vectorised game starts (``hand_new_hand``): seed the hand's deal stream, deal,
+        draw the first bidder (or the face-up card, which decides it). Later redeals come
+        from the same stream, by :meth:`redeal`.
+
+        :returns: ``(first_bidder, k)``: ``k`` the face-up card's draw (card ``k %
+            hand_size``, in card order, of seat ``k // hand_size``), -1 under rules that
+            turn none. Read the deal with :meth:`dealt`."""
+        cdef uint64_t s = seed
+        cdef int k = hand_new_hand_to(&self.h, &self.rules.c, <int64_t>s, self.order)
+        self.h.dealer = 0           # a redeal is HAND_DEAL: the caller asks for it (redeal)
+        return self.h.first, k
+
+    def redeal(self):
+        """After a step returned ``HAND_DEAL``: the next deal of the hand's own stream
+        (:meth:`new_hand`), its auction begun; read it with :meth:`dealt`."""
+        hand_deal_to(&self.h, &self.rules.c, self.order)
+        hand_redealt(&self.h, &self.rules.c)
+
+    def set_first(self, int seat):
+        """The first bidder is ``seat`` (``Game(first_bidder=...)``, a face-up card given),
+        not the one drawn: before any word of the first deal."""
+        if not 0 <= seat < self.rules.c.seats or self.h.phase != PH_BIDDING or self.h.spoken:
+            raise ValueError(f"set_first: seat {seat} before the first word")
+        self.h.first = self.h.current = seat
+
+    def dealt(self):
+        """The deal of :meth:`new_hand` or :meth:`redeal`: ``(positions, counts)``, per part
+        (each seat, then the bottom) its deck positions ascending (card order) and its 15
+        rank counts, tuples of ints (as ``ddz.game.deal.DealStream.deal``)."""
+        cdef const HandConf* c = &self.rules.c
+        cdef int p, i, lo, hi
+        cdef int cnt[NUM_RANKS]
+        positions, counts = [], []
+        for p in range(c.seats + 1):
+            lo = p * c.hand_size
+            hi = lo + c.hand_size if p < c.seats else c.ndeck
+            part = sorted([self.order[i] for i in range(lo, hi)])
+            memset(cnt, 0, sizeof(cnt))
+            for i in range(lo, hi):
+                cnt[c.ranks[self.order[i]]] += 1
+            positions.append(tuple(part))
+            counts.append(tuple([cnt[i] for i in range(NUM_RANKS)]))
+        return positions, counts
 
     cdef int32_t env_id(self, int value) except -2:
         """The env id of a word of this phase (``ddz.envs.core``'s table)."""

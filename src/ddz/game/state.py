@@ -22,8 +22,8 @@ import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
-from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, legacy_rng, new_rng,
-                   shuffled_deal)
+from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, cut_deal,
+                   legacy_rng, new_rng, shuffled_deal)
 from . import hand as _hand_mod
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..core.play import Play
@@ -105,19 +105,32 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
         self.seats = seats
         self._move_rules = rules.move_rules
         self.seed = seed
-        self._rng = legacy_rng(seed) if _legacy else new_rng(seed)
         self._dealt_from_seed = deal is None
         self._pending: List[Deal] = []
-        if deal is None:
-            first = self._shuffle()
+        face = rules.first_bidder == "face_up"
+        hand = None
+        if deal is None and not _legacy and self._new_hand is _C_NEW_HAND:
+            # the product's one route (issue 42): the C hand deals, draws the first bidder
+            # (or the face-up card) and later redeals from its own deal stream, the very
+            # function every hand of VectorGame starts with (hand_new_hand); Python reads
+            # the suited deal back
+            self._rng = None
+            hand = self._new_hand(rules, 0)
+            drawn, k = hand.new_hand(seed)
+            dealt_first = drawn
+            first = self._dealt(hand)
         else:
-            first = Deal.parse(deal, rules)
+            # the reference (no core, a deal given, records of version 4 and older, the
+            # lockstep test's PyHand): the deal stream in Python, the same draws
+            self._rng = legacy_rng(seed) if _legacy else new_rng(seed)
+            first = self._shuffle() if deal is None else Deal.parse(deal, rules)
+            # always drawn, so that redeals do not depend on a first_bidder given or not
+            k = self._rng.randrange(seats * rules.hand_size) if face else -1
+            drawn = -1 if face else self._rng.randrange(seats)
         if rules.bottom_bonus:
             check_bonus_deal(first)
-        # always drawn, so that redeals do not depend on a first_bidder given or not
         self.face_up: Optional[Tuple[int, str]] = None
-        if rules.first_bidder == "face_up":
-            k = self._rng.randrange(seats * rules.hand_size)
+        if face:
             drawn = k // rules.hand_size
             if face_up is not None:
                 if first_bidder is not None:
@@ -130,28 +143,37 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
             if face_up is not None:
                 raise DdzError(f"face_up={face_up!r}: only Rules(first_bidder='face_up') turns a card face up, "
                                f"not first_bidder={rules.first_bidder!r}")
-            drawn = self._rng.randrange(seats)
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
-        self._hand = self._new_hand(rules, self.first_bidder)   # RULES.md §3-§7: ddz.game.hand
+        if hand is None:
+            hand = self._new_hand(rules, self.first_bidder)     # RULES.md §3-§7: ddz.game.hand
+        elif self.first_bidder != dealt_first:
+            hand.set_first(self.first_bidder)
+        self._hand = hand
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
         self._npushed = 0            # plays made with push() since the last step: pop() undoes them
         self._space = None
         self._table = table(self._move_rules)
-        self._start_deal(first)
+        self._start_deal(first, dealt=self._rng is None)
 
     # -- set-up --
     def _shuffle(self) -> Deal:
         return shuffled_deal(self._rng, self.rules)
 
+    def _dealt(self, hand: Any) -> Deal:
+        """The deal the C hand just dealt, suited (for records and text)."""
+        positions, counts = hand.dealt()
+        return cut_deal(positions, counts, self.rules)
+
     # the hand (auction, doubling, open play, redeals, score): the C one, or the reference
     # (ddz.game.hand.new_hand decides; the lockstep test's reference games use PyHand)
     _new_hand = staticmethod(_hand_mod.new_hand)
 
-    def _start_deal(self, deal: Deal) -> None:
+    def _start_deal(self, deal: Deal, dealt: bool = False) -> None:
         self._deals.append(deal)
-        self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
+        if not dealt:                 # else the C hand dealt it (_C_NEW_HAND)
+            self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
         self._bids: List[Tuple[int, int]] = []     # this deal's auction, (seat, value)
         self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
@@ -163,6 +185,10 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
 
     def _redeal(self) -> None:
         # shuffled deals have suits; recorded ones were checked by from_record
+        if self._rng is None:         # the C hand deals from its own stream
+            self._hand.redeal()
+            self._start_deal(self._dealt(self._hand), dealt=True)
+            return
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
 
@@ -535,7 +561,7 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
         """
         g = Game.__new__(Game)
         d = self.__dict__.copy()
-        d["_rng"] = copy_rng(self._rng)
+        d["_rng"] = None if self._rng is None else copy_rng(self._rng)
         for name in ("_pending", "_deals", "_actions", "_calls", "_bids", "_plays"):
             d[name] = list(d[name])
         d["_hand"] = self._hand.copy()
@@ -548,6 +574,8 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
+#: the hand maker whose hands deal for themselves (the compiled one), or None without the core
+_C_NEW_HAND = _hand_mod.new_hand if _hand_mod.COMPILED else None
 
 
 def _action_space(rules: Rules):
