@@ -552,6 +552,22 @@ cdef class CHand:
         hand_deal_to(&self.h, &self.rules.c, self.order)
         hand_redealt(&self.h, &self.rules.c)
 
+    def legal_ids(self):
+        """The legal env ids of the seat to act in the auction, doubling or opening
+        (``hand_count_ids``, ``hand_write_ids``: the numbering of ``ddz.game.ids``),
+        ascending, as a new ``int32`` array."""
+        cdef int32_t ids[8]
+        cdef Py_ssize_t n, k
+        cdef cnp.ndarray out
+        if self.h.phase == PH_PLAYING or self.h.phase == PH_OVER:
+            raise ValueError("legal_ids: not in the auction, doubling or opening")
+        n = hand_count_ids(&self.h, &self.rules.c)
+        hand_write_ids(&self.h, &self.rules.c, ids)
+        out = new_array(n, cnp.NPY_INT32)
+        for k in range(n):
+            (<int32_t*>cnp.PyArray_DATA(out))[k] = ids[k]
+        return out
+
     def set_first(self, int seat):
         """The first bidder is ``seat`` (``Game(first_bidder=...)``, a face-up card given),
         not the one drawn: before any word of the first deal."""

@@ -55,14 +55,17 @@ class GameLegal:
         return legal
 
     def legal_action_ids(self) -> npt.NDArray[np.int32]:
-        """The legal plays as action ids of ``ddz.self.actions.ActionSpace(rules)`` (play phase).
+        """The legal plays as action ids of ``ddz.game.actions.ActionSpace(rules)`` (play phase).
 
         Ids are those of :attr:`action_space` (id 0 is the pass), ascending, which is the
         order of :meth:`legal_actions`; :meth:`step_id` plays one, and ``space.play(i)``
         turns an id back into the :class:`ddz.Play`. One kernel call on the play state.
 
+        Deprecated spelling (issue 42, no warning: RL loops call it at every step):
+        :meth:`legal_ids` gives the same ids in the play phase and the auction's ids before.
+
         :returns: a new numpy ``int32`` array.
-        :raises IllegalActionError: not in the play phase (bids and doubles have no ids).
+        :raises IllegalActionError: not in the play phase (use :meth:`legal_ids`).
         """
         if self._phase is _PLAYING:
             return self._ps.legal_ids()

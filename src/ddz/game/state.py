@@ -32,6 +32,7 @@ from .render import render as _render
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
 from .action_words import GameWords, _face_up_arg, _int_arg, _nth_card
+from .ids import GameIds
 from .legal_moves import Action, GameLegal, LegalMoves
 from .observations import GameViews, Observation
 from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING, BOTTOM_SIZE, HAND_SIZE, SEATS, Phase, seat_arg
@@ -48,7 +49,7 @@ __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMov
 Counts = Tuple[int, ...]
 
 
-class Game(GameLegal, GameWords, GameViews, GameRecords):
+class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
     """One hand of Dou Dizhu (RULES.md §3–§6), three players or four (§7, with
     ``Rules.four_player()``).
 
@@ -76,7 +77,8 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
     deal of this hand, redeals included), :attr:`actions` (``(seat, action)`` in order).
 
     The class is written by concept (DESIGN.md, issue 42): the state and its transitions
-    here; its legal actions (:class:`ddz.game.legal_moves.GameLegal`), the words it reads
+    here; its legal actions (:class:`ddz.game.legal_moves.GameLegal`), its env ids in every
+    phase (:class:`ddz.game.ids.GameIds`), the words it reads
     (:class:`ddz.game.action_words.GameWords`), what a seat sees
     (:class:`ddz.game.observations.GameViews`) and its records
     (:class:`ddz.game.records.GameRecords`) in mixins that only ``Game`` composes. Only
@@ -340,16 +342,18 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
         return game_html(self)
 
     def step_id(self, action_id: Union[int, np.integer[Any]]) -> None:
-        """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
-        same as ``step(action_space.play(action_id))``, without building or parsing a Play
-        on the way in (RULES.md §5).
+        """Take the action of env id ``action_id`` (:mod:`ddz.game.ids`), in every phase
+        (RULES.md §3-§5, §7): in the play phase an id of :attr:`action_space`, the same as
+        ``step(action_space.play(action_id))`` without building or parsing a Play on the
+        way in; before it, 0 (the pass, not doubling, not playing open) or an auction id
+        ``P + k`` (bid 1..3, call/rob, double, open: :meth:`legal_ids`).
 
         :param action_id: an ``int`` or numpy integer.
         :raises ActionTypeError: not an integer (an :class:`ActionIdError` and a
             :class:`TypeError`), in any phase.
-        :raises ActionIdError: not an id of the space.
-        :raises IllegalActionError: not in the play phase, or the id's play is not legal
-            here (the message says why, as :meth:`step` does).
+        :raises ActionIdError: not an env id (``0 .. num_ids - 1``).
+        :raises IllegalActionError: an id of another phase, or not legal here (the
+            message says why, as :meth:`step` does).
         :raises NotInHandError: a play whose cards the player does not hold.
 
         On any error the state is unchanged. Like :meth:`step`, it ends the undo history of
@@ -373,11 +377,14 @@ class Game(GameLegal, GameWords, GameViews, GameRecords):
         if not is_integer(action_id) or isinstance(action_id, enum.Enum):
             raise ActionTypeError(f"an action id is an int, not {type(action_id).__name__}: {quote(action_id)}")
         if self._phase is not _PLAYING:
-            raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
+            self.step(self.action_of_id(action_id))   # a word of the auction (ddz.game.ids), or raises
+            return
         action_id = int(action_id)
         if 0 <= action_id < len(self._table.plays) and ps.step(action_id):
             self._after_play(ps)
             return
+        if action_id >= len(self._table.plays):
+            self.action_of_id(action_id)              # raises: out of range, or an id of the auction
         play = self.action_space.play(action_id)   # raises ActionIdError out of range
         self.step(play)                               # raises, naming why it is illegal
         raise AssertionError("unreachable: step() accepted an id that the play state refused")  # pragma: no cover
