@@ -58,7 +58,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, cards_to_counts,
                     deck_counts, format_cards, full_deck, parse_cards, parse_suited)
-from ..core.arguments import rules_arg
+from ..core.arguments import SEED_LIMIT as _SEED_LIMIT, rules_arg
 from ..core.implementation import compiled
 from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
@@ -221,8 +221,8 @@ DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
 DECK_SUITS: Dict[int, bytes] = {d: bytes(4 if c.suit is None else int(c.suit) for c in full_deck(d)) for d in (1, 2)}
 
 
-#: seeds of the deal stream are ints ``0 .. SEED_LIMIT - 1``
-SEED_LIMIT = 2 ** 64
+#: seeds of the deal stream are ints ``0 .. SEED_LIMIT - 1`` (the one bound: core.arguments.seed_arg)
+SEED_LIMIT = _SEED_LIMIT
 _M64 = SEED_LIMIT - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _HAND_GAMMA = 0xD1B54A32D192ED03

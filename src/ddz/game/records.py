@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Type, TypeVar
 
 from ..core.cards import is_integer
 from ..core.play import Play
@@ -70,6 +70,9 @@ def _record_rules(data: Any, version: int) -> Rules:
         raise RecordError(f"the record's rules: {exc}") from None
 
 
+_G = TypeVar("_G", bound="GameRecords")
+
+
 class GameRecords:
     """Records of :class:`ddz.Game` (a part of the class, by concept: the game's state
     lives in ``ddz.game.state``, which composes this mixin)."""
@@ -118,7 +121,7 @@ class GameRecords:
         }
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> Any:
+    def from_record(cls: Type[_G], record: Mapping[str, Any]) -> _G:
         """Replay a record (see ``docs/records.md``), checking every action.
 
         :param record: a dict as made by :meth:`to_record` (e.g. from ``json.load``).

@@ -95,9 +95,7 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
         else:
-            seed = _int_arg(seed, "seed (or None)")
-            if seed < 0 or (seed >= SEED_LIMIT and not _legacy):
-                raise DdzError(f"a seed is an int 0 .. 2**64 - 1 (the deal stream's key), got {seed!r}")
+            seed = _args.seed_arg(seed, "a seed", _LEGACY_LIMIT if _legacy else SEED_LIMIT)
         seats = rules.seats
         if first_bidder is not None:
             first_bidder = _int_arg(first_bidder, f"first_bidder (0..{seats - 1} or None)")
@@ -581,6 +579,8 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
+#: seeds of records of version 4 and older (random.Random takes any int >= 0)
+_LEGACY_LIMIT = float("inf")
 #: the hand maker whose hands deal for themselves (the compiled one), or None without the core
 _C_NEW_HAND = _hand_mod.new_hand if _hand_mod.COMPILED else None
 

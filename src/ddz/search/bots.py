@@ -13,7 +13,8 @@ from dataclasses import replace
 from typing import Any, List, Optional, Sequence
 
 from .. import core as moves
-from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer, to_counts
+from ..core.arguments import seed_arg
+from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, to_counts
 from ..errors import DdzError, IllegalActionError, quote
 from ..game.observations import Observation
 from ..game.state import Game
@@ -72,11 +73,10 @@ class RandomBot:
 
 
 def _seed_arg(seed: Any, what: str) -> Optional[int]:
-    """A bot's seed: an int >= 0 or ``None`` (``random.Random`` would play the same for
-    ``-s`` and ``s``, and take a float or a str). :raises DdzError: anything else."""
-    if seed is not None and (not is_integer(seed) or seed < 0):
-        raise DdzError(f"{what} is an int >= 0 or None, got {quote(seed)}")
-    return None if seed is None else int(seed)
+    """A bot's seed: ``None``, or a seed as every seed of ddz (``core.arguments.seed_arg``:
+    ``random.Random`` would play the same for ``-s`` and ``s``, and take a float or a str).
+    :raises DdzError: anything else."""
+    return None if seed is None else seed_arg(seed, f"{what} (or None)")
 
 
 def _legal_arg(legal: Any) -> None:
