@@ -222,8 +222,8 @@ class EnvActions:
         :raises ActionIdError, IllegalActionError: as :meth:`game_action` and
             :meth:`ddz.Game.step`; the game is unchanged then.
         """
-        if game.phase is Phase.PLAYING and type(action_id) is int and 0 <= action_id < self.plays:
-            game.step_id(action_id)
+        if type(action_id) is int and 0 <= action_id < self.size:
+            game.step_id(action_id)       # the game's ids in every phase (ddz.game.ids)
         else:
             game.step(self.game_action(game, action_id))
 

@@ -58,7 +58,7 @@ from ..core import arguments as _args
 from ..core.implementation import compiled
 from ..search.bots import Bot, GreedyBot, RandomBot
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
-from ..game.results import Result, void_reason
+from ..game.results import Result, hand_result, void_reason
 from ..game.state import Game
 from ..core.rules import STANDARD, Rules
 from .core import c_arguments, encode_observation, env_actions, observation_high, reward_scale_arg
@@ -412,10 +412,6 @@ class DouDizhuVectorEnv(VectorEnv):
     def _result(self, i: int) -> Result:
         """The :class:`ddz.Result` of env ``i``'s finished hand (as ``ddz.Game`` scores it)."""
         out = self._core.outcome(i)
-        seats = self.rules.seats
         if out[0] == "void":
-            return Result.voided(void_reason(self.rules, out[1]), seats)
-        lord, bid, bombs, rockets, spring, anti, doubles, robs, bonus, multiplier, score, scores, open_play = out
-        return Result.won(lord, scores[lord] > 0, seats, base=bid, bombs=bombs, rockets=rockets, spring=spring,
-                          anti_spring=anti, doubles=doubles, robs=robs, bottom_bonus=bonus,
-                          multiplier=multiplier, score=score, scores=scores, open_play=open_play)
+            out = ("void", void_reason(self.rules, out[1]))
+        return hand_result(out, self.rules.seats)

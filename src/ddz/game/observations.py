@@ -120,7 +120,7 @@ class GameViews:
         h = self._hand
         doubles = h.doubles
         ndoubles = h.ndoubles
-        if self._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
+        if self._phase is _DOUBLING and any(doubles[s] is None for s in range(self.seats) if s != lord):
             # RULES.md §4: the farmers' choices are revealed together, so until both have
             # chosen a seat sees only its own, in `doubles` and in the multiplier alike
             shown = [None] * self.seats

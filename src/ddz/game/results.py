@@ -10,7 +10,7 @@ from ..core.cards import is_integer
 from ..errors import DdzError, quote
 from .phase import SEATS
 
-__all__ = ["Result", "played_result", "void_reason"]
+__all__ = ["Result", "played_result", "hand_result", "void_reason"]
 
 
 @dataclass(frozen=True)
@@ -111,15 +111,28 @@ def void_reason(rules: Any, deals: int) -> str:
 
 def played_result(hand: Any, ps: Any, landlord: int, winner: int, seats: int) -> Result:
     """The :class:`Result` of a hand played out (RULES.md §6): ``winner`` played its last
-    card. The one assembly of a played hand's result from the hand that scores it.
+    card (:meth:`ddz.Game`'s ending), through :func:`hand_result`.
 
     :param hand: the hand (``ddz.game.hand``: a ``CHand`` or ``PyHand``) after its play
         phase. :param ps: its play state (bombs and rockets played, whether each side
         played). :param landlord: the landlord's seat. :param winner: the seat that went
-        out. :param seats: 3 or 4. Trusted arguments (the game's own).
+        out (the hand's scores say the same). :param seats: 3 or 4. Trusted arguments.
     """
     spring, anti, multiplier, score, scores = hand.finish(ps)     # the hand scores (ddz.game.hand)
-    return Result.won(
-        landlord, winner == landlord, seats, base=hand.bid, bombs=ps.bombs, rockets=ps.rockets, spring=spring,
-        anti_spring=anti, doubles=hand.ndoubles, robs=hand.robs, bottom_bonus=hand.bonus, multiplier=multiplier,
-        score=score, scores=scores, open_play=bool(hand.open_play))
+    return hand_result((landlord, hand.bid, ps.bombs, ps.rockets, spring, anti, hand.ndoubles, hand.robs,
+                        hand.bonus, multiplier, score, scores, bool(hand.open_play)), seats)
+
+
+def hand_result(outcome: Tuple[Any, ...], seats: int) -> Result:
+    """The one assembly of a finished hand's :class:`Result` (issue 42), for
+    :class:`ddz.Game` and the vector env (``VectorCore.outcome``): ``outcome`` is
+    ``(landlord, base, bombs, rockets, spring, anti_spring, doubles, robs, bottom_bonus,
+    multiplier, score, scores, open_play)`` of a hand played out (the landlord won when its
+    score is positive), or ``("void", reason)`` of a void one. Trusted.
+    """
+    if outcome[0] == "void":
+        return Result.voided(outcome[1], seats)
+    lord, bid, bombs, rockets, spring, anti, doubles, robs, bonus, multiplier, score, scores, open_play = outcome
+    return Result.won(lord, scores[lord] > 0, seats, base=bid, bombs=bombs, rockets=rockets, spring=bool(spring),
+                      anti_spring=bool(anti), doubles=doubles, robs=robs, bottom_bonus=bonus, multiplier=multiplier,
+                      score=score, scores=tuple(scores), open_play=bool(open_play))
