@@ -128,7 +128,7 @@ def _one_hot(k: int, size: int) -> np.ndarray:
 def get_obs_py(game: Game, lists: bool = True) -> Dict[str, Any]:
     """:func:`get_obs` in plain Python (the twin of the compiled encoder), built from the
     game's public views (:attr:`~ddz.Game.plays`, :meth:`~ddz.Game.hand`,
-    :meth:`~ddz.Game.legal_actions`, :meth:`~ddz.Game.legal_action_ids`).
+    :meth:`~ddz.Game.legal_actions`, :meth:`~ddz.Game.legal_ids`).
 
     :param game: a :class:`ddz.Game` under ``Rules.profile("douzero")`` in its play phase.
     :param lists: as :func:`get_obs`.
@@ -165,7 +165,7 @@ def get_obs_py(game: Game, lists: bool = True) -> Dict[str, Any]:
                  _one_hot(left[lord], 20), _one_hot(left[mate], 17), bomb]
     x_no_action = np.concatenate(parts)
     legal = game.legal_actions()
-    ids = game.legal_action_ids()
+    ids = game.legal_ids()
     seen = set()
     keep: List[int] = []
     for k, p in enumerate(legal):

@@ -213,7 +213,7 @@ class DdzState(pyspiel.State):
         if g is None:
             return _obs.endgame_legal(s) if s.pos is not None else []
         if g.phase is _PLAYING:
-            ids = g.legal_action_ids()
+            ids = g.legal_ids()
             if conf.openspiel_ids:
                 return np.sort(conf.to_os[ids]).tolist()
             return ids.tolist()
