@@ -478,3 +478,20 @@ def test_meta_is_the_one_field_for_a_tools_notes():
         rec["meta"] = bad
         with pytest.raises(ddz.RecordError, match="meta"):
             ddz.Game.from_record(rec)
+
+
+def test_what_a_game_was_given_and_how_it_ended_is_read_only():
+    """Issue 42: ``seed``, ``rules``, ``landlord``... are properties (``g.seed = 3`` raises;
+    ``result`` stays a plain attribute, read at every decision of RL loops); a game pickled
+    before, with them in its ``__dict__``, still unpickles."""
+    import ddz
+    g = ddz.Game(seed=3)
+    for name in ("seed", "rules", "seats", "landlord", "first_bidder", "face_up"):
+        with pytest.raises(AttributeError):
+            setattr(g, name, 5)
+    old = {(k[1:] if k[1:] in ("seed", "rules", "seats", "landlord", "first_bidder", "face_up") else k): v
+           for k, v in g.__getstate__().items()}
+    assert "seed" in old and "_seed" not in old
+    h = ddz.Game.__new__(ddz.Game)
+    h.__setstate__(old)
+    assert (h.seed, h.first_bidder, h.to_record()) == (3, g.first_bidder, g.to_record())

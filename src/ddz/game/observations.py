@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 from ..core.cards import format_cards
 from ..core.play import Play
 from ..core.rules import Rules
 from ..errors import DdzError
 from .phase import _DOUBLING, Phase
+from .render import render as _render
 
 __all__ = ["Observation", "GameViews"]
 
@@ -94,10 +95,40 @@ class Observation(NamedTuple):
 
 
 class GameViews:
-    """What a seat of :class:`ddz.Game` sees (a part of the class, by concept: the game's
-    state lives in ``ddz.game.state``, which composes this mixin)."""
+    """How :class:`ddz.Game` is seen: a seat's cards, the cards left and the multiplier
+    (the referee's view), what a seat sees, the table as text, the solver's position (a
+    part of the class, by concept: the game's state lives in ``ddz.game.state``, which
+    composes this mixin)."""
 
     __slots__ = ()
+
+    def hand(self, seat: int) -> Counts:
+        """The cards of ``seat`` (15 counts). :raises DdzError: not a seat (0 .. seats - 1)."""
+        seat = self._seat_arg(seat)
+        ps = self._ps
+        if ps is not None:
+            return ps.hand(seat)
+        return self._hand.hand(seat)
+
+    @property
+    def cards_left(self) -> Tuple[int, ...]:
+        """Cards left per seat (RULES.md §5: public), a tuple of ints."""
+        ps = self._ps
+        if ps is not None:
+            return ps.cards_left
+        return tuple(self._hand.left)
+
+    @property
+    def multiplier(self) -> int:
+        """The multiplier so far (RULES.md §6): robs, doubles, bottom bonus, bombs and
+        rockets played; spring and anti-spring count once the hand is over.
+
+        This is the referee's view: it counts a farmer's double before the other farmer
+        has chosen. What a player may see is :meth:`observation` ``.multiplier``."""
+        if self.result is not None:
+            return self.result.multiplier
+        ps = self._ps
+        return self._hand.multiplier(0 if ps is None else ps.bombs + ps.rockets)
 
     def observation(self, seat: Optional[int] = None) -> Observation:
         """What ``seat`` sees (RULES.md §5): its own hand and the public information.
@@ -173,3 +204,31 @@ class GameViews:
         return (seat, self._phase, self._current, self._ps, [h.hand(s) for s in range(self.seats)], h.left,
                 None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom, lord,
                 h.bid, h.robs, self._bids, h.doubles, h.ndoubles, h.bonus, h.open_play, self.face_up)
+
+    def __str__(self) -> str:
+        """The table as text, every hand shown: :meth:`render` with no seat."""
+        return _render(self)
+
+    def render(self, seat: Optional[int] = None) -> str:
+        """The table as plain text (like python-chess's ``str(board)``): the seed, the
+        phase and who is to act; the bid, multiplier and bottom cards; a row per seat with
+        its role, cards left, hand grouped by rank and what it said or played in the
+        current trick; the play to beat; the result once the hand is over. Every phase of
+        the three- and four-player game is drawn (auction, doubling, open play, play,
+        over, void). ``str(game)`` is ``game.render()``. Layout: :mod:`ddz.game.render`.
+
+        :param seat: ``None`` (default): the referee's view, every hand shown. A seat
+            (0 .. seats - 1): what that seat may see (RULES.md §5, :meth:`observation`):
+            its own hand, the landlord's when it plays open (§7), the bottom cards once
+            shown to it, the multiplier it may know; the other hands read ``hidden``
+            until the hand is over.
+        :returns: a ``str`` of several lines, no trailing newline.
+        :raises DdzError: ``seat`` is not a seat.
+        """
+        return _render(self, seat)
+
+    def position(self) -> Any:
+        """The play-phase position as a :class:`ddz.Position` (perfect information: every
+        hand), for :func:`ddz.solve`. :raises DdzError: not in the play phase."""
+        from .position import Position   # import floors (DESIGN.md): the game module stays below the position
+        return Position.from_game(self)

@@ -28,7 +28,6 @@ from . import hand as _hand_mod
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..core.play import Play
 from .playstate import play_state
-from .render import render as _render
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
 from .action_words import GameWords, _face_up_arg, _int_arg, _nth_card
@@ -101,10 +100,10 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             first_bidder = _int_arg(first_bidder, f"first_bidder (0..{seats - 1} or None)")
             if not 0 <= first_bidder < seats:
                 raise DdzError(f"first_bidder must be a seat 0..{seats - 1} or None, got {first_bidder!r}")
-        self.rules = rules
-        self.seats = seats
+        self._rules = rules
+        self._seats = seats
         self._move_rules = rules.move_rules
-        self.seed = seed
+        self._seed = seed
         self._dealt_from_seed = deal is None
         self._pending: List[Deal] = []
         face = rules.first_bidder == "face_up"
@@ -129,26 +128,26 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             drawn = -1 if face else self._rng.randrange(seats)
         if rules.bottom_bonus:
             check_bonus_deal(first)
-        self.face_up: Optional[Tuple[int, str]] = None
+        self._face_up: Optional[Tuple[int, str]] = None
         if face:
             drawn = k // rules.hand_size
             if face_up is not None:
                 if first_bidder is not None:
                     raise DdzError("give first_bidder or face_up, not both (the face-up card decides who bids first)")
-                self.face_up = _face_up_arg(face_up, first, seats)
-                drawn = self.face_up[0]
+                self._face_up = _face_up_arg(face_up, first, seats)
+                drawn = self._face_up[0]
             elif first_bidder is None:
-                self.face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
+                self._face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
         else:
             if face_up is not None:
                 raise DdzError(f"face_up={face_up!r}: only Rules(first_bidder='face_up') turns a card face up, "
                                f"not first_bidder={rules.first_bidder!r}")
-        self.first_bidder = drawn if first_bidder is None else first_bidder
+        self._first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
         if hand is None:
-            hand = self._new_hand(rules, self.first_bidder)     # RULES.md §3-§7: ddz.game.hand
-        elif self.first_bidder != dealt_first:
-            hand.set_first(self.first_bidder)
+            hand = self._new_hand(rules, self._first_bidder)     # RULES.md §3-§7: ddz.game.hand
+        elif self._first_bidder != dealt_first:
+            hand.set_first(self._first_bidder)
         self._hand = hand
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
@@ -159,12 +158,12 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
 
     # -- set-up --
     def _shuffle(self) -> Deal:
-        return shuffled_deal(self._rng, self.rules)
+        return shuffled_deal(self._rng, self._rules)
 
     def _dealt(self, hand: Any) -> Deal:
         """The deal the C hand just dealt, suited (for records and text)."""
         positions, counts = hand.dealt()
-        return cut_deal(positions, counts, self.rules)
+        return cut_deal(positions, counts, self._rules)
 
     # the hand (auction, doubling, open play, redeals, score): the C one, or the reference
     # (ddz.game.hand.new_hand decides; the lockstep test's reference games use PyHand)
@@ -176,8 +175,8 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
         self._bids: List[Tuple[int, int]] = []     # this deal's auction, (seat, value)
         self._phase = _BIDDING
-        self._current: Optional[int] = self.first_bidder
-        self.landlord: Optional[int] = None
+        self._current: Optional[int] = self._first_bidder
+        self._landlord: Optional[int] = None
         self._ps: Any = None          # the play phase (ddz.game._game.PlayState), from its start
         self._plays: List[Tuple[int, Play]] = []   # cache of `plays` (pop() truncates it)
         self.result: Optional[Result] = None
@@ -194,10 +193,42 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
 
     def _void(self, reason: str) -> None:
         """End the hand void: no landlord, no winner, every score 0."""
-        self.result = Result.voided(reason, self.seats)
+        self.result = Result.voided(reason, self._seats)
         self._phase = _OVER
         self._current = None
         self._legal = None
+
+    # -- what the game was given, and how it ended: read-only (issue 42) --
+    @property
+    def rules(self) -> Rules:
+        """The :class:`ddz.Rules` of the hand."""
+        return self._rules
+
+    @property
+    def seats(self) -> int:
+        """Players at the table: 3, or 4 (``Rules.four_player()``)."""
+        return self._seats
+
+    @property
+    def seed(self) -> int:
+        """The seed of the deal stream (given, or drawn from the operating system)."""
+        return self._seed
+
+    @property
+    def first_bidder(self) -> int:
+        """The seat that speaks first in every deal of the hand."""
+        return self._first_bidder
+
+    @property
+    def face_up(self) -> Optional[Tuple[int, str]]:
+        """With ``Rules.first_bidder="face_up"`` the card turned face up, ``(seat, card)``
+        (the card as text: ``"7H"``, or ``"7"`` in a deal of ranks); else ``None``."""
+        return self._face_up
+
+    @property
+    def landlord(self) -> Optional[int]:
+        """The landlord's seat, ``None`` until the auction names one."""
+        return self._landlord
 
     # -- read-only views --
     @property
@@ -267,34 +298,6 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             return None
         return ps.to_beat_seat
 
-    def hand(self, seat: int) -> Counts:
-        """The cards of ``seat`` (15 counts). :raises DdzError: not a seat (0 .. seats - 1)."""
-        seat = self._seat_arg(seat)
-        ps = self._ps
-        if ps is not None:
-            return ps.hand(seat)
-        return self._hand.hand(seat)
-
-    @property
-    def cards_left(self) -> Tuple[int, ...]:
-        """Cards left per seat (RULES.md §5: public), a tuple of ints."""
-        ps = self._ps
-        if ps is not None:
-            return ps.cards_left
-        return tuple(self._hand.left)
-
-    @property
-    def multiplier(self) -> int:
-        """The multiplier so far (RULES.md §6): robs, doubles, bottom bonus, bombs and
-        rockets played; spring and anti-spring count once the hand is over.
-
-        This is the referee's view: it counts a farmer's double before the other farmer
-        has chosen. What a player may see is :meth:`observation` ``.multiplier``."""
-        if self.result is not None:
-            return self.result.multiplier
-        ps = self._ps
-        return self._hand.multiplier(0 if ps is None else ps.bombs + ps.rockets)
-
     @property
     def play_state(self) -> Any:
         """The play phase's state (``ddz.game._game.PlayState``, or the reference's
@@ -304,33 +307,11 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
         return self._ps
 
     def _seat_arg(self, seat: Any) -> int:
-        return seat_arg(seat, self.seats)
+        return seat_arg(seat, self._seats)
 
     def __repr__(self) -> str:
-        return (f"<ddz.Game seed={self.seed} phase={self._phase.value} "
-                f"current_player={self._current} landlord={self.landlord}>")
-
-    def __str__(self) -> str:
-        """The table as text, every hand shown: :meth:`render` with no seat."""
-        return _render(self)
-
-    def render(self, seat: Optional[int] = None) -> str:
-        """The table as plain text (like python-chess's ``str(board)``): the seed, the
-        phase and who is to act; the bid, multiplier and bottom cards; a row per seat with
-        its role, cards left, hand grouped by rank and what it said or played in the
-        current trick; the play to beat; the result once the hand is over. Every phase of
-        the three- and four-player game is drawn (auction, doubling, open play, play,
-        over, void). ``str(game)`` is ``game.render()``. Layout: :mod:`ddz.game.render`.
-
-        :param seat: ``None`` (default): the referee's view, every hand shown. A seat
-            (0 .. seats - 1): what that seat may see (RULES.md §5, :meth:`observation`):
-            its own hand, the landlord's when it plays open (§7), the bottom cards once
-            shown to it, the multiplier it may know; the other hands read ``hidden``
-            until the hand is over.
-        :returns: a ``str`` of several lines, no trailing newline.
-        :raises DdzError: ``seat`` is not a seat.
-        """
-        return _render(self, seat)
+        return (f"<ddz.Game seed={self._seed} phase={self._phase.value} "
+                f"current_player={self._current} landlord={self._landlord}>")
 
     def _repr_html_(self) -> str:
         """The table in a notebook (Jupyter): every hand drawn with the SVG cards of
@@ -408,12 +389,6 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             space = self._space = _action_space(self._move_rules)
         return space
 
-    def position(self) -> Any:
-        """The play-phase position as a :class:`ddz.Position` (perfect information: every
-        hand), for :func:`ddz.solve`. :raises DdzError: not in the play phase."""
-        from .position import Position   # import floors (DESIGN.md): the game module stays below the position
-        return Position.from_game(self)
-
     # -- acting --
     def step(self, action: Action) -> None:
         """Let :attr:`current_player` take ``action`` (see the module docstring).
@@ -451,7 +426,7 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
     def _apply_bid(self, value: int) -> None:
         seat = self._current
         self._actions.append((seat, value))
-        if value and self.rules.bidding == "rob" and not any(v for _, v in self._bids):
+        if value and self._rules.bidding == "rob" and not any(v for _, v in self._bids):
             self._calls.append(len(self._actions) - 1)      # the first call (the record's word)
         self._bids.append((seat, value))
         self._word(value)
@@ -472,25 +447,25 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
         status = h.step(value)
         self._legal = None
         if status == _hand_mod.HAND_VOID:
-            self._void(void_reason(self.rules, len(self._deals)))
+            self._void(void_reason(self._rules, len(self._deals)))
             return
         if status == _hand_mod.HAND_DEAL:
             self._redeal()
             return
-        self.landlord = h.landlord
+        self._landlord = h.landlord
         phase = h.phase
         if phase == _hand_mod.PLAYING:
             self._phase = _PLAYING
-            self._current = self.landlord
-            self._ps = play_state(self._table, [h.hand(s) for s in range(self.seats)], self.landlord,
-                                  doubling_bombs=self.rules.doubling_bombs)
+            self._current = self._landlord
+            self._ps = play_state(self._table, [h.hand(s) for s in range(self._seats)], self._landlord,
+                                  doubling_bombs=self._rules.doubling_bombs)
         else:
             self._phase = _PHASES[phase]
             self._current = h.current
 
     def _finish(self, seat: int) -> None:
         """``seat`` played its last card: score the hand (RULES.md §6)."""
-        self.result = played_result(self._hand, self._ps, self.landlord, seat, self.seats)
+        self.result = played_result(self._hand, self._ps, self._landlord, seat, self._seats)
         self._phase = _OVER
         self._current = None
 
@@ -542,11 +517,14 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
         return d
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
+        for name in _READ_ONLY:       # pickled before issue 42 made them read-only
+            if name in state:
+                state["_" + name] = state.pop(name)
         self.__dict__.update(state)
         self._table = table(self._move_rules)
         h = self._hand
         if isinstance(h, tuple):
-            self._hand = _hand_mod.new_hand(self.rules, self.first_bidder)
+            self._hand = _hand_mod.new_hand(self._rules, self._first_bidder)
             if isinstance(self._hand, _hand_mod.PyHand):
                 raise DdzError("this game was pickled with the compiled core; unpickle it with the core")
             self._hand.restore(h[1])
@@ -579,6 +557,10 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
+#: the attributes a game was given or ended with, read-only since issue 42 (not ``result``,
+#: a plain attribute: RL loops read it at every decision, and a property costs ~90 ns on
+#: CPython 3.11, 5% of a decision of bench/bench_calls.py part 2)
+_READ_ONLY = ("rules", "seats", "seed", "face_up", "first_bidder", "landlord")
 #: seeds of records of version 4 and older (random.Random takes any int >= 0)
 _LEGACY_LIMIT = float("inf")
 #: the hand maker whose hands deal for themselves (the compiled one), or None without the core
