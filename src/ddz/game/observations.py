@@ -166,8 +166,7 @@ class GameViews:
             hand, left, plays, played = ps.hand(seat), ps.cards_left, self.plays, ps.bombs + ps.rockets
             b = ps.to_beat
             to_beat, beat_seat = (self._table.plays[b], ps.to_beat_seat) if b else (None, None)
-        # RULES.md §7: the four-player bottom is shown to the landlord only
-        bottom = None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom
+        bottom = self._bottom_seen(seat, lord)
         open_hand = None
         if h.open_play:
             open_hand = h.hand(lord) if ps is None else ps.hand(lord)
@@ -178,6 +177,11 @@ class GameViews:
             bottom, plays, left, to_beat, beat_seat,
             # the multiplier without the doubles this seat may not see yet
             h.multiplier(played) >> (h.ndoubles - ndoubles), open_hand, self.face_up))
+
+    def _bottom_seen(self, seat: int, lord: Optional[int]) -> Optional[Counts]:
+        """The bottom cards as ``seat`` sees them: ``None`` until there is a landlord and,
+        with four players, for the farmers (RULES.md §3, §7: shown to the landlord only)."""
+        return None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom
 
     def raw_hand(self, seat: object) -> tuple:
         """``(seat, phase, current, play_state, hand, face_up)`` for ``seat``: the hand object
@@ -202,7 +206,7 @@ class GameViews:
         h = self._hand
         lord = self.landlord
         return (seat, self._phase, self._current, self._ps, [h.hand(s) for s in range(self.seats)], h.left,
-                None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom, lord,
+                self._bottom_seen(seat, lord), lord,
                 h.bid, h.robs, self._bids, h.doubles, h.ndoubles, h.bonus, h.open_play, self.face_up)
 
     def __str__(self) -> str:
