@@ -3,7 +3,7 @@
 
     python3 tools/mutants.py [--only NAME ...] [--list]
 
-Each mutant below changes one rule of the C hand (``src/ddz/game/_game.pyx``, which
+Each mutant below changes one rule of the C hand (``src/ddz/game/_game_hand.pxi``, which
 ``ddz.Game`` and every game of ``VectorGame`` run; one changes the vector's observation
 encoder): it drops the spring, doubles a bomb that should not count, skips a redeal, and
 so on, one per event of ``tests/envs/test_hand_lockstep.py``. For each, the tool copies
@@ -33,7 +33,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 TEST = "tests/envs/test_hand_lockstep.py"
 
-HAND = "src/ddz/game/_game.pyx"           # the hand (ddz.game._game: Hand, CHand)
+HAND = "src/ddz/game/_game_hand.pxi"      # the hand (ddz.game._game: Hand, CHand; included by _game.pyx)
 VECTOR = "src/ddz/envs/_vector.pyx"       # its observation encoder
 
 #: (name, the rule it breaks (RULES.md), the file, text in it, its replacement)
