@@ -128,16 +128,16 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
             drawn = -1 if face else self._rng.randrange(seats)
         if rules.bottom_bonus:
             check_bonus_deal(first)
-        self._face_up: Optional[Tuple[int, str]] = None
+        self.face_up: Optional[Tuple[int, str]] = None
         if face:
             drawn = k // rules.hand_size
             if face_up is not None:
                 if first_bidder is not None:
                     raise DdzError("give first_bidder or face_up, not both (the face-up card decides who bids first)")
-                self._face_up = _face_up_arg(face_up, first, seats)
-                drawn = self._face_up[0]
+                self.face_up = _face_up_arg(face_up, first, seats)
+                drawn = self.face_up[0]
             elif first_bidder is None:
-                self._face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
+                self.face_up = (drawn, _nth_card(first, drawn, k % rules.hand_size))
         else:
             if face_up is not None:
                 raise DdzError(f"face_up={face_up!r}: only Rules(first_bidder='face_up') turns a card face up, "
@@ -218,12 +218,6 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
     def first_bidder(self) -> int:
         """The seat that speaks first in every deal of the hand."""
         return self._first_bidder
-
-    @property
-    def face_up(self) -> Optional[Tuple[int, str]]:
-        """With ``Rules.first_bidder="face_up"`` the card turned face up, ``(seat, card)``
-        (the card as text: ``"7H"``, or ``"7"`` in a deal of ranks); else ``None``."""
-        return self._face_up
 
     @property
     def landlord(self) -> Optional[int]:
@@ -557,10 +551,11 @@ class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
-#: the attributes a game was given or ended with, read-only since issue 42 (not ``result``,
+#: the attributes a game was given or ended with, read-only since issue 42 (not ``face_up``,
+#: which the OpenSpiel game sets after a redeal (the hand's card is turned once), nor ``result``,
 #: a plain attribute: RL loops read it at every decision, and a property costs ~90 ns on
 #: CPython 3.11, 5% of a decision of bench/bench_calls.py part 2)
-_READ_ONLY = ("rules", "seats", "seed", "face_up", "first_bidder", "landlord")
+_READ_ONLY = ("rules", "seats", "seed", "first_bidder", "landlord")
 #: seeds of records of version 4 and older (random.Random takes any int >= 0)
 _LEGACY_LIMIT = float("inf")
 #: the hand maker whose hands deal for themselves (the compiled one), or None without the core
