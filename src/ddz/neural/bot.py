@@ -192,11 +192,13 @@ class NeuralBot:
         return out
 
 
-def make_neural_bot(spec_arg: Optional[str], seed: Optional[int] = None) -> NeuralBot:
-    """The bot registry's factory: ``douzero:DIR`` -> ``make_neural_bot("DIR", seed)``,
-    ``neural`` -> ``make_neural_bot(None, seed)`` (the shipped model).
+def make_neural_bot(spec_arg: Optional[str] = None, seed: Optional[int] = None) -> NeuralBot:
+    """The bot registry's factory of ``neural`` (``make_neural_bot(seed=seed)``: the model
+    shipped with ``ddz``, :data:`SHIPPED_MODEL`) and a model folder's
+    (``make_neural_bot("DIR", seed)``, as ``douzero:DIR``).
 
-    :raises ddz.CheckpointError: as :class:`NeuralBot`."""
+    :raises ddz.CheckpointError: as :class:`NeuralBot` (a build that ships no model says
+        so)."""
     return NeuralBot(spec_arg or None, seed=seed)
 
 

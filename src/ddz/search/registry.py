@@ -4,7 +4,7 @@ Every place that makes a bot from text (:func:`ddz.search.bots.make_bot`, ``ddz 
 --bots``, ``ddz play --bot``, :mod:`ddz.distributed` and the arena) reads it here:
 
 * ``name`` -- a registered bot (:func:`names`: ``random``, ``greedy``, ``solver``,
-  ``expert``, ``expert-2026-12``, ``douzero-rlcard``, ``douzero-random``; names are read
+  ``expert``, ``expert-2026-12``, ``douzero-rlcard``, ``douzero-random``, ``neural``; names are read
   case-insensitively);
 * ``name:key=value[,key=value]`` -- with options, typed and checked against the options the
   bot registered (``expert:samples=4,threshold=20``); a bot that registered a positional
@@ -411,6 +411,9 @@ register("douzero-random", "ddz.arena.bots:douzero_random", seeded=False,
 register("douzero", "ddz.neural.bot:douzero_bot", positional="directory",
          doc="a DouZero model folder (douzero:DIR: three .ckpt files, or train.py's newest) run by "
              "ddz.NeuralBot in numpy, without torch")
+register("neural", "ddz.neural.bot:make_neural_bot",
+         doc="the model shipped with ddz (DouZero's network trained by ddz.train) run by ddz.NeuralBot, "
+             "without torch")
 _OPENSPIEL = {"seconds": Option(float, "the budget of a decision in seconds (default 0.2)", 1e-4, 3600.0),
               "simulations": Option(int, "a fixed number of simulations a decision (reproducible)", 1, 10 ** 7)}
 register("openspiel-mcts", "ddz.arena.openspiel:OpenSpielMCTS", options=_OPENSPIEL, requires=("pyspiel",),
