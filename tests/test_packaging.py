@@ -288,3 +288,23 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert meta["test-extras"] == ["test"]
     script = (ROOT / "tools" / "build-wheels").read_text(encoding="utf-8")
     assert '"test.py", "--no-install", "--wheel-leg"' in script
+
+
+def test_the_tests_workflow_has_a_cpu_torch_leg():
+    """.github/workflows/tests.yml (issue 43): on the Linux CPython 3.11 job only, torch's CPU
+    build at tools/test.py's pin from PyTorch's index, before the test command, then the
+    neural tests on their own."""
+    yaml = pytest.importorskip("yaml")
+    jobs = yaml.safe_load((ROOT / ".github" / "workflows" / "tests.yml").read_text(encoding="utf-8"))["jobs"]
+    steps = jobs["test"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    torch_steps = [k for k, s in enumerate(steps) if "torch" in s.get("run", "")]
+    pin = _tools_module("test").TORCH
+    assert runs.index("python tools/test.py") > torch_steps[0]
+    assert runs[torch_steps[0]].split() == ["python", "-m", "pip", "install", pin, "--index-url",
+                                            "https://download.pytorch.org/whl/cpu"]
+    assert "tests/neural" in runs[torch_steps[1]]
+    for k in torch_steps:
+        assert steps[k]["if"] == "matrix.os == 'ubuntu-latest' && matrix.python == '3.11'"
+    matrix = jobs["test"]["strategy"]["matrix"]
+    assert "ubuntu-latest" in matrix["os"] and "3.11" in matrix["python"]
