@@ -86,16 +86,22 @@ def test_ship_model_refuses(train_dir, tmp_path, monkeypatch, capsys):
     assert "larger than 10 MB" in capsys.readouterr().out
 
 
-def test_neural_without_a_shipped_model_is_a_clear_error(tmp_path, monkeypatch):
+def test_neural_without_a_shipped_model_is_a_clear_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(ddz.neural.bot, "SHIPPED_MODEL", tmp_path / "none")
     assert "neural" in registry.names()
-    for make in (lambda: make_bot("neural", 1), lambda: NeuralBot()):
+    for make in (lambda: make_bot("neural", 1), lambda: NeuralBot(), lambda: registry.check_spec("neural")):
         with pytest.raises(DdzError, match="ships no model"):
             make()
+    # the arena stops before any match (the registry's check), as for a missing folder
+    from ddz.cli import main
+    for bot, text in (("neural", "ships no model"), (f"douzero:{tmp_path / 'missing'}", "no such folder")):
+        assert main(["arena", bot, "random", "--deals", "1"]) == 2
+        assert text in capsys.readouterr().err
 
 
 def test_neural_plays_the_shipped_model(shipped, monkeypatch):
     monkeypatch.setattr(ddz.neural.bot, "SHIPPED_MODEL", shipped)
+    assert registry.check_spec("neural").name == "neural"
     bot = make_bot("neural", 1)
     assert isinstance(bot, NeuralBot) and bot.nets[0].state["dense1.weight"].dtype == np.float32
     game = ddz.Game(ddz.Rules.profile("douzero"), seed=4)
