@@ -181,12 +181,13 @@ def ship(train_dir: Any, *, frames: Optional[int] = None, out: Any = DEFAULT_OUT
     elif frames not in sets:
         raise ShipError(f"{folder} holds no complete set at {frames} frames (it has {', '.join(map(str, sets))})")
     files = sets[frames]
-    try:
-        tensors = {p: load_checkpoint(files[p]) for p in POSITIONS}
-        for k, p in enumerate(POSITIONS):
+    tensors = {}
+    for k, p in enumerate(POSITIONS):
+        try:
+            tensors[p] = load_checkpoint(files[p])
             DouZeroNet(tensors[p], k, source=str(files[p]))
-    except ddz.DdzError as e:
-        raise ShipError(str(e)) from None
+        except ddz.DdzError as e:
+            raise ShipError(str(e) if str(files[p]) in str(e) else f"{files[p]}: {e}") from None
     state = training_state(folder)
     if state is not None and state.get("frames") != frames:
         state = dict(state, hands=None)        # the state is of a later save: its hands are not this set's

@@ -79,6 +79,15 @@ def test_ship_model_refuses(train_dir, tmp_path, monkeypatch, capsys):
     assert tool.main([str(train_dir), "--frames", "999", "--out", str(out)]) == 2
     assert tool.main([str(tmp_path / "missing"), "--out", str(out)]) == 2
     assert "no such training folder" in capsys.readouterr().err
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for p in POSITIONS:
+        (broken / f"{p}_weights_7.ckpt").write_bytes((train_dir / f"{p}_weights_100.ckpt").read_bytes()[:1000])
+    assert tool.main([str(broken), "--out", str(out)]) == 2
+    assert "landlord_weights_7.ckpt: the checkpoint is not a readable zip" in capsys.readouterr().err
+    for f in broken.iterdir():
+        f.unlink()
+    broken.rmdir()
     # a check failing writes nothing
     monkeypatch.setattr(tool, "LIMIT", 1_000_000)
     assert tool.main([str(train_dir), "--out", str(out), "--decisions", "5"]) == 1
