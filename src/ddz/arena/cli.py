@@ -112,11 +112,12 @@ def _rules(args):
     changed."""
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     import dataclasses
-    from ..core.rules import STANDARD, Rules
-    if getattr(args, "profile", None) is not None:
-        from ..cli.options import _rules as options_rules
-        return options_rules(args)
+    from ..core.rules import PROFILES, STANDARD, Rules
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
+    name = getattr(args, "profile", None)
+    if name is not None:             # as ddz.cli.options reads it: the options given override the profile's
+        fixed = {k: given.pop(k) for k in list(given) if k in PROFILES[name]}
+        return dataclasses.replace(Rules.profile(name, **given), **fixed)
     if args.mode == "douzero":
         base = Rules.profile("douzero")
         changed = {k: v for k, v in given.items() if v != getattr(STANDARD, k) and v != getattr(base, k)}
