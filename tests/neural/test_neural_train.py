@@ -46,3 +46,19 @@ def test_bad_arguments(tmp_path):
     (tmp_path / "dmc_state.pt").write_bytes(b"")
     with pytest.raises(DdzError, match="training state"):
         dmc(tmp_path, 10)
+
+
+def test_ship_model_records_the_training_state(tmp_path):
+    """tools/ship_model.py on a ddz.train folder: MODEL.json takes the hands, the settings and
+    the command from dmc_state.pt (read with torch)."""
+    pytest.importorskip("torch")
+    import json
+    from ddz.train import dmc
+    from test_neural_shipped import _ship_tool
+    r = dmc(tmp_path / "run", 64, num_envs=8, batch_size=32, save_every=64, seed=5, log=None)
+    out = tmp_path / "neural"
+    assert _ship_tool().main([str(tmp_path / "run"), "--out", str(out), "--decisions", "10", "--cpu-hours", "0.5"]) == 0
+    info = json.loads((out / "MODEL.json").read_text())
+    assert (info["frames"], info["hands"], info["cpu_hours"], info["objective"]) == (r["frames"], r["hands"], 0.5, "wp")
+    assert info["training_command"].startswith("python -m ddz.train ") and "--batch-size 32 " in info["training_command"]
+    assert NeuralBot(out).nets[2].state["dense6.weight"].shape == (1, 512)

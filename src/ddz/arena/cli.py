@@ -106,11 +106,16 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
 
 
 def _rules(args):
-    """The rules of the options: the ``ddz`` command's rule options when present, else
-    the mode's default; in douzero mode, DouZero's profile with any option changed."""
+    """The rules of the options: ``--profile NAME`` with the options given over it (as
+    every ``ddz`` command reads them), else the ``ddz`` command's rule options when
+    present, else the mode's default; in douzero mode, DouZero's profile with any option
+    changed."""
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     import dataclasses
     from ..core.rules import STANDARD, Rules
+    if getattr(args, "profile", None) is not None:
+        from ..cli.options import _rules as options_rules
+        return options_rules(args)
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
     if args.mode == "douzero":
         base = Rules.profile("douzero")
