@@ -431,3 +431,18 @@ def test_vector_play_checks_steps_and_policy():
         _raises(lambda: vec.play(2 ** 70), DdzError, "steps")
         _raises(lambda: vec.play(1, np.array([1, 2])), DdzError, "policy")
         assert vec.play(1)[0] >= 0
+
+
+def test_one_seed_check_and_one_bound_everywhere():
+    """Issue 42: every seed of ddz is an int 0 .. 2**64 - 1, checked by one function
+    (``ddz.core.arguments.seed_arg``): the game, the match, the bots, the vector, the envs."""
+    from ddz.core.arguments import SEED_LIMIT, seed_arg
+    from ddz.envs.vector import PyVectorGame
+    takers = [lambda s: ddz.Game(seed=s), lambda s: ddz.Match(seed=s), lambda s: ddz.RandomBot(s),
+              lambda s: PyVectorGame(1, seed=s)]
+    for take in takers:
+        take(SEED_LIMIT - 1)
+        for bad in (-1, SEED_LIMIT, 1.5, True, "3"):
+            with pytest.raises(ddz.DdzError, match=r"is an int 0 \.\. 2\*\*64 - 1"):
+                take(bad)
+    assert seed_arg(np.uint64(SEED_LIMIT - 1)) == SEED_LIMIT - 1

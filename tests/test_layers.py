@@ -158,6 +158,12 @@ def test_the_reference_path_reaches_no_engine():
 
 # -- package privacy -----------------------------------------------------------------------
 
+def _cython_sources():
+    """Every ``.pyx`` file and every ``.pxi`` it includes (a ``.pxi`` is part of the module
+    that includes it: ``game/_game_play.pxi`` is ``game._game``'s)."""
+    return sorted(SRC.rglob("*.pyx")) + sorted(SRC.rglob("*.pxi"))
+
+
 def _trees():
     return {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in _modules().items()
             if path.suffix == ".py"}
@@ -204,7 +210,7 @@ def test_no_package_reads_another_packages_underscore_attribute():
                 defined[_layer(name)].add(node.attr)
             elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 defined[_layer(name)].add(node.id)
-    for path in SRC.rglob("*.pyx"):
+    for path in _cython_sources():
         defined[_layer(_name(path))].update(re.findall(r"\b(_\w+)\b", path.read_text(encoding="utf-8")))
     bad = []
     for name, tree in trees.items():
@@ -216,6 +222,58 @@ def test_no_package_reads_another_packages_underscore_attribute():
                 if owners:
                     bad.append(f"{name}:{node.lineno}: {ast.unparse(node)} (private to {', '.join(owners)})")
     assert not bad, bad
+
+
+def _game_parts(trees):
+    """``Game`` and the mixins it composes (issue 42): ``{class name: its ClassDef}``."""
+    classes = {node.name: node for tree in trees.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+    game = classes["Game"]
+    return {"Game": game, **{b.id: classes[b.id] for b in game.bases if isinstance(b, ast.Name)}}
+
+
+def _strip_pyx(text: str) -> str:
+    """A .pyx file without its strings and comments (docstrings name ``Game._x`` freely)."""
+    text = re.sub(r'(?s)""".*?"""|\'\'\'.*?\'\'\'', "", text)
+    return re.sub(r"#[^\n]*|'[^'\n]*'|\"[^\"\n]*\"", "", text)
+
+
+def test_no_module_reads_games_private_state():
+    """Issue 42: reads of ``x._name`` of a ``Game`` (``_name`` a private attribute or method
+    of ``Game`` or of a mixin it composes) from anywhere but the class and its mixins: 0,
+    by the AST in ``.py`` files and by a regular expression in ``.pyx`` files (module paths
+    such as ``ddz.game._game`` are not reads). A class may read its own names on other
+    instances of itself (a copy's ``c._legal``)."""
+    trees = _trees()
+    parts = _game_parts(trees)
+    assert set(parts) == {"Game", "GameLegal", "GameIds", "GameWords", "GameViews", "GameRecords"}, sorted(parts)
+    private = set()
+    for cls in parts.values():
+        for node in ast.walk(cls):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _underscore(node.name):
+                private.add(node.name)
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and _underscore(node.attr)
+                  and isinstance(node.value, ast.Name) and node.value.id == "self"):
+                private.add(node.attr)
+    assert {"_ps", "_hand", "_phase", "_current", "_table", "_deals"} <= private
+    inside = {id(node) for cls in parts.values() for node in ast.walk(cls)}
+    bad = []
+    def reads(node, own):
+        if isinstance(node, ast.ClassDef):
+            own = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                   and isinstance(n.value, ast.Name) and n.value.id == "self"}
+            own |= {n.name for n in ast.walk(node) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if isinstance(node, ast.Attribute) and node.attr in private and id(node) not in inside and node.attr not in own:
+            yield node
+        for child in ast.iter_child_nodes(node):
+            yield from reads(child, own)
+
+    for name, tree in trees.items():
+        bad += [f"{name}:{node.lineno}: {ast.unparse(node)}" for node in reads(tree, set())]
+    for path in _cython_sources():
+        text = _strip_pyx(path.read_text(encoding="utf-8"))
+        bad += [f"{_name(path)}: {m.group(0)}" for m in re.finditer(r"(?<![\w.])(\w+)\.(_\w+)\b", text)
+                if m.group(2) in private and m.group(1) not in ("self", "cls")]
+    assert not bad, sorted(set(bad))
 
 
 # -- import chains, module sizes, imports inside functions ------------------------------------
@@ -252,6 +310,13 @@ def test_every_layer_has_a_chain_bound():
 def test_no_module_is_over_600_lines():
     long = {name: n for name, path in _modules().items() if path.suffix == ".py"
             and (n := len(path.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, long
+
+
+def test_no_cython_file_of_the_game_is_over_900_lines():
+    """Issue 42: ``_game.pyx`` is written by concept in ``.pxi`` files it includes."""
+    long = {p.name: n for p in _cython_sources() if p.parent.name == "game"
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 900}
     assert not long, long
 
 

@@ -223,6 +223,7 @@ def test_wheel_contents_rule():
         found = rule.problems(sdist, names, openmp=openmp)
         assert len(found) == 1 and word in found[0], found
     named(omp + ["ddz/core/_core.pyx"], "_core.pyx")
+    named(omp + ["ddz/game/_game_hand.pxi"], "_game_hand.pxi")
     named(omp + ["ddz/game/_game.c"], "leftovers")
     named(omp + ["ddz/core/__pycache__/cards.cpython-311.pyc"], "leftovers")
     named(omp + ["tests/test_cards.py"], "does not explain")

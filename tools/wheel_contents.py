@@ -8,7 +8,7 @@ sources) is in the wheel, each compiled module is there once, the licence and th
 third-party notices are in ``.dist-info/licenses/``, the shipped model
 (``ddz/neural/models/neural/``: three ``.ckpt`` files and ``MODEL.json``, issue 43) is
 whole in the sdist -- all four files or none -- and so in the wheel, the vendored ``libgomp`` is there
-exactly when the wheel is the OpenMP one, and nothing else is: no ``.pyx``, no generated
+exactly when the wheel is the OpenMP one, and nothing else is: no ``.pyx`` (nor the ``.pxi`` files it includes), no generated
 ``.c``, no object files, no bytecode, no tests. ``.pyx`` files stay out because a wheel's
 user cannot rebuild from them (the sdist is the source release) and the stubs document
 the compiled API.
@@ -25,7 +25,7 @@ import re
 from typing import Iterable, List
 
 #: build leftovers that never belong in a wheel
-FORBIDDEN = (".pyx", ".c", ".cpp", ".h", ".o", ".obj", ".a", ".lib", ".pyc", ".html")
+FORBIDDEN = (".pyx", ".pxi", ".c", ".cpp", ".h", ".o", ".obj", ".a", ".lib", ".pyc", ".html")
 #: the files that must be in .dist-info/licenses/ (pyproject.toml's license-files)
 LICENSES = ("LICENSE", "THIRD_PARTY_NOTICES.md")
 #: the shipped neural model (tools/ship_model.py writes it): all of these or none
@@ -41,7 +41,7 @@ def package_files(sdist_names: Iterable[str]) -> List[str]:
     out = []
     for name in sdist_names:
         m = re.match(r"[^/]+/src/(ddz/.+)$", name)
-        if m and not m.group(1).endswith((".pyx", ".c")) and not name.endswith("/"):
+        if m and not m.group(1).endswith((".pyx", ".pxi", ".c")) and not name.endswith("/"):
             out.append(m.group(1))
     return sorted(out)
 

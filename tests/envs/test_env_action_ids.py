@@ -64,8 +64,8 @@ def test_the_id_boundary_of_game_and_the_env_table():
             game.step_id(bad)
         with pytest.raises(ddz.ActionTypeError):
             env_actions(game.rules).game_action(game, bad)
-    with pytest.raises(ddz.IllegalActionError):
-        game.step_id(0)                            # an integer in the wrong phase: as before
+    with pytest.raises(ddz.IllegalActionError, match="not an action of the bidding phase"):
+        game.step_id(1)                            # a play's id in the auction (issue 42: ids in every phase)
     assert issubclass(ddz.ActionTypeError, ddz.ActionIdError) and "ActionTypeError" in ddz.__all__
 
 
@@ -79,3 +79,58 @@ def test_the_vector_env_raises_on_actions_that_are_not_integers():
     for bad in (np.zeros(2, np.float32), ["0", "0"], np.zeros(3, np.int64)):
         with pytest.raises(ddz.ActionTypeError):
             env.step(bad)
+
+
+# -- issue 42: Game speaks the env ids in every phase ----------------------------------------
+
+class _PyHandGame(ddz.Game):
+    """``ddz.Game`` on the pure-Python hand: its auction ids come from ``ddz.game.ids``'s
+    table, the product's from the C hand (``hand_write_ids``)."""
+
+    from ddz.game.hand import PyHand
+    _new_hand = staticmethod(PyHand)
+
+
+@pytest.mark.parametrize("rules", [ddz.STANDARD, ddz.Rules(bidding="rob", doubling=True),
+                                   ddz.Rules(bid_rounds="until_passes", max_redeals=2), ddz.Rules.four_player()],
+                         ids=["standard", "rob-doubling", "until-passes", "four-player"])
+def test_step_id_legal_ids_and_the_mask_in_every_phase(rules):
+    import random
+    rng = random.Random(5)
+    acts = env_actions(rules)
+    phases = set()
+    for seed in range(12):
+        games = [ddz.Game(rules, seed=seed), _PyHandGame(rules, seed=seed)]
+        g = games[0]
+        while g.result is None:
+            ids = g.legal_ids()
+            assert ids.dtype == np.int32 and ids.tolist() == sorted(ids.tolist())
+            assert ids.tolist() == games[1].legal_ids().tolist() == acts.legal_ids(g).tolist()
+            assert [g.action_of_id(i) for i in ids.tolist()] == g.legal_actions()
+            mask = g.action_mask()
+            assert mask.shape == (g.num_ids,) == (acts.size,) and np.flatnonzero(mask).tolist() == ids.tolist()
+            phases.add(g.phase)
+            pick = ids[rng.randrange(len(ids))]
+            for x in games:
+                x.step_id(pick if rng.random() < 0.5 else int(pick))
+            assert games[0].to_record() == games[1].to_record()
+        assert g.legal_ids().tolist() == [] and not g.action_mask().any()
+    assert ddz.Phase.BIDDING in phases and ddz.Phase.PLAYING in phases
+    assert (ddz.Phase.DOUBLING in phases) == rules.doubling and (ddz.Phase.OPENING in phases) == (rules.players == 4)
+
+
+def test_ids_of_another_phase_are_refused_and_change_nothing():
+    g = ddz.Game(ddz.Rules(doubling=True), seed=2)
+    p = len(g.action_space)
+    before = g.to_record()
+    for bad, error in [(p + 4, ddz.IllegalActionError), (p + 6, ddz.ActionIdError), (-1, ddz.ActionIdError),
+                       (7, ddz.IllegalActionError), ("0", ddz.ActionTypeError)]:
+        with pytest.raises(error):
+            g.step_id(bad)
+        assert g.to_record() == before
+    g.step_id(p + 2)                                          # bid 3: the landlord; doubling follows
+    assert g.phase is ddz.Phase.DOUBLING and g.legal_ids().tolist() == [0, p + 4]
+    with pytest.raises(ddz.IllegalActionError, match="doubling phase"):
+        g.step_id(p)                                           # a bid while doubling
+    with pytest.raises(ddz.DdzError, match="int8"):
+        g.action_mask(np.zeros(g.num_ids, np.int32))

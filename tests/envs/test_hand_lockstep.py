@@ -48,6 +48,29 @@ class ReferenceGame(ddz.Game):
 def test_the_reference_and_the_product_run_different_hands():
     assert isinstance(ReferenceGame(seed=1)._hand, PyHand)
     assert type(ddz.Game(seed=1)._hand).__name__ == "CHand"
+    # issue 42: the product deals, draws and redeals in the C hand (no Python stream), the
+    # reference in Python; a given deal takes the reference's route in both
+    assert ddz.Game(seed=1)._rng is None and ReferenceGame(seed=1)._rng is not None
+    assert ddz.Game(seed=1, deal=ddz.Game(seed=2).deal)._rng is not None
+
+
+@pytest.mark.parametrize("kw", [{}, {"first_bidder": 2}, {"face_up": (1, None)}])
+def test_the_c_route_deals_draws_and_redeals_as_the_reference(kw):
+    """Issue 42: ``Game(seed=...)`` on the C hand's own life cycle (``hand_new_hand``, its
+    redeals) gives the reference's deals, first bidder and face-up card, given or drawn."""
+    rules = Rules(first_bidder="face_up", max_redeals=3) if "face_up" in kw else Rules(max_redeals=3)
+    for seed in (0, 7, 2 ** 64 - 1):
+        ref = ReferenceGame(rules, seed=seed)
+        if "face_up" in kw:      # a card of seat 1's hand, given: that seat bids first
+            kw = {"face_up": (1, str(ref.deal.cards[1][3]))}
+        games = [ReferenceGame(rules, seed=seed, **kw), ddz.Game(rules, seed=seed, **kw)]
+        for _ in range(3):       # everybody passes: redealt from the seed's stream
+            for g in games:
+                g.step(0)
+        a, b = games
+        assert (a.deals, a.first_bidder, a.face_up, a.current_player) == (b.deals, b.first_bidder, b.face_up,
+                                                                          b.current_player)
+        assert a.redeals == b.redeals >= 1
 
 
 # the options of a three-player hand that change its flow, and their values

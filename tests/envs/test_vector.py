@@ -81,7 +81,7 @@ def test_c_and_python_vector_games_step_identically(rules):
 
 
 @needs_core
-@pytest.mark.parametrize("policy", ["random", "greedy"])
+@pytest.mark.parametrize("policy", ["random", "most_cards"])
 def test_built_in_policies_in_c_match_their_python_twin(policy):
     rules = Rules(bidding="rob", doubling=True)
     n, steps = 6, 120
@@ -98,6 +98,11 @@ def test_built_in_policies_in_c_match_their_python_twin(policy):
     assert c.play(30, policy)[1].tolist() == py.play(30, policy)[1].tolist()
     actions = random_actions(py, np.random.default_rng(0))
     np.testing.assert_array_equal(c.step(actions)[1], py.step(actions)[1])
+    if policy == "most_cards":        # issue 42: "greedy" is its old name, the same rule
+        old, new = np.zeros((20, n), np.int32), np.zeros((20, n), np.int32)
+        CVectorGame(n, rules, seed=3).play(20, "greedy", record=old)
+        CVectorGame(n, rules, seed=3).play(20, "most_cards", record=new)
+        np.testing.assert_array_equal(old, new)
     assert_same_state(c, py)
 
 

@@ -673,14 +673,16 @@ def test_step_id_plays_like_step(rules):
 
 def test_step_id_refuses_bad_ids_and_leaves_the_state():
     g = Game(seed=3)
-    with pytest.raises(IllegalActionError, match="play phase"):
-        g.step_id(1)
+    with pytest.raises(IllegalActionError, match="bidding phase"):
+        g.step_id(1)                                    # a play's id in the auction
     _to_play_phase(g)
     space = g.action_space
     before = g.to_record()
     legal = set(g.legal_action_ids().tolist())
     illegal = next(i for i in range(1, len(space)) if i not in legal)
-    for bad, error in [(illegal, (IllegalActionError, ddz.NotInHandError)), (len(space), ddz.ActionIdError),
+    # issue 42: len(space) is the env id of bid 1, an id of the auction, not out of range
+    for bad, error in [(illegal, (IllegalActionError, ddz.NotInHandError)), (len(space), IllegalActionError),
+                       (len(space) + 6, ddz.ActionIdError),
                        (-1, ddz.ActionIdError), (1.0, ddz.ActionIdError), (True, ddz.ActionIdError),
                        ("1", ddz.ActionIdError), (0, IllegalActionError)]:   # 0: the pass, when leading
         with pytest.raises(error):

@@ -86,13 +86,11 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 def _seed(text: str) -> int:
     """An argparse type: a seed, an integer 0 .. 2**64 - 1 (as ``ddz.Game`` takes: the deal
     stream's key, ``ddz.game.deal``)."""
+    from ..core.arguments import seed_arg   # start-up time: ddz.core loads the compiled core; --help needs none
     try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if not 0 <= seed < 2 ** 64:
-        raise argparse.ArgumentTypeError(f"a seed is an integer 0 .. 2**64 - 1, got {text!r}")
-    return seed
+        return seed_arg(int(text))
+    except (ValueError, DdzError):      # DdzError is a ValueError: both name the bound
+        raise argparse.ArgumentTypeError(f"a seed is an integer 0 .. 2**64 - 1, got {text!r}") from None
 
 
 def _out_file(text: str) -> str:

@@ -14,10 +14,31 @@ from __future__ import annotations
 from typing import Tuple
 
 
-from .cards import format_cards, to_counts, together, CardsLike  # noqa: F401 (together: re-exported)
+from .cards import format_cards, is_integer, to_counts, together, CardsLike  # noqa: F401 (together: re-exported)
 from ..errors import DdzError, ImpossibleHandError, quote
 from .rules import Rules
 
+
+
+#: every seed of ``ddz`` is an int ``0 .. SEED_LIMIT - 1`` (the deal stream's key, 64 bits)
+SEED_LIMIT = 2 ** 64
+
+
+def seed_arg(seed: object, what: str = "a seed", limit: int = SEED_LIMIT) -> int:
+    """The one check of a seed given at a boundary (issue 42): an int (or numpy integer;
+    not a bool, float or str) ``0 .. 2**64 - 1``, the key of the deal stream
+    (``ddz.game.deal``), for :class:`ddz.Game`, :class:`ddz.Match`, the bots, the vectorised
+    game and the CLI alike.
+
+    :param what: the seed's name in the message. :param limit: ``SEED_LIMIT``, or a
+        larger bound for old records (dealt with ``random.Random``, which takes any int).
+    :returns: the seed as a Python int.
+    :raises DdzError: anything else, naming ``what`` and the bound.
+    """
+    if is_integer(seed) and 0 <= seed < limit:
+        return int(seed)
+    bound = "2**64 - 1" if limit == SEED_LIMIT else "any size"
+    raise DdzError(f"{what} is an int 0 .. {bound} (the deal stream's key), got {quote(seed)}")
 
 
 def rules_arg(rules: object) -> Rules:

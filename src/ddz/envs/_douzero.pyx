@@ -174,14 +174,14 @@ def get_obs(game, lists=True):
         as_lists = True
     if type(game) is _Game:
         rules = game.rules
-        ps_obj = game._ps
+        ps_obj = game.play_state
         if (rules is _rules or rules is _accepted) and type(ps_obj) is PlayState:
             ps = <PlayState>ps_obj
             if ps.c.current >= 0 and ps.table is not None:
                 return encode(ps, game.landlord, as_lists)
     _check(game, lists)               # raises DdzError unless the game can be encoded
     _accepted = game.rules
-    ps_obj = game._ps
+    ps_obj = game.play_state
     if type(ps_obj) is not PlayState:
         return _twin(game, lists)
     return encode(<PlayState>ps_obj, game.landlord, as_lists)

@@ -89,7 +89,8 @@ from ..core.cards import NUM_RANKS, RANK_CHARS, is_integer
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..game.deal import DECK_SUITS, DECKS
 from ..game.hand import PyHand, hand_settings
-from ..game.observations import raw_hand, raw_observation, seat_arg
+from ..game.ids import AUCTION_ACTIONS, AUCTION_IDS, BID_1, CALL, DOUBLE, OPEN, word_id
+from ..game.phase import seat_arg
 from ..game.state import Game, Phase
 from ..core.rules import Rules
 from ..core.tables import table
@@ -100,8 +101,8 @@ __all__ = ["EnvActions", "env_actions", "observation_layout", "observation_size"
 
 _vector = compiled("envs._vector", "the compiled vectorised game and encoder (ddz.envs._vector)")
 
-#: the auction actions after the play ids, by offset from ``P`` (see the module docstring)
-AUCTION_ACTIONS = ("bid 1", "bid 2", "bid 3", "call/rob", "double", "open")
+# the auction actions after the play ids, by offset from ``P`` (see the module docstring):
+# the game's one table (ddz.game.ids, the C hand's numbering)
 
 _PHASES = (Phase.BIDDING, Phase.DOUBLING, Phase.OPENING, Phase.PLAYING, Phase.OVER)
 _PHASE_INDEX = {p: i for i, p in enumerate(_PHASES)}
@@ -142,7 +143,9 @@ def reward_scale_arg(value: object) -> float:
 
 class EnvActions:
     """The env action table of one rule set (module docstring): ids ``0..P-1`` are the
-    plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, double, open.
+    plays of :class:`ddz.ActionSpace`, then bid 1..3, call/rob, double, open. A thin user
+    of the game's own ids (issue 42: :meth:`ddz.Game.legal_ids`, :meth:`ddz.Game.action_mask`,
+    :meth:`ddz.Game.action_of_id`, the table of :mod:`ddz.game.ids`).
 
     :param rules: a :class:`ddz.Rules`.
     :ivar space: the :class:`ddz.ActionSpace` of ``rules.move_rules``.
@@ -154,11 +157,11 @@ class EnvActions:
         self.rules = rules = _rules_arg(rules)
         self.space = ActionSpace(rules.move_rules)
         p = self.plays = len(self.space)
-        self.bid_ids = (p, p + 1, p + 2)
-        self.call_id = p + 3
-        self.double_id = p + 4
-        self.open_id = p + 5
-        self.size = p + 6
+        self.bid_ids = (p + BID_1, p + BID_1 + 1, p + BID_1 + 2)
+        self.call_id = p + CALL
+        self.double_id = p + DOUBLE
+        self.open_id = p + OPEN
+        self.size = p + AUCTION_IDS
         self._rob = rules.bidding == "rob"
 
     def legal_ids(self, game: Game) -> npt.NDArray[np.int32]:
@@ -167,12 +170,7 @@ class EnvActions:
         :returns: a new ``int32`` array (empty once the hand is over).
         :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
-        phase = _game_arg(game).phase
-        if phase is Phase.PLAYING:
-            return game.legal_action_ids()
-        if phase is Phase.OVER:
-            return np.zeros(0, np.int32)
-        return np.array([self._env_id(phase, a) for a in game.legal_actions()], np.int32)
+        return _game_arg(game).legal_ids()
 
     def env_id(self, phase: Phase, action: Any) -> int:
         """The env id of a bidding, doubling or opening action of :meth:`Game.legal_actions`.
@@ -191,29 +189,14 @@ class EnvActions:
                                      f"not {quote(phase)}: the play ids are those of ddz.ActionSpace")
         if not ok:
             raise IllegalActionError(f"{quote(action)} is no {phase.value} action of {self.rules!r}")
-        return self._env_id(phase, action)
-
-    def _env_id(self, phase: Phase, action: Any) -> int:
-        if not action:
-            return 0
-        if phase is Phase.BIDDING:
-            return self.call_id if self._rob else self.plays + int(action) - 1
-        return self.double_id if phase is Phase.DOUBLING else self.open_id
+        return word_id(phase, action, self.plays, self._rob)
 
     def mask(self, game: Game, out: Optional[np.ndarray] = None) -> npt.NDArray[np.int8]:
         """The legal ids of ``game`` as an ``int8[size]`` 0/1 mask (into ``out`` if given).
 
         :raises DdzError: ``game`` is not a :class:`ddz.Game`, or ``out`` is not a writeable
             ``int8[size]`` array."""
-        if out is None:
-            out = np.zeros(self.size, np.int8)
-        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == (self.size,)
-                  and out.flags.writeable):
-            raise DdzError(f"out must be a writeable int8 array of shape ({self.size},), not {quote(out)}")
-        else:
-            out[:] = 0
-        out[self.legal_ids(game)] = 1
-        return out
+        return _game_arg(game).action_mask(out)
 
     def game_action(self, game: Game, action_id: Any) -> Any:
         """The :meth:`ddz.Game.step` action of env id ``action_id`` in ``game``'s phase.
@@ -230,27 +213,7 @@ class EnvActions:
         a = int(action_id)
         if not 0 <= a < self.size:
             raise ActionIdError(f"env action id {a} is out of range 0..{self.size - 1}")
-        phase = game.phase
-        if phase is Phase.PLAYING:
-            if a < self.plays:
-                return self.space.play(a)
-        elif phase is Phase.BIDDING:
-            if a == 0:
-                return 0
-            if self._rob and a == self.call_id:
-                return 1
-            if not self._rob and a in self.bid_ids:
-                return a - self.plays + 1
-        elif phase is Phase.DOUBLING:
-            if a in (0, self.double_id):
-                return a == self.double_id
-        elif phase is Phase.OPENING:
-            if a in (0, self.open_id):
-                return a == self.open_id
-        else:
-            raise IllegalActionError(f"the hand is over: no action is legal (got env id {a})")
-        raise IllegalActionError(f"env id {a} ({self.describe(a)}) is not an action of the "
-                                 f"{phase.value} phase")
+        return game.action_of_id(a)
 
     def step(self, game: Game, action_id: Any) -> None:
         """Play env id ``action_id`` in ``game`` (the play phase through
@@ -441,7 +404,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
     # the game's own fields (this module is the observation's other half: it reads them as
     # Game.observation() does, without building the Observation): the C hand's struct as it
     # is, or (a game on the reference hand) the fields one by one
-    seat, phase, current, ps, hand, face_up = raw_hand(game, seat)
+    seat, phase, current, ps, hand, face_up = game.raw_hand(seat)
     if out is None:
         out = np.empty(enc.obs_size, np.float32)
     face_seat, face_rank = (-1, 0) if face_up is None else (face_up[0], RANK_CHARS.index(face_up[1][0]))
@@ -450,7 +413,7 @@ def encode_observation(game: Game, seat: int, out: Optional[np.ndarray] = None) 
                         face_rank, out)
         return out
     seat, phase, current, ps, hands, left, bottom, lord, bid, robs, bids, doubles, ndoubles, bonus, open_play, \
-        face_up = raw_observation(game, seat)
+        face_up = game.raw_observation(seat)
     enc.encode(seat, _PHASE_CODE[phase], -1 if current is None else current, ps, hands, left, bottom,
                -1 if lord is None else lord, bid, robs, bids, doubles, ndoubles, bonus,
                -1 if open_play is None else int(open_play), face_seat, face_rank, out)
@@ -467,7 +430,7 @@ def encode_observation_py(game: Game, seat: int, out: Optional[np.ndarray] = Non
     :returns: ``out``. :raises DdzError: not a game, a bad seat or a bad ``out``.
     """
     enc = _encoder(_game_arg(game).rules)
-    seat = seat_arg(game, seat)
+    seat = seat_arg(seat, game.seats)
     obs = game.observation(seat)
     s, k, at = enc.seats, enc.k, enc.at
     if out is None:

@@ -154,8 +154,8 @@ class DouDizhuEnv(gymnasium.Env):
 
         :returns: ``(observation, info)``.
         """
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-            raise DdzError(f"reset(seed=...) takes an int >= 0 or None, got {seed!r}")
+        if seed is not None:
+            seed = _args.seed_arg(seed, "reset(seed=...) (or None)")
         super().reset(seed=seed)
         rng = self.np_random
         others = [s for s in range(self.rules.seats) if s != self.seat]

@@ -150,9 +150,7 @@ class raw_env(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Deal a new hand (``seed``: an int >= 0 makes it and what follows deterministic)."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-                raise DdzError(f"reset(seed=...) takes an int >= 0 or None, got {seed!r}")
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(_args.seed_arg(seed, "reset(seed=...) (or None)"))
         elif self._rng is None:
             self._rng = np.random.default_rng()
         self.game = Game(self.rules, seed=int(self._rng.integers(0, SEED_BOUND)))

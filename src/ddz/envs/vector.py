@@ -34,8 +34,9 @@ Built-in policies (``play(steps, policy)``, for data generation): ``"random"`` p
 ``ids[(z >> 32) * m >> 32]`` of the ``m`` legal ids (ascending) of each game, in game
 order, with ``z`` the next output of a splitmix64 generator whose state starts at
 ``seed ^ 0x5DEECE66D`` (one output per game and step: a shard of games on a thread finds
-its own); ``"greedy"`` takes in the auction the highest id (bid 3, call/rob,
-double) and in the play phase the play of the most cards (the lowest such id).
+its own); ``"most_cards"`` takes in the auction the highest id (bid 3, call/rob,
+double) and in the play phase the play of the most cards (the lowest such id). Its old
+name ``"greedy"`` still works; it is not :class:`ddz.GreedyBot`'s rule (issue 42).
 """
 
 from __future__ import annotations
@@ -308,15 +309,15 @@ class CVectorGame(_OldThreadsName):
         On ``threads`` threads each step is one pass over shards of the games, the
         hands that ended being dealt after it in game order: the same games for any number.
 
-        :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
+        :param steps: an int >= 0. :param policy: ``"random"`` or ``"most_cards"`` (``"greedy"``, its old name).
         :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
         :returns: ``(hands finished, float64[players])``: the hands that ended (void ones
             too) and the scores of those played out summed per seat (exact integers),
             times ``reward_scale``.
         :raises DdzError: a bad argument.
         """
-        steps, greedy = _play_args(steps, policy, record, self.num_envs)
-        return self._core.play(steps, greedy, record)
+        steps, most_cards = _play_args(steps, policy, record, self.num_envs)
+        return self._core.play(steps, most_cards, record)
 
     def play_random(self, steps: int) -> Tuple[int, npt.NDArray[np.float64]]:
         """``play(steps, "random")``."""
@@ -538,22 +539,22 @@ class PyVectorGame(_OldThreadsName):
         """:meth:`step` every game ``steps`` times with a built-in policy (module
         docstring: the same choices as the C :class:`CVectorGame`, for data generation).
 
-        :param steps: an int >= 0. :param policy: ``"random"`` or ``"greedy"``.
+        :param steps: an int >= 0. :param policy: ``"random"`` or ``"most_cards"`` (``"greedy"``, its old name).
         :param record: ``int32[steps, num_envs]`` to receive the actions, or ``None``.
         :returns: ``(hands finished, float64[players])``: the hands that ended and the
             scores of those played out summed per seat, times ``reward_scale``.
         :raises DdzError: a bad argument.
         """
-        steps, greedy = _play_args(steps, policy, record, self.num_envs)
+        steps, most_cards = _play_args(steps, policy, record, self.num_envs)
         state = _policy_seed(self.seed) if self._pstate is None else self._pstate
-        counts = self.actions.space.card_counts if greedy else None
+        counts = self.actions.space.card_counts if most_cards else None
         finished, before = 0, self._score_sums.copy()
         for t in range(steps):
             ids, offsets = self.legal_ids()
             acts = np.empty(self.num_envs, np.int64)
             for i in range(self.num_envs):
                 row = ids[offsets[i]:offsets[i + 1]]
-                if not greedy:
+                if not most_cards:
                     state, z = _splitmix(state)
                     acts[i] = row[((z >> 32) * len(row)) >> 32]
                 elif self.games[i].phase != "playing":

@@ -34,9 +34,7 @@ def _check_args(num_envs: Any, rules: Any, seed: Any, observe: Any = True) -> Tu
     _observe_arg(observe)
     if not is_integer(num_envs) or not 1 <= num_envs <= MAX_ENVS:
         raise DdzError(f"num_envs must be an int from 1 to {MAX_ENVS} (2**24), got {num_envs!r}")
-    if not is_integer(seed) or not 0 <= seed < 2 ** 64:
-        raise DdzError(f"seed must be an int 0 .. 2**64 - 1, got {seed!r}")
-    return int(num_envs), _args.rules_arg(rules), int(seed)
+    return int(num_envs), _args.rules_arg(rules), _args.seed_arg(seed, "seed")
 
 
 MAX_THREADS = 256    #: the most threads a VectorGame steps on (its shards' tables)
@@ -128,13 +126,19 @@ def _int_actions(actions: Any, n: int) -> np.ndarray:
     return a
 
 
+#: the vector's built-in policies (``play(steps, policy)``): whether each is the most-cards
+#: rule. ``"greedy"`` is ``"most_cards"``'s old name (issue 42: ``ddz.GreedyBot`` is another
+#: rule, RULES.md's lowest answer, so the vector's one is named for what it does)
+POLICIES = {"random": False, "most_cards": True, "greedy": True}
+
+
 def _play_args(steps: Any, policy: Any, record: Any, n: int) -> Tuple[int, bool]:
     if not is_integer(steps) or not 0 <= steps < 2 ** 63:
         raise DdzError(f"steps must be an int from 0 to 2**63 - 1, got {steps!r}")
-    if not isinstance(policy, str) or policy not in ("random", "greedy"):
-        raise DdzError(f"policy must be 'random' or 'greedy', got {policy!r}")
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise DdzError(f"policy must be 'random' or 'most_cards' ('greedy', its old name), got {policy!r}")
     if record is not None and (not isinstance(record, np.ndarray) or record.dtype != np.int32
                                or record.shape != (int(steps), n) or not record.flags.c_contiguous
                                or not record.flags.writeable):
         raise DdzError(f"record must be a writeable C-contiguous int32 array of shape ({int(steps)}, {n}) or None")
-    return int(steps), policy == "greedy"
+    return int(steps), POLICIES[policy]

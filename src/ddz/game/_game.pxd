@@ -227,6 +227,8 @@ cdef uint8_t hand_must_bid(const uint8_t* hand) noexcept nogil
 cdef int hand_bonus_factor(const uint8_t* b, bint flush) noexcept nogil
 cdef void hand_start_deal(Hand* g, const HandConf* c) noexcept nogil
 cdef void hand_new_hand(Hand* g, const HandConf* c, int64_t seed) noexcept nogil
+cdef int hand_new_hand_to(Hand* g, const HandConf* c, int64_t seed, int* order) noexcept nogil
+cdef void hand_deal_to(Hand* g, const HandConf* c, int* order) noexcept nogil
 cdef int hand_next_seat(int s, const HandConf* c) noexcept nogil
 cdef void hand_start_play(Hand* g, const HandConf* c) noexcept nogil
 cdef void hand_set_landlord(Hand* g, const HandConf* c, int seat) noexcept nogil
@@ -252,5 +254,6 @@ cdef class HandRules:
 
 cdef class CHand:
     cdef Hand h
+    cdef int order[MAX_DECK]       # the deck positions of the last deal (hand_deal_to)
     cdef readonly HandRules rules
     cdef int32_t env_id(self, int value) except -2

@@ -33,7 +33,7 @@ from ..errors import DdzError, IllegalActionError, InvalidPlayError, NotInHandEr
 from .auction import _BID_WORDS, _ROB_WORDS
 from .deal import Deal
 
-__all__ = ["play_arg", "bid_arg", "double_arg", "open_arg"]
+__all__ = ["GameWords"]
 
 _T_PASS = PlayType.PASS
 
@@ -90,98 +90,106 @@ def _is_play_notation(text: str, rules: Rules) -> bool:
     return True
 
 
-def play_arg(game, action: Any) -> int:
-    """The id of a legal play given as a :class:`ddz.Play` or notation; raises, naming
-    why, for anything else (the state is not touched)."""
-    if isinstance(action, Play):
-        play = action
-    elif isinstance(action, str):
-        try:
-            play = Play.parse(action, game._move_rules)
-        except InvalidPlayError as exc:
-            if "is not a play under" not in str(exc):
+class GameWords:
+    """The actions :class:`ddz.Game` reads, checked by phase (a part of the class, by
+    concept: the game's state lives in ``ddz.game.state``, which composes this mixin).
+    Each ``_*_arg`` returns the trusted value or raises, naming why, and never touches the
+    state."""
+
+    __slots__ = ()
+
+    def _play_arg(self, action: Any) -> int:
+        """The id of a legal play given as a :class:`ddz.Play` or notation; raises, naming
+        why, for anything else (the state is not touched)."""
+        if isinstance(action, Play):
+            play = action
+        elif isinstance(action, str):
+            try:
+                play = Play.parse(action, self._move_rules)
+            except InvalidPlayError as exc:
+                if "is not a play under" not in str(exc):
+                    raise
+                raise InvalidPlayError(
+                    f"{action!r} is not a play under {self._move_rules!r}") from None
+            except DdzError:
+                word = action.strip().lower()
+                if word in _BID_WORDS or word in _ROB_WORDS or word in _DOUBLE_WORDS:
+                    raise IllegalActionError(
+                        f"{action!r} is a bidding or doubling action, but the game is in the "
+                        f"play phase: play cards (e.g. '333+4') or 'pass'") from None
                 raise
-            raise InvalidPlayError(
-                f"{action!r} is not a play under {game._move_rules!r}") from None
-        except DdzError:
-            word = action.strip().lower()
-            if word in _BID_WORDS or word in _ROB_WORDS or word in _DOUBLE_WORDS:
-                raise IllegalActionError(
-                    f"{action!r} is a bidding or doubling action, but the game is in the "
-                    f"play phase: play cards (e.g. '333+4') or 'pass'") from None
-            raise
-    else:
-        raise IllegalActionError(
-            f"in the play phase an action is a ddz.Play or play notation, not "
-            f"{type(action).__name__}: {action!r}")
-    ps = game._ps
-    pid = game._table.index_of_play.get(play)
-    if pid is not None and ps.legal(pid):
-        return pid
-    seat = game._current
-    hand = ps.hand(seat)
-    if play.type is _T_PASS:
-        raise IllegalActionError(f"seat {seat} leads and cannot pass")
-    if play.type in game.rules.excluded:
-        raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {game.rules!r}")
-    if pid is None or play not in engine_readings(play.counts, game._move_rules):
-        raise InvalidPlayError(f"{str(play)!r} is not a play under {game.rules!r}")
-    if any(c > h for c, h in zip(play.counts, hand)):
-        raise NotInHandError(f"seat {seat} does not hold {str(play)!r}; its hand is {format_cards(hand)!r}")
-    raise IllegalActionError(f"{str(play)!r} does not beat {str(game.to_beat)!r} "
-                             f"(played by seat {ps.to_beat_seat})")
-
-def bid_arg(game, action: Any) -> int:
-    points = game.rules.bidding != "rob"
-    words = _BID_WORDS if points else _ROB_WORDS
-    if isinstance(action, str):
-        value = words.get(action.strip().lower())
-        if value is None:
-            if _is_play_notation(action, game._move_rules):
-                raise IllegalActionError(
-                    f"{action!r} is a play, but the game is in the bidding phase: bid "
-                    f"(say one of {', '.join(sorted(set(words) - {'p'}))})")
+        else:
             raise IllegalActionError(
-                f"not a bidding action: {action!r} (say one of {', '.join(sorted(set(words) - {'p'}))})")
-    elif isinstance(action, Play) and not action:
-        value = 0
-    elif is_integer(action):
-        value = int(action)
-    else:
-        what = ("a play" if isinstance(action, Play) else f"{type(action).__name__}: {action!r}")
-        raise IllegalActionError(
-            f"the game is in the bidding phase, where an action is a bid (0 = pass"
-            f"{', 1, 2, 3' if points else ', 1 = call/rob'}), not {what}"
-            f"{f' ({str(action)!r})' if isinstance(action, Play) else ''}")
-    legal = game._legal if game._legal is not None else game._compute_legal()
-    if value not in legal:
-        if points and value in (1, 2, 3):
-            raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {game._hand.bid}")
-        if points and value == 0 and legal and legal[0] == 1:
-            raise IllegalActionError(f"seat {game._current} must bid: it holds all four jokers or three "
-                                     "bombs and nobody has bid yet (RULES.md §7)")
-        raise IllegalActionError(f"not a legal bid: {action!r} (legal: {legal})")
-    return value
+                f"in the play phase an action is a ddz.Play or play notation, not "
+                f"{type(action).__name__}: {action!r}")
+        ps = self._ps
+        pid = self._table.index_of_play.get(play)
+        if pid is not None and ps.legal(pid):
+            return pid
+        seat = self._current
+        hand = ps.hand(seat)
+        if play.type is _T_PASS:
+            raise IllegalActionError(f"seat {seat} leads and cannot pass")
+        if play.type in self.rules.excluded:
+            raise InvalidPlayError(f"{str(play)!r} is a play of the banned type {play.type.name} under {self.rules!r}")
+        if pid is None or play not in engine_readings(play.counts, self._move_rules):
+            raise InvalidPlayError(f"{str(play)!r} is not a play under {self.rules!r}")
+        if any(c > h for c, h in zip(play.counts, hand)):
+            raise NotInHandError(f"seat {seat} does not hold {str(play)!r}; its hand is {format_cards(hand)!r}")
+        raise IllegalActionError(f"{str(play)!r} does not beat {str(self.to_beat)!r} "
+                                 f"(played by seat {ps.to_beat_seat})")
 
-def double_arg(game, action: Any, words: Mapping[str, bool] = _DOUBLE_WORDS,
-                what: str = "the doubling phase", yes: str = "double") -> bool:
-    if isinstance(action, (bool, np.bool_)):
-        return bool(action)
-    if isinstance(action, (int, np.integer)) and action in (0, 1):
-        return bool(action)
-    if isinstance(action, str):
-        value = words.get(action.strip().lower())
-        if value is not None:
-            return value
-    if isinstance(action, Play) and not action:
-        return False
-    if isinstance(action, Play) or (isinstance(action, str) and _is_play_notation(action, game._move_rules)):
-        raise IllegalActionError(
-            f"{str(action)!r} is a play, but the game is in {what}: "
-            f"True ({yes}) or False (not)")
-    raise IllegalActionError(
-        f"in {what} an action is True ({yes}) or False (not), got {action!r}")
+    def _bid_arg(self, action: Any) -> int:
+        points = self.rules.bidding != "rob"
+        words = _BID_WORDS if points else _ROB_WORDS
+        if isinstance(action, str):
+            value = words.get(action.strip().lower())
+            if value is None:
+                if _is_play_notation(action, self._move_rules):
+                    raise IllegalActionError(
+                        f"{action!r} is a play, but the game is in the bidding phase: bid "
+                        f"(say one of {', '.join(sorted(set(words) - {'p'}))})")
+                raise IllegalActionError(
+                    f"not a bidding action: {action!r} (say one of {', '.join(sorted(set(words) - {'p'}))})")
+        elif isinstance(action, Play) and not action:
+            value = 0
+        elif is_integer(action):
+            value = int(action)
+        else:
+            what = ("a play" if isinstance(action, Play) else f"{type(action).__name__}: {action!r}")
+            raise IllegalActionError(
+                f"the game is in the bidding phase, where an action is a bid (0 = pass"
+                f"{', 1, 2, 3' if points else ', 1 = call/rob'}), not {what}"
+                f"{f' ({str(action)!r})' if isinstance(action, Play) else ''}")
+        legal = self._legal if self._legal is not None else self._compute_legal()
+        if value not in legal:
+            if points and value in (1, 2, 3):
+                raise IllegalActionError(f"a bid of {value} is not higher than the highest bid, {self._hand.bid}")
+            if points and value == 0 and legal and legal[0] == 1:
+                raise IllegalActionError(f"seat {self._current} must bid: it holds all four jokers or three "
+                                         "bombs and nobody has bid yet (RULES.md §7)")
+            raise IllegalActionError(f"not a legal bid: {action!r} (legal: {legal})")
+        return value
 
-def open_arg(game, action: Any) -> bool:
-    return game._double_arg(action, _OPEN_WORDS, "the opening phase (the landlord may play open, ×3)",
-                            "play open")
+    def _double_arg(self, action: Any, words: Mapping[str, bool] = _DOUBLE_WORDS,
+                    what: str = "the doubling phase", yes: str = "double") -> bool:
+        if isinstance(action, (bool, np.bool_)):
+            return bool(action)
+        if isinstance(action, (int, np.integer)) and action in (0, 1):
+            return bool(action)
+        if isinstance(action, str):
+            value = words.get(action.strip().lower())
+            if value is not None:
+                return value
+        if isinstance(action, Play) and not action:
+            return False
+        if isinstance(action, Play) or (isinstance(action, str) and _is_play_notation(action, self._move_rules)):
+            raise IllegalActionError(
+                f"{str(action)!r} is a play, but the game is in {what}: "
+                f"True ({yes}) or False (not)")
+        raise IllegalActionError(
+            f"in {what} an action is True ({yes}) or False (not), got {action!r}")
+
+    def _open_arg(self, action: Any) -> bool:
+        return self._double_arg(action, _OPEN_WORDS, "the opening phase (the landlord may play open, ×3)",
+                                "play open")

@@ -58,12 +58,12 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..core.cards import (BIG_JOKER, CHAIN_RANKS, NUM_RANKS, RANK_CHARS, SMALL_JOKER, Card, cards_to_counts,
                     deck_counts, format_cards, full_deck, parse_cards, parse_suited)
-from ..core.arguments import rules_arg
+from ..core.arguments import SEED_LIMIT as _SEED_LIMIT, rules_arg
 from ..core.implementation import compiled
 from ..errors import DdzError, DealError, quote
 from ..core.rules import STANDARD, Rules
 
-__all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "new_rng", "legacy_rng",
+__all__ = ["Deal", "bottom_bonus_factor", "bonus_factor", "bottom_flush", "shuffled_deal", "cut_deal", "new_rng", "legacy_rng",
            "copy_rng", "is_legacy_rng", "restored_rng", "shuffle_deal", "PyDealStream", "vector_hand_seed",
            "mix64", "SEED_LIMIT"]
 
@@ -221,8 +221,8 @@ DECKS: Dict[int, Tuple[Tuple[Card, ...], bytes]] = {
 DECK_SUITS: Dict[int, bytes] = {d: bytes(4 if c.suit is None else int(c.suit) for c in full_deck(d)) for d in (1, 2)}
 
 
-#: seeds of the deal stream are ints ``0 .. SEED_LIMIT - 1``
-SEED_LIMIT = 2 ** 64
+#: seeds of the deal stream are ints ``0 .. SEED_LIMIT - 1`` (the one bound: core.arguments.seed_arg)
+SEED_LIMIT = _SEED_LIMIT
 _M64 = SEED_LIMIT - 1
 _GAMMA = 0x9E3779B97F4A7C15
 _HAND_GAMMA = 0xD1B54A32D192ED03
@@ -308,8 +308,10 @@ def legacy_rng(seed: int) -> Any:
 
 
 def is_legacy_rng(rng: Any) -> bool:
-    """Whether ``rng`` is a :func:`legacy_rng` generator (not a deal stream)."""
-    return not isinstance(rng, PyDealStream) and not (_game is not None and isinstance(rng, _game.DealStream))
+    """Whether ``rng`` is a :func:`legacy_rng` generator (not a deal stream; ``None``, a
+    game whose C hand deals from its own stream, is not)."""
+    return (rng is not None and not isinstance(rng, PyDealStream)
+            and not (_game is not None and isinstance(rng, _game.DealStream)))
 
 
 def restored_rng(kind: str, state: Any) -> Any:
@@ -363,9 +365,18 @@ def shuffled_deal(rng: Any, rules: Rules) -> Deal:
     """The next deal of the generator ``rng`` (:func:`new_rng`, :func:`legacy_rng`): the
     positions of ``full_deck(rules.decks)`` shuffled (:func:`shuffle_deal`), then cut in
     seat order; the sorted positions give each part in card order."""
-    deck, ranks = DECKS[rules.decks]
+    ranks = DECKS[rules.decks][1]
+    positions, counts = shuffle_deal(rng, ranks, (rules.hand_size,) * rules.seats + (rules.bottom_size,))
+    return cut_deal(positions, counts, rules)
+
+
+def cut_deal(positions: Sequence[Sequence[int]], counts: Sequence[Counts], rules: Rules) -> Deal:
+    """The suited :class:`Deal` of a shuffle cut into parts (each seat's, then the
+    bottom's): ``positions`` per part its positions in ``full_deck(rules.decks)``
+    ascending, ``counts`` its 15 rank counts (tuples of ints; trusted: a generator's, or the
+    C hand's ``CHand.dealt``)."""
+    deck = DECKS[rules.decks][0]
     n = rules.seats
-    positions, counts = shuffle_deal(rng, ranks, (rules.hand_size,) * n + (rules.bottom_size,))
     cards = tuple([tuple(map(deck.__getitem__, pos)) for pos in positions])
     return Deal(tuple(counts[:n]), counts[n], cards)
 

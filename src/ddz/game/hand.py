@@ -28,10 +28,12 @@ from ..core.tables import table
 from .auction import auction
 from .deal import DECK_SUITS, DECKS, bonus_factor
 
-__all__ = ["PyHand", "new_hand", "hand_settings", "hand_rules", "HAND_VOID", "HAND_DEAL",
+__all__ = ["PyHand", "new_hand", "COMPILED", "hand_settings", "hand_rules", "HAND_VOID", "HAND_DEAL",
            "BIDDING", "DOUBLING", "OPENING", "PLAYING", "OVER"]
 
 _game = compiled("game._game", "the compiled hand and play phase (ddz.game._game)")
+#: whether :func:`new_hand` makes the C hand (which can deal for itself: ``CHand.new_hand``)
+COMPILED = _game is not None
 
 #: phases, as the C hand numbers them
 BIDDING, DOUBLING, OPENING, PLAYING, OVER = range(5)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from ..core.arguments import rules_arg
+from ..core.arguments import SEED_LIMIT, rules_arg, seed_arg
 from ..core.cards import is_integer
 from ..errors import DdzError, IllegalActionError, RecordError, quote
 from .records import _ADDED_IN_4, LEGACY_DEAL_VERSION, _known_fields
@@ -56,8 +56,8 @@ class Match:
             raise DdzError(f"a match has an int >= 1 of hands, got {hands!r}")
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
-        elif not is_integer(seed) or seed < 0:
-            raise DdzError(f"a match seed is an int >= 0, got {seed!r}")
+        else:
+            seed = seed_arg(seed, "a match seed", float("inf") if _legacy else SEED_LIMIT)
         self.rules = rules
         self.hands = int(hands)
         self.seed = int(seed)

@@ -11,7 +11,7 @@ from ..core.rules import Rules
 from ..errors import DdzError
 from .phase import _DOUBLING, Phase
 
-__all__ = ["Observation", "observation", "trusted_observation", "seat_arg", "raw_observation", "raw_hand"]
+__all__ = ["Observation", "GameViews"]
 
 Counts = Tuple[int, ...]
 
@@ -93,85 +93,83 @@ class Observation(NamedTuple):
         return partners[0] if len(partners) == 1 else None
 
 
-def observation(game, seat: Optional[int] = None) -> Observation:
-    """What ``seat`` sees (RULES.md §5): its own hand and the public information.
+class GameViews:
+    """What a seat of :class:`ddz.Game` sees (a part of the class, by concept: the game's
+    state lives in ``ddz.game.state``, which composes this mixin)."""
 
-    :param seat: 0 .. seats - 1; default :attr:`current_player`.
-    :returns: an :class:`Observation` (a frozen snapshot).
-    :raises DdzError: not a seat (or no seat given once the hand is over).
-    """
-    if seat is None:
-        if game._current is None:
-            raise DdzError("the hand is over: give the seat to observe")
-        seat = game._current
-    else:
-        seat = game._seat_arg(seat)
-    return game._observation(seat)
+    __slots__ = ()
 
-def trusted_observation(game, seat: int) -> Observation:
-    """:meth:`observation` for a trusted seat (the bots' loop)."""
-    lord = game.landlord
-    h = game._hand
-    doubles = h.doubles
-    ndoubles = h.ndoubles
-    if game._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
-        # RULES.md §4: the farmers' choices are revealed together, so until both have
-        # chosen a seat sees only its own, in `doubles` and in the multiplier alike
-        shown = [None] * game.seats
-        shown[seat] = doubles[seat]
-        doubles = shown
-        ndoubles = int(bool(shown[seat]))
-    ps = game._ps
-    if ps is None:
-        hand, left, plays, to_beat, beat_seat, played = (
-            h.hand(seat), tuple(h.left), (), None, None, 0)
-    else:
-        hand, left, plays, played = ps.hand(seat), ps.cards_left, game.plays, ps.bombs + ps.rockets
-        b = ps.to_beat
-        to_beat, beat_seat = (game._table.plays[b], ps.to_beat_seat) if b else (None, None)
-    # RULES.md §7: the four-player bottom is shown to the landlord only
-    bottom = None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom
-    open_hand = None
-    if h.open_play:
-        open_hand = h.hand(lord) if ps is None else ps.hand(lord)
-    # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
-    return _new_tuple(Observation, (
-        seat, game._phase, game._current, game.rules, hand,
-        lord, h.bid, tuple(game._bids), h.robs, tuple(doubles),
-        bottom, plays, left, to_beat, beat_seat,
-        # the multiplier without the doubles this seat may not see yet
-        h.multiplier(played) >> (h.ndoubles - ndoubles), open_hand, game.face_up))
+    def observation(self, seat: Optional[int] = None) -> Observation:
+        """What ``seat`` sees (RULES.md §5): its own hand and the public information.
 
+        :param seat: 0 .. seats - 1; default :attr:`current_player`.
+        :returns: an :class:`Observation` (a frozen snapshot).
+        :raises DdzError: not a seat (or no seat given once the hand is over).
+        """
+        if seat is None:
+            if self._current is None:
+                raise DdzError("the hand is over: give the seat to observe")
+            seat = self._current
+        else:
+            seat = self._seat_arg(seat)
+        return self._observation(seat)
 
-def seat_arg(game, seat: object) -> int:
-    """``seat`` as a seat of ``game`` (an int 0 .. seats - 1).
+    def _observation(self, seat: int) -> Observation:
+        """:meth:`observation` for a trusted seat (the bots' loop)."""
+        lord = self.landlord
+        h = self._hand
+        doubles = h.doubles
+        ndoubles = h.ndoubles
+        if self._phase is _DOUBLING and (doubles[(lord + 1) % 3] is None or doubles[(lord + 2) % 3] is None):
+            # RULES.md §4: the farmers' choices are revealed together, so until both have
+            # chosen a seat sees only its own, in `doubles` and in the multiplier alike
+            shown = [None] * self.seats
+            shown[seat] = doubles[seat]
+            doubles = shown
+            ndoubles = int(bool(shown[seat]))
+        ps = self._ps
+        if ps is None:
+            hand, left, plays, to_beat, beat_seat, played = (
+                h.hand(seat), tuple(h.left), (), None, None, 0)
+        else:
+            hand, left, plays, played = ps.hand(seat), ps.cards_left, self.plays, ps.bombs + ps.rockets
+            b = ps.to_beat
+            to_beat, beat_seat = (self._table.plays[b], ps.to_beat_seat) if b else (None, None)
+        # RULES.md §7: the four-player bottom is shown to the landlord only
+        bottom = None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom
+        open_hand = None
+        if h.open_play:
+            open_hand = h.hand(lord) if ps is None else ps.hand(lord)
+        # positional tuple.__new__: the NamedTuple's keyword constructor costs twice as much
+        return _new_tuple(Observation, (
+            seat, self._phase, self._current, self.rules, hand,
+            lord, h.bid, tuple(self._bids), h.robs, tuple(doubles),
+            bottom, plays, left, to_beat, beat_seat,
+            # the multiplier without the doubles this seat may not see yet
+            h.multiplier(played) >> (h.ndoubles - ndoubles), open_hand, self.face_up))
 
-    :raises DdzError: not a seat."""
-    return game._seat_arg(seat)
+    def raw_hand(self, seat: object) -> tuple:
+        """``(seat, phase, current, play_state, hand, face_up)`` for ``seat``: the hand object
+        itself (``ddz.game.hand``: the C ``CHand``, whose struct the compiled encoder reads as
+        it is, or a ``PyHand``; :meth:`raw_observation` has its fields). For the observation
+        encoder of :mod:`ddz.envs` (trusted): the objects are the game's own, to read only.
 
+        :raises DdzError: ``seat`` is not a seat."""
+        return self._seat_arg(seat), self._phase, self._current, self._ps, self._hand, self.face_up
 
-def raw_hand(game, seat: object) -> tuple:
-    """``(seat, phase, current, play_state, hand, face_up)`` of ``game`` for ``seat``: its
-    hand object itself (``ddz.game.hand``: the C ``CHand``, whose struct the compiled
-    encoder reads as it is, or a ``PyHand``; :func:`raw_observation` has its fields).
+    def raw_observation(self, seat: object) -> tuple:
+        """The fields that :meth:`observation` reads for ``seat``, raw (for
+        the compiled observation encoder of :mod:`ddz.envs`, which reads them as
+        :meth:`ddz.Game.observation` does, without building the :class:`Observation`):
+        ``(seat, phase, current, play_state, hands, cards_left, bottom, landlord, bid, robs,
+        bids, doubles, ndoubles, bonus, open_play, face_up)``; ``bottom`` is ``None`` until there
+        is a landlord and, with four players, for the farmers (RULES.md §7); ``bonus`` is the
+        bottom bonus so far (1 before the landlord), ``open_play`` ``None``/``False``/``True``.
 
-    :raises DdzError: ``seat`` is not a seat."""
-    return game._seat_arg(seat), game._phase, game._current, game._ps, game._hand, game.face_up
-
-
-def raw_observation(game, seat: object) -> tuple:
-    """The fields of ``game`` that :func:`trusted_observation` reads for ``seat``, raw (for
-    the compiled observation encoder of :mod:`ddz.envs`, which reads them as
-    :meth:`ddz.Game.observation` does, without building the :class:`Observation`):
-    ``(seat, phase, current, play_state, hands, cards_left, bottom, landlord, bid, robs,
-    bids, doubles, ndoubles, bonus, open_play, face_up)``; ``bottom`` is ``None`` until there
-    is a landlord and, with four players, for the farmers (RULES.md §7); ``bonus`` is the
-    bottom bonus so far (1 before the landlord), ``open_play`` ``None``/``False``/``True``.
-
-    :raises DdzError: ``seat`` is not a seat."""
-    seat = game._seat_arg(seat)
-    h = game._hand
-    lord = game.landlord
-    return (seat, game._phase, game._current, game._ps, [h.hand(s) for s in range(game.seats)], h.left,
-            None if lord is None or (game.seats == 4 and seat != lord) else game._deals[-1].bottom, lord,
-            h.bid, h.robs, game._bids, h.doubles, h.ndoubles, h.bonus, h.open_play, game.face_up)
+        :raises DdzError: ``seat`` is not a seat."""
+        seat = self._seat_arg(seat)
+        h = self._hand
+        lord = self.landlord
+        return (seat, self._phase, self._current, self._ps, [h.hand(s) for s in range(self.seats)], h.left,
+                None if lord is None or (self.seats == 4 and seat != lord) else self._deals[-1].bottom, lord,
+                h.bid, h.robs, self._bids, h.doubles, h.ndoubles, h.bonus, h.open_play, self.face_up)

@@ -39,7 +39,7 @@ def _check(game: object, depth: object) -> int:
 def _perft(g: Game, depth: int) -> int:
     if g.phase is not Phase.PLAYING:
         return 0
-    return g._ps.copy().perft(depth)   # counted on a copy: an interrupted count leaves the game as it was
+    return g.play_state.copy().perft(depth)   # counted on a copy: an interrupted count leaves the game as it was
 
 
 def perft(game: Game, depth: int) -> int:

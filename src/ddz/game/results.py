@@ -8,9 +8,9 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..core.cards import is_integer
 from ..errors import DdzError, quote
-from .phase import _OVER, SEATS
+from .phase import SEATS
 
-__all__ = ["Result", "finish", "void_reason"]
+__all__ = ["Result", "played_result", "void_reason"]
 
 
 @dataclass(frozen=True)
@@ -109,15 +109,17 @@ def void_reason(rules: Any, deals: int) -> str:
     return f"everybody passed the auction of {what} (Rules.max_redeals={rules.max_redeals})"
 
 
-def finish(game, seat: int) -> None:
-    """``seat`` played its last card: score the hand (RULES.md §6)."""
-    ps = game._ps
-    h = game._hand
-    lord = game.landlord
-    spring, anti, multiplier, score, scores = h.finish(ps)     # the hand scores (ddz.game.hand)
-    game.result = Result.won(
-        lord, seat == lord, game.seats, base=h.bid, bombs=ps.bombs, rockets=ps.rockets, spring=spring,
-        anti_spring=anti, doubles=h.ndoubles, robs=h.robs, bottom_bonus=h.bonus, multiplier=multiplier,
-        score=score, scores=scores, open_play=bool(h.open_play))
-    game._phase = _OVER
-    game._current = None
+def played_result(hand: Any, ps: Any, landlord: int, winner: int, seats: int) -> Result:
+    """The :class:`Result` of a hand played out (RULES.md §6): ``winner`` played its last
+    card. The one assembly of a played hand's result from the hand that scores it.
+
+    :param hand: the hand (``ddz.game.hand``: a ``CHand`` or ``PyHand``) after its play
+        phase. :param ps: its play state (bombs and rockets played, whether each side
+        played). :param landlord: the landlord's seat. :param winner: the seat that went
+        out. :param seats: 3 or 4. Trusted arguments (the game's own).
+    """
+    spring, anti, multiplier, score, scores = hand.finish(ps)     # the hand scores (ddz.game.hand)
+    return Result.won(
+        landlord, winner == landlord, seats, base=hand.bid, bombs=ps.bombs, rockets=ps.rockets, spring=spring,
+        anti_spring=anti, doubles=hand.ndoubles, robs=hand.robs, bottom_bonus=hand.bonus, multiplier=multiplier,
+        score=score, scores=scores, open_play=bool(hand.open_play))

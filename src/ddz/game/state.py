@@ -22,8 +22,8 @@ import numpy as np
 
 from ..core import arguments as _args
 from ..core.cards import is_integer
-from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, legacy_rng, new_rng,
-                   shuffled_deal)
+from .deal import (SEED_LIMIT, Deal, bottom_bonus_factor, bottom_flush, check_bonus_deal, copy_rng, cut_deal,
+                   legacy_rng, new_rng, shuffled_deal)
 from . import hand as _hand_mod
 from ..errors import ActionIdError, ActionTypeError, DdzError, IllegalActionError, quote
 from ..core.play import Play
@@ -31,14 +31,13 @@ from .playstate import play_state
 from .render import render as _render
 from ..core.rules import STANDARD, Rules
 from ..core.tables import table
-from . import action_words, observations, records, results
-from . import legal_moves as legal_view
-from .action_words import _face_up_arg, _int_arg, _nth_card
-from .legal_moves import Action, LegalMoves
-from .observations import Observation
-from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING, BOTTOM_SIZE, HAND_SIZE, SEATS, Phase
-from .records import RECORD_FORMAT, RECORD_VERSION
-from .results import Result
+from .action_words import GameWords, _face_up_arg, _int_arg, _nth_card
+from .ids import GameIds
+from .legal_moves import Action, GameLegal, LegalMoves
+from .observations import GameViews, Observation
+from .phase import _BIDDING, _DOUBLING, _OPENING, _OVER, _PLAYING, BOTTOM_SIZE, HAND_SIZE, SEATS, Phase, seat_arg
+from .records import RECORD_FORMAT, RECORD_VERSION, GameRecords
+from .results import Result, played_result, void_reason
 
 if TYPE_CHECKING:
     from .actions import ActionSpace
@@ -50,7 +49,7 @@ __all__ = ["Game", "Phase", "Deal", "Result", "Observation", "Action", "LegalMov
 Counts = Tuple[int, ...]
 
 
-class Game:
+class Game(GameLegal, GameIds, GameWords, GameViews, GameRecords):
     """One hand of Dou Dizhu (RULES.md §3–§6), three players or four (§7, with
     ``Rules.four_player()``).
 
@@ -76,6 +75,15 @@ class Game:
     Attributes (read-only): :attr:`phase`, :attr:`current_player`, :attr:`landlord`,
     :attr:`result` (``None`` until the hand is over), :attr:`deal`, :attr:`deals` (every
     deal of this hand, redeals included), :attr:`actions` (``(seat, action)`` in order).
+
+    The class is written by concept (DESIGN.md, issue 42): the state and its transitions
+    here; its legal actions (:class:`ddz.game.legal_moves.GameLegal`), its env ids in every
+    phase (:class:`ddz.game.ids.GameIds`), the words it reads
+    (:class:`ddz.game.action_words.GameWords`), what a seat sees
+    (:class:`ddz.game.observations.GameViews`) and its records
+    (:class:`ddz.game.records.GameRecords`) in mixins that only ``Game`` composes. Only
+    those parts read the game's underscore names; every other module reads its public
+    surface.
     """
 
     def __init__(self, rules: Rules = STANDARD, seed: Optional[int] = None,
@@ -87,9 +95,7 @@ class Game:
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 63)
         else:
-            seed = _int_arg(seed, "seed (or None)")
-            if seed < 0 or (seed >= SEED_LIMIT and not _legacy):
-                raise DdzError(f"a seed is an int 0 .. 2**64 - 1 (the deal stream's key), got {seed!r}")
+            seed = _args.seed_arg(seed, "a seed", _LEGACY_LIMIT if _legacy else SEED_LIMIT)
         seats = rules.seats
         if first_bidder is not None:
             first_bidder = _int_arg(first_bidder, f"first_bidder (0..{seats - 1} or None)")
@@ -99,19 +105,32 @@ class Game:
         self.seats = seats
         self._move_rules = rules.move_rules
         self.seed = seed
-        self._rng = legacy_rng(seed) if _legacy else new_rng(seed)
         self._dealt_from_seed = deal is None
         self._pending: List[Deal] = []
-        if deal is None:
-            first = self._shuffle()
+        face = rules.first_bidder == "face_up"
+        hand = None
+        if deal is None and not _legacy and self._new_hand is _C_NEW_HAND:
+            # the product's one route (issue 42): the C hand deals, draws the first bidder
+            # (or the face-up card) and later redeals from its own deal stream, the very
+            # function every hand of VectorGame starts with (hand_new_hand); Python reads
+            # the suited deal back
+            self._rng = None
+            hand = self._new_hand(rules, 0)
+            drawn, k = hand.new_hand(seed)
+            dealt_first = drawn
+            first = self._dealt(hand)
         else:
-            first = Deal.parse(deal, rules)
+            # the reference (no core, a deal given, records of version 4 and older, the
+            # lockstep test's PyHand): the deal stream in Python, the same draws
+            self._rng = legacy_rng(seed) if _legacy else new_rng(seed)
+            first = self._shuffle() if deal is None else Deal.parse(deal, rules)
+            # always drawn, so that redeals do not depend on a first_bidder given or not
+            k = self._rng.randrange(seats * rules.hand_size) if face else -1
+            drawn = -1 if face else self._rng.randrange(seats)
         if rules.bottom_bonus:
             check_bonus_deal(first)
-        # always drawn, so that redeals do not depend on a first_bidder given or not
         self.face_up: Optional[Tuple[int, str]] = None
-        if rules.first_bidder == "face_up":
-            k = self._rng.randrange(seats * rules.hand_size)
+        if face:
             drawn = k // rules.hand_size
             if face_up is not None:
                 if first_bidder is not None:
@@ -124,28 +143,37 @@ class Game:
             if face_up is not None:
                 raise DdzError(f"face_up={face_up!r}: only Rules(first_bidder='face_up') turns a card face up, "
                                f"not first_bidder={rules.first_bidder!r}")
-            drawn = self._rng.randrange(seats)
         self.first_bidder = drawn if first_bidder is None else first_bidder
         self._deals: List[Deal] = []
-        self._hand = self._new_hand(rules, self.first_bidder)   # RULES.md §3-§7: ddz.game.hand
+        if hand is None:
+            hand = self._new_hand(rules, self.first_bidder)     # RULES.md §3-§7: ddz.game.hand
+        elif self.first_bidder != dealt_first:
+            hand.set_first(self.first_bidder)
+        self._hand = hand
         self._actions: List[Tuple[int, Any]] = []
         self._calls: List[int] = []  # indices into _actions of rob-variant calls (vs robs)
         self._npushed = 0            # plays made with push() since the last step: pop() undoes them
         self._space = None
         self._table = table(self._move_rules)
-        self._start_deal(first)
+        self._start_deal(first, dealt=self._rng is None)
 
     # -- set-up --
     def _shuffle(self) -> Deal:
         return shuffled_deal(self._rng, self.rules)
 
+    def _dealt(self, hand: Any) -> Deal:
+        """The deal the C hand just dealt, suited (for records and text)."""
+        positions, counts = hand.dealt()
+        return cut_deal(positions, counts, self.rules)
+
     # the hand (auction, doubling, open play, redeals, score): the C one, or the reference
     # (ddz.game.hand.new_hand decides; the lockstep test's reference games use PyHand)
     _new_hand = staticmethod(_hand_mod.new_hand)
 
-    def _start_deal(self, deal: Deal) -> None:
+    def _start_deal(self, deal: Deal, dealt: bool = False) -> None:
         self._deals.append(deal)
-        self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
+        if not dealt:                 # else the C hand dealt it (_C_NEW_HAND)
+            self._hand.deal(deal.hands, deal.bottom, bottom_flush(deal))
         self._bids: List[Tuple[int, int]] = []     # this deal's auction, (seat, value)
         self._phase = _BIDDING
         self._current: Optional[int] = self.first_bidder
@@ -157,6 +185,10 @@ class Game:
 
     def _redeal(self) -> None:
         # shuffled deals have suits; recorded ones were checked by from_record
+        if self._rng is None:         # the C hand deals from its own stream
+            self._hand.redeal()
+            self._start_deal(self._dealt(self._hand), dealt=True)
+            return
         deal = self._pending.pop(0) if self._pending else self._shuffle()
         self._start_deal(deal)
 
@@ -252,14 +284,6 @@ class Game:
         return tuple(self._hand.left)
 
     @property
-    def legal_moves(self) -> "LegalMoves":
-        """A live view of the legal moves of :attr:`current_player` (python-chess style):
-        ``len()``/``count()``, ``bool()``, ``play in view`` (a fit check and one
-        comparison, nothing listed), iteration and indexing in the order of
-        :meth:`legal_actions`. It always shows the game's current position."""
-        return LegalMoves(self)
-
-    @property
     def multiplier(self) -> int:
         """The multiplier so far (RULES.md §6): robs, doubles, bottom bonus, bombs and
         rockets played; spring and anti-spring count once the hand is over.
@@ -271,10 +295,16 @@ class Game:
         ps = self._ps
         return self._hand.multiplier(0 if ps is None else ps.bombs + ps.rockets)
 
+    @property
+    def play_state(self) -> Any:
+        """The play phase's state (``ddz.game._game.PlayState``, or the reference's
+        ``PyPlayState``), ``None`` before the play phase: for the engine's own readers
+        (perft, DouZero's features), which read it and never step it (stepping it behind
+        the game's back leaves the game out of step)."""
+        return self._ps
+
     def _seat_arg(self, seat: Any) -> int:
-        if not is_integer(seat) or not 0 <= seat < self.seats:
-            raise DdzError(f"a seat is 0..{self.seats - 1}, got {seat!r}")
-        return int(seat)
+        return seat_arg(seat, self.seats)
 
     def __repr__(self) -> str:
         return (f"<ddz.Game seed={self.seed} phase={self._phase.value} "
@@ -309,23 +339,19 @@ class Game:
         from ..web.cards import game_html   # the one upward import (DESIGN.md): a notebook's view, from ddz.web
         return game_html(self)
 
-    # -- legal actions (ddz.game.legal_moves) --
-    legal_actions = legal_view.legal_actions
-    _compute_legal = legal_view.compute_legal
-    legal_action_ids = legal_view.legal_action_ids
-    timeout_action = legal_view.timeout_action
-
     def step_id(self, action_id: Union[int, np.integer[Any]]) -> None:
-        """Play the action of id ``action_id`` of :attr:`action_space` (play phase): the
-        same as ``step(action_space.play(action_id))``, without building or parsing a Play
-        on the way in (RULES.md §5).
+        """Take the action of env id ``action_id`` (:mod:`ddz.game.ids`), in every phase
+        (RULES.md §3-§5, §7): in the play phase an id of :attr:`action_space`, the same as
+        ``step(action_space.play(action_id))`` without building or parsing a Play on the
+        way in; before it, 0 (the pass, not doubling, not playing open) or an auction id
+        ``P + k`` (bid 1..3, call/rob, double, open: :meth:`legal_ids`).
 
         :param action_id: an ``int`` or numpy integer.
         :raises ActionTypeError: not an integer (an :class:`ActionIdError` and a
             :class:`TypeError`), in any phase.
-        :raises ActionIdError: not an id of the space.
-        :raises IllegalActionError: not in the play phase, or the id's play is not legal
-            here (the message says why, as :meth:`step` does).
+        :raises ActionIdError: not an env id (``0 .. num_ids - 1``).
+        :raises IllegalActionError: an id of another phase, or not legal here (the
+            message says why, as :meth:`step` does).
         :raises NotInHandError: a play whose cards the player does not hold.
 
         On any error the state is unchanged. Like :meth:`step`, it ends the undo history of
@@ -349,11 +375,14 @@ class Game:
         if not is_integer(action_id) or isinstance(action_id, enum.Enum):
             raise ActionTypeError(f"an action id is an int, not {type(action_id).__name__}: {quote(action_id)}")
         if self._phase is not _PLAYING:
-            raise IllegalActionError(f"action ids exist only in the play phase; the phase is {self._phase.value!r}")
+            self.step(self.action_of_id(action_id))   # a word of the auction (ddz.game.ids), or raises
+            return
         action_id = int(action_id)
         if 0 <= action_id < len(self._table.plays) and ps.step(action_id):
             self._after_play(ps)
             return
+        if action_id >= len(self._table.plays):
+            self.action_of_id(action_id)              # raises: out of range, or an id of the auction
         play = self.action_space.play(action_id)   # raises ActionIdError out of range
         self.step(play)                               # raises, naming why it is illegal
         raise AssertionError("unreachable: step() accepted an id that the play state refused")  # pragma: no cover
@@ -418,12 +447,6 @@ class Game:
             raise IllegalActionError(f"the hand is over; no action is legal (got {action!r})")
         self._npushed = 0
 
-    # the action words of each phase, checked (ddz.game.action_words)
-    _play_arg = action_words.play_arg
-    _bid_arg = action_words.bid_arg
-    _double_arg = action_words.double_arg
-    _open_arg = action_words.open_arg
-
     # -- transitions (trusted arguments): the hand decides, the game keeps the record --
     def _apply_bid(self, value: int) -> None:
         seat = self._current
@@ -449,7 +472,7 @@ class Game:
         status = h.step(value)
         self._legal = None
         if status == _hand_mod.HAND_VOID:
-            self._void(results.void_reason(self.rules, len(self._deals)))
+            self._void(void_reason(self.rules, len(self._deals)))
             return
         if status == _hand_mod.HAND_DEAL:
             self._redeal()
@@ -465,7 +488,11 @@ class Game:
             self._phase = _PHASES[phase]
             self._current = h.current
 
-    _finish = results.finish       # ``seat`` played its last card: score the hand (RULES.md §6)
+    def _finish(self, seat: int) -> None:
+        """``seat`` played its last card: score the hand (RULES.md §6)."""
+        self.result = played_result(self._hand, self._ps, self.landlord, seat, self.seats)
+        self._phase = _OVER
+        self._current = None
 
     # undo, for search (perft, bots, solvers): only the play phase
     def push(self, play: Play) -> None:
@@ -503,10 +530,7 @@ class Game:
             self.result = None
         return self._table.plays[pid]
 
-    # -- observations (ddz.game.observations), copies --
-    observation = observations.observation
-    _observation = observations.trusted_observation
-
+    # -- copies --
     def __getstate__(self) -> Dict[str, Any]:
         # the shared table and action space are looked up again, not pickled; the C hand
         # travels as its state (its settings are the rules')
@@ -542,7 +566,7 @@ class Game:
         """
         g = Game.__new__(Game)
         d = self.__dict__.copy()
-        d["_rng"] = copy_rng(self._rng)
+        d["_rng"] = None if self._rng is None else copy_rng(self._rng)
         for name in ("_pending", "_deals", "_actions", "_calls", "_bids", "_plays"):
             d[name] = list(d[name])
         d["_hand"] = self._hand.copy()
@@ -552,13 +576,13 @@ class Game:
             d["_ps"] = self._ps.copy()
         g.__dict__ = d
         return g
-    # -- records (ddz.game.records) --
-    to_record = records.to_record
-    from_record = classmethod(records.from_record)
-    _check_seeded_deal = records.check_seeded_deal
 
 
 _PHASES = (_BIDDING, _DOUBLING, _OPENING, _PLAYING, _OVER)     # by the hand's phase number
+#: seeds of records of version 4 and older (random.Random takes any int >= 0)
+_LEGACY_LIMIT = float("inf")
+#: the hand maker whose hands deal for themselves (the compiled one), or None without the core
+_C_NEW_HAND = _hand_mod.new_hand if _hand_mod.COMPILED else None
 
 
 def _action_space(rules: Rules):

@@ -13,9 +13,10 @@ from dataclasses import replace
 from typing import Any, List, Optional, Sequence
 
 from .. import core as moves
-from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, is_integer, to_counts
+from ..core.arguments import seed_arg
+from ..core.cards import BIG_JOKER, R2, RA, SMALL_JOKER, to_counts
 from ..errors import DdzError, IllegalActionError, quote
-from ..game.observations import Observation, trusted_observation
+from ..game.observations import Observation
 from ..game.state import Game
 from . import registry
 from .sampling import sample_deals, solve_sampled
@@ -72,11 +73,10 @@ class RandomBot:
 
 
 def _seed_arg(seed: Any, what: str) -> Optional[int]:
-    """A bot's seed: an int >= 0 or ``None`` (``random.Random`` would play the same for
-    ``-s`` and ``s``, and take a float or a str). :raises DdzError: anything else."""
-    if seed is not None and (not is_integer(seed) or seed < 0):
-        raise DdzError(f"{what} is an int >= 0 or None, got {quote(seed)}")
-    return None if seed is None else int(seed)
+    """A bot's seed: ``None``, or a seed as every seed of ddz (``core.arguments.seed_arg``:
+    ``random.Random`` would play the same for ``-s`` and ``s``, and take a float or a str).
+    :raises DdzError: anything else."""
+    return None if seed is None else seed_arg(seed, f"{what} (or None)")
 
 
 def _legal_arg(legal: Any) -> None:
@@ -236,15 +236,15 @@ def play_hand(game: Game, bots: Sequence[Bot]) -> Game:
                            f"{type(bot).__name__}: {bot!r}")
     step = game.step
     legal_actions = game.legal_actions
-    observe = trusted_observation  # trusted seat: skips the argument check
+    observe = game.observation
     adapters = [getattr(bot, "act_game", None) for bot in bots]
     while game.current_player is not None:
         seat = game.current_player
         adapter = adapters[seat]
         if adapter is None:
-            step(bots[seat].act(observe(game, seat), legal_actions()))
+            step(bots[seat].act(observe(seat), legal_actions()))
         else:
-            step(adapter(game, observe(game, seat), legal_actions()))
+            step(adapter(game, observe(seat), legal_actions()))
     return game
 
 
