@@ -235,3 +235,14 @@ def test_lost_at_bad_input():
         ddz.lost_at(four.to_record())
     with pytest.raises(ddz.DdzError, match="budget"):
         ddz.lost_at(_rigged_record(0), budget=-1)
+
+
+def test_lost_at_cancel():
+    import threading
+    stop = threading.Event()
+    stop.set()
+    result = ddz.lost_at(_rigged_record(0), cancel=stop)
+    assert result.moves[-1].how == "over"
+    assert {m.how for m in result.moves[:-1]} <= {"cancelled", "move played"} and result.unknown
+    with pytest.raises(ddz.DdzError, match="cancel must be"):
+        ddz.lost_at(_rigged_record(0), cancel=True)

@@ -303,8 +303,8 @@ class MoveAnalysis:
     :ivar how: ``"over"`` (the hand ended: the actual winner), ``"solved"`` (by
         :func:`ddz.solve`), ``"move played"`` (the move after it keeps the win for the
         side that made it, which proves this position won for that side without a
-        search), ``"unknown"`` (the limit stopped the search) or ``"budget"`` (not
-        searched: the record's time budget was spent).
+        search), ``"unknown"`` (the limit stopped the search), ``"budget"`` (not
+        searched: the record's time budget was spent) or ``"cancelled"``.
     :ivar nodes, seconds: the search's positions and wall time (0 when not searched).
     """
 
@@ -440,7 +440,7 @@ def _record_game(record: Any):
 
 def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMIT,
             budget: Optional[float] = DEFAULT_RECORD_BUDGET, node_limit: Optional[int] = None,
-            table_mb: float = DEFAULT_TABLE_MB) -> RecordAnalysis:
+            table_mb: float = DEFAULT_TABLE_MB, cancel: Any = None) -> RecordAnalysis:
     """Where a played hand was lost: the open-card result after every move (RULES.md §5).
 
     Replays ``record`` and takes the perfect-information :class:`ddz.Position` before
@@ -463,14 +463,19 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
         unknown (``how="budget"``).
     :param node_limit: positions per searched position (int > 0 or ``None``).
     :param table_mb: as :func:`ddz.solve`.
+    :param cancel: ``None``, or a :class:`threading.Event` (anything with ``is_set()``):
+        once set from another thread, the search running stops (``ddz.solve``'s
+        ``cancel``) and the positions left are reported unknown (``how="cancelled"``).
     :returns: a :class:`RecordAnalysis`.
     :raises RecordError: a record that does not replay (``Game.from_record``).
     :raises DdzError: not a record or Game, a match record, a four-player hand, a hand
-        with no play phase (void), a bad limit.
+        with no play phase (void), a bad limit or ``cancel``.
     """
     time_limit = _check_time(time_limit, "time_limit")
     budget = _check_time(budget, "budget")
     node_limit = _check_nodes(node_limit)
+    if cancel is not None and not callable(getattr(cancel, "is_set", None)):
+        raise DdzError(f"cancel must be None or have an is_set() method (a threading.Event), got {quote(cancel)}")
     start, plays, won = _record_game(record)
     positions = [Position.from_game(start)]
     for _, play in plays:
@@ -489,6 +494,9 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
         if after is not None and after.landlord_wins is not None and after.landlord_wins == (pos.to_move == lord):
             rows[k] = MoveAnalysis(k, seat, text, after.landlord_wins, "move played", 0, 0.0)
             continue
+        if cancel is not None and cancel.is_set():
+            rows[k] = MoveAnalysis(k, seat, text, None, "cancelled", 0, 0.0)
+            continue
         limit = time_limit
         if budget is not None:
             left = budget - (time.perf_counter() - t0)
@@ -496,9 +504,9 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
                 rows[k] = MoveAnalysis(k, seat, text, None, "budget", 0, 0.0)
                 continue
             limit = left if limit is None else min(limit, left)
-        sol = solve(pos, time_limit=limit, node_limit=node_limit, table_mb=table_mb, pv_plies=0)
-        rows[k] = MoveAnalysis(k, seat, text, sol.landlord_wins, "solved" if sol.exact else "unknown",
-                               sol.nodes, sol.seconds)
+        sol = solve(pos, time_limit=limit, node_limit=node_limit, table_mb=table_mb, pv_plies=0, cancel=cancel)
+        how = "solved" if sol.exact else ("cancelled" if cancel is not None and cancel.is_set() else "unknown")
+        rows[k] = MoveAnalysis(k, seat, text, sol.landlord_wins, how, sol.nodes, sol.seconds)
     done = tuple(r for r in rows if r is not None)
     results = [r.landlord_wins for r in done]
     changes = tuple(k for k in range(1, n + 1) if None not in (results[k - 1], results[k])
