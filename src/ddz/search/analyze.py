@@ -192,8 +192,8 @@ def _solve_seat(pos: Position, seat: int, score: bool, all_moves: bool, time_lim
                             sol.exact, str(pos))
     # win mode, every winning first play: the root with half the budget; if it is not solved,
     # each first play on its own with an even share of what is left (the plays proven so far)
-    half = lambda x: None if x is None else max(x / 2, 1e-3) if isinstance(x, float) else max(x // 2, 1)  # noqa: E731
-    sol = solve(pos, all_moves=True, time_limit=half(time_limit), node_limit=half(node_limit), pv_plies=0, **kw)
+    sol = solve(pos, all_moves=True, time_limit=None if time_limit is None else max(time_limit / 2, 1e-3),
+                node_limit=None if node_limit is None else max(node_limit // 2, 1), pv_plies=0, **kw)
     nodes = sol.nodes
     if sol.exact:
         moves = tuple(str(m) for m in sol.moves)
@@ -380,9 +380,7 @@ class RecordAnalysis:
         else:
             parts.append("the result by best play before the first play is unknown")
         if self.unknown:
-            parts.append(f"not solved within the budget: the positions after {_ranges(self.unknown)}"
-                         f"{' (0: before the first play)' if self.unknown[0] == 0 else ''}, "
-                         f"about which no claim is made")
+            parts.append(f"not solved within the budget: {_ranges(self.unknown)}, about which no claim is made")
         span = self.first_span()
         if span is not None:
             a, b = span
@@ -407,15 +405,25 @@ class RecordAnalysis:
 
 
 def _ranges(ks) -> str:
-    """``"moves 0..3, 14..26"`` of sorted move numbers (0: before the first play)."""
+    """``"the start and the positions after moves 1..3, 14..26"`` of sorted position
+    indices (0: before the first play)."""
     runs: List[List[int]] = []
     for k in ks:
         if runs and k == runs[-1][1] + 1:
             runs[-1][1] = k
         else:
             runs.append([k, k])
-    text = ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs)
-    return ("move " if len(ks) == 1 else "moves ") + text
+    parts = []
+    if runs and runs[0][0] == 0:
+        parts.append("the start")
+        runs[0][0] = 1
+        if runs[0][1] == 0:
+            runs.pop(0)
+    if runs:
+        text = ", ".join(f"{a}" if a == b else f"{a}..{b}" for a, b in runs)
+        one = len(runs) == 1 and runs[0][0] == runs[0][1]
+        parts.append(f"the position{'' if one else 's'} after move{'' if one else 's'} {text}")
+    return " and ".join(parts)
 
 
 def _record_game(record: Any):
