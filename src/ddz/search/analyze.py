@@ -377,10 +377,9 @@ class RecordAnalysis:
         parts = []
         if self.start is not None:
             parts.append(f"won for {side(self.start)} by best play")
-        else:
-            parts.append("the result by best play before the first play is unknown")
         if self.unknown:
-            parts.append(f"not solved within the budget: {_ranges(self.unknown)}, about which no claim is made")
+            parts.append(f"unknown (not solved within the budget; no claim is made about them): "
+                         f"{_ranges(self.unknown)}")
         span = self.first_span()
         if span is not None:
             a, b = span
