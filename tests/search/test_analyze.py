@@ -246,3 +246,14 @@ def test_lost_at_cancel():
     assert {m.how for m in result.moves[:-1]} <= {"cancelled", "move played"} and result.unknown
     with pytest.raises(ddz.DdzError, match="cancel must be"):
         ddz.lost_at(_rigged_record(0), cancel=True)
+
+
+def test_lost_at_second_pass_spends_the_rest_of_the_budget():
+    record = _rigged_record(2)
+    full = ddz.lost_at(record, time_limit=None, budget=None)
+    assert not full.unknown
+    tiny = ddz.lost_at(record, time_limit=1e-9, budget=None)       # one pass: the limit stops every search
+    assert tiny.unknown
+    rest = ddz.lost_at(record, time_limit=1e-9, budget=60)         # then the budget's rest, latest first
+    assert [m.landlord_wins for m in rest.moves] == [m.landlord_wins for m in full.moves]
+    assert rest.first_change == full.first_change and rest.summary() == full.summary()

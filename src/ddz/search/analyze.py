@@ -458,7 +458,9 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
     the mover's side is won for that side with no search (that move proves it); only the
     others are searched, each with ``time_limit`` and at most what remains of
     ``budget``. Later positions hold fewer cards, so the cheap ones are settled first and
-    the budget goes where the game is still large. A change of result from one
+    the budget goes where the game is still large. What is left of ``budget`` after that
+    pass goes to the positions still unknown, latest first, each with all of what is left
+    (no ``time_limit``), and the derivations run again. A change of result from one
     position to the next is a mistake by the seat that made the move between them.
 
     :param record: a hand record (``Game.to_record()``, docs/records.md; finished or
@@ -491,29 +493,41 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
     t0 = time.perf_counter()
     n = len(plays)
     rows: List[Optional[MoveAnalysis]] = [None] * (n + 1)
-    for k in range(n, -1, -1):
-        pos = positions[k]
-        seat, text = (plays[k - 1][0], str(plays[k - 1][1])) if k else (lord, None)
-        after = rows[k + 1] if k < n else None
-        if pos.over:
-            rows[k] = MoveAnalysis(k, seat, text, pos.landlord_wins, "over", 0, 0.0)
-            continue
-        if after is not None and after.landlord_wins is not None and after.landlord_wins == (pos.to_move == lord):
-            rows[k] = MoveAnalysis(k, seat, text, after.landlord_wins, "move played", 0, 0.0)
-            continue
-        if cancel is not None and cancel.is_set():
-            rows[k] = MoveAnalysis(k, seat, text, None, "cancelled", 0, 0.0)
-            continue
-        limit = time_limit
-        if budget is not None:
-            left = budget - (time.perf_counter() - t0)
-            if left <= 1e-3:
-                rows[k] = MoveAnalysis(k, seat, text, None, "budget", 0, 0.0)
+    for second in (False, True):
+        # the second pass: what is left of the budget for the positions still unknown, latest
+        # (smallest) first and without the per-position limit; derivations propagate again
+        if second and (budget is None or all(r.landlord_wins is not None for r in rows if r is not None)):
+            break
+        for k in range(n, -1, -1):
+            row = rows[k]
+            if row is not None and row.landlord_wins is not None:
                 continue
-            limit = left if limit is None else min(limit, left)
-        sol = solve(pos, time_limit=limit, node_limit=node_limit, table_mb=table_mb, pv_plies=0, cancel=cancel)
-        how = "solved" if sol.exact else ("cancelled" if cancel is not None and cancel.is_set() else "unknown")
-        rows[k] = MoveAnalysis(k, seat, text, sol.landlord_wins, how, sol.nodes, sol.seconds)
+            pos = positions[k]
+            seat, text = (plays[k - 1][0], str(plays[k - 1][1])) if k else (lord, None)
+            after = rows[k + 1] if k < n else None
+            spent = (row.nodes, row.seconds) if row is not None else (0, 0.0)
+            if pos.over:
+                rows[k] = MoveAnalysis(k, seat, text, pos.landlord_wins, "over", 0, 0.0)
+                continue
+            if after is not None and after.landlord_wins is not None and after.landlord_wins == (pos.to_move == lord):
+                rows[k] = MoveAnalysis(k, seat, text, after.landlord_wins, "move played", *spent)
+                continue
+            if cancel is not None and cancel.is_set():
+                rows[k] = MoveAnalysis(k, seat, text, None, "cancelled", *spent)
+                continue
+            if second and node_limit is not None and spent[0] >= node_limit:
+                continue        # the node limit stopped it: the same search would stop again
+            limit = None if second else time_limit
+            if budget is not None:
+                left = budget - (time.perf_counter() - t0)
+                if left <= 1e-3:
+                    rows[k] = row if row is not None else MoveAnalysis(k, seat, text, None, "budget", 0, 0.0)
+                    continue
+                limit = left if limit is None else min(limit, left)
+            sol = solve(pos, time_limit=limit, node_limit=node_limit, table_mb=table_mb, pv_plies=0, cancel=cancel)
+            how = "solved" if sol.exact else ("cancelled" if cancel is not None and cancel.is_set() else "unknown")
+            rows[k] = MoveAnalysis(k, seat, text, sol.landlord_wins, how, sol.nodes + spent[0],
+                                   sol.seconds + spent[1])
     done = tuple(r for r in rows if r is not None)
     results = [r.landlord_wins for r in done]
     changes = tuple(k for k in range(1, n + 1) if None not in (results[k - 1], results[k])
