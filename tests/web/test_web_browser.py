@@ -245,7 +245,7 @@ def test_replay_viewer_shows_where_a_hand_was_lost(browser, server, tmp_path):
     assert text(browser, "lost-at") == want.summary()
     lost = browser.find_elements(By.CSS_SELECTOR, "#replay-log li.lost")
     k = len(g.actions) - len(g.plays) + want.first_change       # the action's number in the log (1-based)
-    assert len(lost) == 1 and lost[0].text.endswith("the result changed here")
+    assert len(lost) == 1 and lost[0].find_element(By.CLASS_NAME, "note").text == "the result changed here"
     items = browser.find_elements(By.CSS_SELECTOR, "#replay-log li")
     assert items[k - 1] == lost[0] and items[k - 1].text.startswith(f"seat {want.moves[want.first_change].seat} ")
 

@@ -88,7 +88,10 @@ async function lostAt() {
         `after it the ${m.landlord_wins ? "landlord" : "farmers"} win by best play`;
       if (first !== null && m.move === first && ans.first_span[0] === first) {
         li.classList.add("lost");
-        li.textContent += " — the result changed here";
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = "the result changed here";
+        li.appendChild(note);
       }
     }
   } catch (e) {
