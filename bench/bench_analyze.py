@@ -6,6 +6,8 @@ Sections:
 * ``deals``: ``analyze_deal(seed, time_limit=T)`` (win mode, one thread) for seeds
   ``0 .. N-1``: the share of (deal, seat) rows exact within ``T`` seconds of wall time,
   the median and p90 time of a row, and the landlord win rate among the exact rows;
+* ``dfpn`` (not run by default): the same rows by alpha-beta and by the opt-in df-pn
+  path, each with the time limit: equal where both finish?
 * ``records``: ``N`` hands of three greedy bots (``ddz.distributed.selfplay(N, seed=41)``),
   each through ``lost_at`` with its default budget (0.5 s a position, 5 s a hand): the
   time per hand, the share of positions known, how many hands get a first change claimed
@@ -45,6 +47,35 @@ def deals(n: int, limit: float) -> None:
           f"{statistics.median(r.seconds for r in exact) if exact else float('nan'):.2f} s, landlord wins {wins}/{len(exact)}")
 
 
+def dfpn(n: int, limit: float) -> None:
+    """The rows of ``deals`` by the default alpha-beta path and by the opt-in df-pn path
+    (``ddz.search.solver._FEATURES`` bit 4, as bench_solver.py toggles it): equal where
+    both finish?"""
+    import ddz.search.solver as solver_module     # its feature bits: a measurement switch only
+    from ddz.search.analyze import _seat_position  # the value table's own position of a seat
+    saved = solver_module._FEATURES
+    both = equal = ab_only = df_only = 0
+    try:
+        for seed in range(n):
+            deal = ddz.Game(seed=seed).deal
+            for seat in range(3):
+                pos = _seat_position(deal, seat, ddz.STANDARD, 1)
+                solver_module._FEATURES = 3
+                a = ddz.solve(pos, time_limit=limit, pv_plies=0)
+                solver_module._FEATURES = 3 | 4 | 8
+                d = ddz.solve(pos, time_limit=limit, pv_plies=0)
+                solver_module._FEATURES = saved
+                if a.exact and d.exact:
+                    both += 1
+                    equal += a.landlord_wins == d.landlord_wins and list(map(str, a.moves)) == list(map(str, d.moves))
+                ab_only += a.exact and not d.exact
+                df_only += d.exact and not a.exact
+    finally:
+        solver_module._FEATURES = saved
+    print(f"dfpn: {n} seeds x 3 seats, {limit:g} s each way: both exact {both}, equal (result and reported "
+          f"move) {equal}; alpha-beta only {ab_only}, df-pn only {df_only}")
+
+
 def records(n: int) -> None:
     recs = [r for r in selfplay(n, seed=41, bots=("greedy",) * 3) if r["result"] and not r["result"].get("void")]
     times, known, firsts, spans, checked, agree = [], [], 0, 0, 0, 0
@@ -81,6 +112,9 @@ def main() -> None:
     print(f"ddz {ddz.__version__}; before: {load()}", flush=True)
     if "deals" in args.sections:
         deals(args.deals, args.time_limit)
+        print(f"  ({load()})", flush=True)
+    if "dfpn" in args.sections:
+        dfpn(args.deals, args.time_limit)
         print(f"  ({load()})", flush=True)
     if "records" in args.sections:
         records(args.records)
