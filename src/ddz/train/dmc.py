@@ -31,6 +31,7 @@ in ``out_dir``, and one resumable training state, ``state_path``: a ``torch.save
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import time
@@ -39,7 +40,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from ..errors import DdzError
-from ..neural.checkpoint import save_checkpoint
+from ..neural.bot import douzero_files
+from ..neural.checkpoint import load_checkpoint, save_checkpoint
 from ..neural.features import DOUZERO_RULES, POSITIONS
 
 __all__ = ["dmc", "DEFAULTS", "STATE_FORMAT"]
@@ -97,9 +99,6 @@ def _returns(rewards: np.ndarray, seat: int, objective: str) -> float:
 def _init_from(torch: Any, nets: List[Any], folder: Any) -> tuple:
     """Load a DouZero model folder's weights into ``nets``; ``(frames, hands)`` from its
     ``MODEL.json`` when it has one, else ``(0, 0)``."""
-    import json
-    from ..neural.bot import douzero_files
-    from ..neural.checkpoint import load_checkpoint
     files = douzero_files(folder)
     for k, p in enumerate(POSITIONS):
         weights = load_checkpoint(files[p])
