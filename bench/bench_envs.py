@@ -59,7 +59,8 @@ hand (``bottom_bonus``, ``first_bidder="face_up"``, ``bid_rounds="until_passes"`
 default rules in the same run, and ``PyVectorGame`` under the four-player rules.
 
 ``--only threads`` (issue 30): ``step()`` of 1,024 games on pre-drawn actions, one thread
-then two (every one-thread run first), float32, ``uint8`` and packed rows.
+then two (every one-thread run first), float32, ``uint8`` and packed rows; ``--busy``: with
+a single-threaded busy loop in another process (issue 40 item 6).
 
 ``--only gym`` (issue 31): Gymnasium's vector API, ``make_vec(..., "vector_entry_point")``
 (the C vector env) against ``VectorGame.step`` and ``make_vec(..., "sync")``.
@@ -72,6 +73,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
 import sys
 import time
 
@@ -441,12 +443,23 @@ def main(argv=None):
     ap.add_argument("--decisions", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--only", choices=("envs", "douzero", "rules", "gym", "threads"))
+    ap.add_argument("--busy", action="store_true",
+                    help="--only threads: a single-threaded busy loop in another process, started "
+                         "before both runs (issue 40 item 6: a core taken)")
     ap.add_argument("--dz-hands", type=int, default=100)
     ap.add_argument("--dz-calls", type=int, default=20)
     args = ap.parse_args(argv)
     if args.only == "threads":
-        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start")
-        threads_ratio(args.games, max(args.steps, 200), args.repeats)
+        print(f"ddz {ddz.__version__} ({ddz.IMPLEMENTATION}); {load()} at the start"
+              + ("; a busy loop in another process" if args.busy else ""))
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if args.busy else None
+        try:
+            time.sleep(0.5 if busy else 0)
+            threads_ratio(args.games, max(args.steps, 200), args.repeats)
+        finally:
+            if busy is not None:
+                busy.kill()
+                busy.wait()
         print(f"{load()} at the end")
         return
     if args.only == "gym":

@@ -235,6 +235,30 @@ def test_wheel_contents_rule():
     named([n for n in omp if "libgomp" not in n], "libgomp")
     named(omp, "vendors", openmp=False)
     named(serial, "libgomp", openmp=True)
+    # the shipped model (issue 43): in the wheel when in the sdist, and whole
+    root = sdist[0].split("/")[0]
+    model = [rule.MODEL_DIR + f for f in rule.MODEL_FILES]
+    with_model = sdist + [f"{root}/src/{n}" for n in model]
+    assert rule.problems(with_model, omp + model, openmp=True) == []
+    found = rule.problems(with_model, omp + model[:-1], openmp=True)
+    assert len(found) == 1 and "missing" in found[0] and "MODEL.json" in found[0], found
+    found = rule.problems(with_model[:-1], omp + model[:-1], openmp=True)
+    assert len(found) == 1 and "shipped model" in found[0], found
+
+
+def test_the_shipped_model_is_package_data():
+    """pyproject's package-data and MANIFEST.in carry the folder tools/ship_model.py writes
+    (the files the wheel rule above then requires)."""
+    rule = _tools_module("wheel_contents")
+    data = _pyproject()["tool"]["setuptools"]["package-data"]["ddz"]
+    folder = rule.MODEL_DIR[len("ddz/"):]
+    assert folder + "*.ckpt" in data and folder + "MODEL.json" in data
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")
+    assert "recursive-include src/ddz/neural/models *.ckpt MODEL.json" in manifest
+    ship = (ROOT / "tools" / "ship_model.py").read_text(encoding="utf-8")
+    assert '"src" / "ddz" / "neural" / "models" / "neural"' in ship
+    import ddz.neural
+    assert ddz.neural.SHIPPED_MODEL.as_posix().endswith("/" + rule.MODEL_DIR.rstrip("/"))
 
 
 def test_platform_limited_engines_carry_markers():
@@ -265,3 +289,23 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert meta["test-extras"] == ["test"]
     script = (ROOT / "tools" / "build-wheels").read_text(encoding="utf-8")
     assert '"test.py", "--no-install", "--wheel-leg"' in script
+
+
+def test_the_tests_workflow_has_a_cpu_torch_leg():
+    """.github/workflows/tests.yml (issue 43): on the Linux CPython 3.11 job only, torch's CPU
+    build at tools/test.py's pin from PyTorch's index, before the test command, then the
+    neural tests on their own."""
+    yaml = pytest.importorskip("yaml")
+    jobs = yaml.safe_load((ROOT / ".github" / "workflows" / "tests.yml").read_text(encoding="utf-8"))["jobs"]
+    steps = jobs["test"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    torch_steps = [k for k, s in enumerate(steps) if "torch" in s.get("run", "")]
+    pin = _tools_module("test").TORCH
+    assert runs.index("python tools/test.py") > torch_steps[0]
+    assert runs[torch_steps[0]].split() == ["python", "-m", "pip", "install", pin, "--index-url",
+                                            "https://download.pytorch.org/whl/cpu"]
+    assert "tests/neural" in runs[torch_steps[1]]
+    for k in torch_steps:
+        assert steps[k]["if"] == "matrix.os == 'ubuntu-latest' && matrix.python == '3.11'"
+    matrix = jobs["test"]["strategy"]["matrix"]
+    assert "ubuntu-latest" in matrix["os"] and "3.11" in matrix["python"]

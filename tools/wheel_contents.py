@@ -5,7 +5,9 @@ sdist it was built from: every file of the package in the sdist that a user need
 Python modules, the type stubs ``*.pyi``, ``py.typed``, the ``.pxd`` declarations for
 ``cimport``, the web app's static files: every file under ``src/ddz/`` but the Cython
 sources) is in the wheel, each compiled module is there once, the licence and the
-third-party notices are in ``.dist-info/licenses/``, the vendored ``libgomp`` is there
+third-party notices are in ``.dist-info/licenses/``, the shipped model
+(``ddz/neural/models/neural/``: three ``.ckpt`` files and ``MODEL.json``, issue 43) is
+whole in the sdist -- all four files or none -- and so in the wheel, the vendored ``libgomp`` is there
 exactly when the wheel is the OpenMP one, and nothing else is: no ``.pyx`` (nor the ``.pxi`` files it includes), no generated
 ``.c``, no object files, no bytecode, no tests. ``.pyx`` files stay out because a wheel's
 user cannot rebuild from them (the sdist is the source release) and the stubs document
@@ -26,6 +28,9 @@ from typing import Iterable, List
 FORBIDDEN = (".pyx", ".pxi", ".c", ".cpp", ".h", ".o", ".obj", ".a", ".lib", ".pyc", ".html")
 #: the files that must be in .dist-info/licenses/ (pyproject.toml's license-files)
 LICENSES = ("LICENSE", "THIRD_PARTY_NOTICES.md")
+#: the shipped neural model (tools/ship_model.py writes it): all of these or none
+MODEL_DIR = "ddz/neural/models/neural/"
+MODEL_FILES = ("landlord.ckpt", "landlord_down.ckpt", "landlord_up.ckpt", "MODEL.json")
 #: what a compiled module's file ends with, per platform
 _EXTENSION = re.compile(r"\.(cpython-3\d+[^/]*\.so|cp3\d+-[^/]*\.pyd|abi3\.so)$")
 
@@ -66,6 +71,10 @@ def problems(sdist_names: Iterable[str], wheel_names: Iterable[str], *, openmp: 
     missing = [n for n in need if n not in wheel]
     if missing:
         out.append(f"missing from the wheel: {', '.join(missing)}")
+    model = [n[len(MODEL_DIR):] for n in need if n.startswith(MODEL_DIR)]
+    if model and sorted(model) != sorted(MODEL_FILES):
+        out.append(f"the sdist's shipped model ({MODEL_DIR}) holds {', '.join(sorted(model))}: it must hold "
+                   f"exactly {', '.join(MODEL_FILES)}")
     for mod in extension_modules(sdist_names):
         built = [n for n in wheel if n.startswith(mod + ".") and _EXTENSION.search(n)]
         if len(built) != 1:

@@ -27,6 +27,10 @@ from .search.solver import Solution, check_table_memory, solve, solve_batch
 from .search.expert import ExpertBot
 from .search.registry import bot_factory
 from .core.parallel import threads_arg, usable_cpus
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # loaded on first use at run time (__getattr__); type checkers see them here
+    from .search.analyze import DealAnalysis, RecordAnalysis, analyze_deal, lost_at
 
 __all__ = [
     "Card", "Suit", "SMALL_JOKER", "BIG_JOKER", "parse_cards", "format_cards",
@@ -43,14 +47,21 @@ __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "solve_batch", "check_table_memory", "TableMemoryError", "ExpertBot"]
 __all__ += ["NeuralBot", "CheckpointError"]
 __all__ += ["bot_factory", "threads_arg", "usable_cpus"]
+__all__ += ["analyze_deal", "lost_at", "DealAnalysis", "RecordAnalysis"]
 
 _old_paths.install()
+
+_ANALYZE = ("analyze_deal", "lost_at", "DealAnalysis", "RecordAnalysis")
 
 
 def __getattr__(name: str):
     """``ddz.NeuralBot`` (:mod:`ddz.neural`, loaded on first use: ``import ddz`` stays
-    light and its import chain short); ``ddz.<old module name>`` (e.g. ``ddz.bots``): the
+    light and its import chain short); ``ddz.analyze_deal``, ``ddz.lost_at``,
+    ``ddz.DealAnalysis``, ``ddz.RecordAnalysis`` (:mod:`ddz.search.analyze`, the same way); ``ddz.<old module name>`` (e.g. ``ddz.bots``): the
     module of its new home (:mod:`ddz.old_paths`), imported on first use."""
+    if name in _ANALYZE:
+        from .search import analyze   # import chain: one link past the solver, so loaded on first use
+        return getattr(analyze, name)
     if name == "NeuralBot":
         from .neural.bot import NeuralBot   # start-up time and the import floor: loaded on first use
         return NeuralBot

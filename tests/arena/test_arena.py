@@ -1,6 +1,7 @@
 """The arena (issue 27): duplicate matches, statistics, records, workers, the DouZero deal
 mapping replayed in DouZero's own GameEnv, and the command."""
 
+import dataclasses
 import json
 import math
 
@@ -272,6 +273,12 @@ def test_cli_arena_json(capsys):
     assert out["deals"] == 20 and out["hands"] == 40
     assert main(["arena", "greedy", "random", "--deals", "5", "--mode", "game", "--sprt", "0,10"]) == 0
     assert "SPRT" in capsys.readouterr().out
+    # --profile is the starting point in either mode (it was ignored: standard rules were played)
+    for mode in ("game", "douzero"):
+        assert main(["arena", "greedy", "random", "--deals", "1", "--mode", mode, "--profile", "douzero",
+                     "--kickers", "repeat", "--json"]) == 0
+        rules = ddz.Rules.from_json(json.loads(capsys.readouterr().out)["rules"])
+        assert rules == dataclasses.replace(ddz.Rules.profile("douzero"), kickers="repeat"), mode
 
 
 @pytest.mark.parametrize("argv", [["arena", "greedy"], ["arena", "greedy", "bogus"],

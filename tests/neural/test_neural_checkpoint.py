@@ -45,6 +45,30 @@ def test_reads_the_files_torch_wrote(name, fmt):
 
 
 @pytest.mark.parametrize("legacy", [False, True])
+def test_half_precision_write_then_read(tmp_path, legacy):
+    """dtype="float16" halves the storages; reading widens them to float32 exactly."""
+    rng = np.random.default_rng(2)
+    state = {"w": rng.standard_normal((64, 32)).astype(np.float32), "b": rng.standard_normal(64) * 1e-3}
+    path16, path32 = tmp_path / "h.ckpt", tmp_path / "f.ckpt"
+    save_checkpoint(state, path16, legacy=legacy, dtype="float16")
+    save_checkpoint(state, path32, legacy=legacy)
+    c = read_checkpoint(path16)
+    assert c.dtype == "float16" and read_checkpoint(path32).dtype == "float32"
+    _same(c.tensors, {k: np.asarray(v).astype(np.float16).astype(np.float32) for k, v in state.items()})
+    assert path16.stat().st_size < 0.6 * path32.stat().st_size
+    # float16 -> float32 -> float16 is exact: written again, the same bytes
+    again = io.BytesIO()
+    save_checkpoint(c.tensors, again, legacy=legacy, dtype="float16")
+    first = io.BytesIO()
+    save_checkpoint(state, first, legacy=legacy, dtype="float16")
+    assert again.getvalue() == first.getvalue()
+    with pytest.raises(CheckpointError, match="float16's range"):
+        save_checkpoint({"w": np.array([70000.0])}, tmp_path / "x.ckpt", dtype="float16")
+    with pytest.raises(CheckpointError, match="dtype"):
+        save_checkpoint(state, tmp_path / "x.ckpt", dtype="float64")
+
+
+@pytest.mark.parametrize("legacy", [False, True])
 def test_write_then_read(tmp_path, legacy):
     rng = np.random.default_rng(1)
     state = {"a.weight": rng.standard_normal((5, 7)).astype(np.float32), "a.bias": rng.standard_normal(5),
@@ -95,6 +119,30 @@ def test_torch_reads_what_ddz_writes_and_ddz_reads_what_torch_writes(tmp_path):
     assert all(torch.equal(back[k], state[k]) for k in state)
 
 
+def test_half_precision_both_ways_with_torch(tmp_path):
+    """float16: torch's half tensors read (widened exactly); ddz's half files loaded by torch
+    as half tensors of the same values, and cast into a float32 module by load_state_dict."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(1)
+    lin = torch.nn.Linear(6, 3)
+    half = {k: v.half() for k, v in lin.state_dict().items()}
+    half["view"] = half["weight"][1:, ::2]                     # an offset, strides, a shared storage
+    want = {k: v.float().numpy() for k, v in half.items()}
+    for legacy in (False, True):
+        theirs = tmp_path / f"t{int(legacy)}.ckpt"
+        torch.save(half, theirs, _use_new_zipfile_serialization=not legacy)
+        c = read_checkpoint(theirs)
+        assert c.dtype == "float16"
+        _same(c.tensors, want)
+        ours = tmp_path / f"o{int(legacy)}.ckpt"
+        save_checkpoint({k: v for k, v in want.items() if k != "view"}, ours, legacy=legacy, dtype="float16")
+        back = torch.load(ours)                                # weights_only=True
+        assert all(back[k].dtype == torch.float16 and torch.equal(back[k], half[k]) for k in back)
+        fresh = torch.nn.Linear(6, 3)
+        fresh.load_state_dict(back)
+        assert torch.equal(fresh.weight, half["weight"].float())
+
+
 # -- refused ---------------------------------------------------------------------------------
 
 def _rezip(src: bytes, change) -> bytes:
@@ -140,7 +188,12 @@ def test_builtins_and_storage_calls_are_refused():
     pkl = zipfile.ZipFile(io.BytesIO(raw)).read("tiny_zip/data.pkl")
     for old, new, text in [(b"collections\nOrderedDict", b"builtins\neval\n", "allow-list"),
                            (b"torch\nFloatStorage", b"torch\nDoubleStorage", "only float32"),
-                           (b"torch\nFloatStorage", b"torch\nHalfStorage", "only float32"),
+                           (b"torch\nFloatStorage", b"torch\nBFloat16Storage", "only float32"),
+                           (b"torch\nFloatStorage", b"torch\nLongStorage", "only float32"),
+                           (b"torch\nFloatStorage", b"torch\nUntypedStorage", "only float32"),
+                           (b"torch\nFloatStorage", b"torch\nload", "allow-list"),
+                           # a half storage over float32's bytes: its record is twice too long
+                           (b"torch\nFloatStorage", b"torch\nHalfStorage", "needs 24"),
                            (b"_rebuild_tensor_v2", b"_rebuild_parameter", "allow-list")]:
         with pytest.raises(CheckpointError, match=text):
             load_checkpoint(_zip_with_pickle(pkl.replace(old, new, 1)))

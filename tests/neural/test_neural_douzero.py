@@ -147,3 +147,17 @@ def test_neuralbot_equals_deepagent_10000_decisions(tmp_path, wide):
     print(f"{'wide' if wide else 'default'}: {scored} decisions, worst |dQ|/max|Q| {worst:.2e}, "
           f"{ties} near-ties played differently")
     assert scored >= 10_000 and seen == set(POSITIONS)
+
+
+def test_deepagent_reads_half_precision_files(tmp_path):
+    """The shipped model's format: ddz's float16 files load in DeepAgent (torch casts them
+    into its float32 model) to exactly the weights NeuralBot reads from them."""
+    torch, *_, DeepAgent = _douzero()
+    folder = _models(tmp_path / "m", False, seed=7)
+    for p in POSITIONS:
+        save_checkpoint(load_checkpoint(folder / f"{p}.ckpt"), tmp_path / f"{p}.ckpt", dtype="float16")
+        mine = load_checkpoint(tmp_path / f"{p}.ckpt")
+        theirs = DeepAgent(p, str(tmp_path / f"{p}.ckpt")).model.state_dict()
+        assert list(theirs) == list(mine)
+        assert all(theirs[k].dtype == torch.float32 and np.array_equal(theirs[k].numpy(), mine[k]) for k in mine)
+        assert not np.array_equal(mine["dense2.weight"], load_checkpoint(folder / f"{p}.ckpt")["dense2.weight"])

@@ -74,6 +74,19 @@ def test_a_positional_argument_and_later_registrations():
             registry.parse_spec("dirbot:depth=2")
         with pytest.raises(ddz.DdzError, match="registered already"):
             registry.register("dirbot", factory)
+        # a check, called by check_spec with the positional argument, before any bot is made
+        checked = []
+
+        def check(directory):
+            checked.append(directory)
+            if directory == "/missing":
+                raise ddz.DdzError("no such folder")
+        registry.register("dirbot", factory, positional="directory", check=check, replace=True)
+        assert registry.check_spec("dirbot:/tmp/x").positional == "/tmp/x" and checked == ["/tmp/x"]
+        with pytest.raises(ddz.DdzError, match="no such folder"):
+            registry.check_spec("dirbot:/missing")
+        with pytest.raises(ddz.DdzError, match="bot check"):
+            registry.register("dirbot", factory, check=3, replace=True)
     finally:
         registry.unregister("dirbot")
     for bad in ("py", "cmd", "Upper", "", "a b"):

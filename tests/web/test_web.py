@@ -557,3 +557,64 @@ def test_replay_gives_the_seed_as_text():
     h = api.replay({"text": json.dumps(g.to_record())})["hands"][0]
     assert h["seed"] == seed and type(h["seed"]) is int and h["seed_text"] == "7829437886636254564"
     assert int(float(h["seed"])) != seed         # what a JavaScript number would hold
+
+
+# -- where a hand was lost (issue 41) ------------------------------------------------------
+
+#: seat 0 and the bottom hold the top bombs and the rocket: a landlord win that a landlord
+#: playing at random soon gives away; every position of its hands is solved in milliseconds
+STRONG = ("B2222AAAKKKK34567", "33444555666777888", "39999TTTTJJJJQQQQ", "8AR")
+
+
+def _lost_record():
+    g = ddz.Game(deal=STRONG, first_bidder=0)
+    g.step(3)
+    ddz.search.bots.play_hand(g, [ddz.RandomBot(seed=0), ddz.GreedyBot(), ddz.GreedyBot()])
+    return g
+
+
+def test_lost_at_job_and_answer():
+    g = _lost_record()
+    text = json.dumps(_played().to_record()) + "\n" + json.dumps(g.to_record())
+    job = api.lost_at_job({"text": text, "hand": 1, "budget": 100}, 20.0)
+    assert job["kind"] == "lost_at" and job["label"] == "record 2" and job["time_limit"] == 20.0
+    assert job["first_action"] == len(g.actions) - len(g.plays) and job["move_time"] == api.LOST_AT_MOVE_TIME
+    answer = api.run_job(json.loads(json.dumps(job)))
+    want = ddz.lost_at(g, time_limit=None, budget=None)
+    assert answer["summary"] == want.summary() and answer["first_change"] == want.first_change is not None
+    assert answer["first_action"] == job["first_action"]
+    assert api.stopped(job, "time limit") == {"label": "record 2", "first_action": job["first_action"],
+                                              "stopped": "time limit"}
+
+
+@pytest.mark.parametrize("body, text", [
+    ({"records": [], "hand": 0}, "no records"),
+    ({"text": "{}", "records": []}, "'text'"),
+    ({"records": [None], "hand": 0}, "record 1"),
+    ({"hand": 0}, "'text'"),
+    ({"records": ["x"], "hand": 0, "nope": 1}, "nope"),
+    ({"text": json.dumps(ddz.Game(seed=1).to_record()), "hand": 0}, "no play"),
+    ({"text": json.dumps(ddz.Game(seed=1).to_record()), "hand": 1}, "hand must be an index 0..0"),
+    ({"text": json.dumps(ddz.Game(seed=1).to_record()), "hand": True}, "hand must be"),
+    ({"text": json.dumps(ddz.Game(seed=1).to_record()), "budget": 0}, "budget must be"),
+])
+def test_lost_at_job_refuses_bad_input(body, text):
+    with pytest.raises(ddz.DdzError, match=re.escape(text)):
+        api.lost_at_job(body, 20.0)
+
+
+def test_lost_at_of_a_four_player_hand_is_refused():
+    with pytest.raises(ddz.DdzError, match="three-player"):
+        api.lost_at_job({"records": [_played(ddz.Rules.four_player(), 5).to_record()]}, 20.0)
+
+
+def test_lost_at_over_http(server):
+    g = _lost_record()
+    r = post(server, "/api/lost_at", {"records": [g.to_record()], "hand": 0})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    want = ddz.lost_at(g, time_limit=None, budget=None)
+    assert got["summary"] == want.summary() and got["label"] == "record 1"
+    assert [m["landlord_wins"] for m in got["moves"]] == [m.landlord_wins for m in want.moves]
+    r = post(server, "/api/lost_at", {"records": [g.to_record()], "hand": 3})
+    assert r.status_code == 422 and "hand must be" in r.json()["error"]

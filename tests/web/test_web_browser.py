@@ -227,6 +227,29 @@ def test_replay_viewer_steps_a_record_file(browser, server, tmp_path):
     assert text(browser, "replay-label").startswith(f"Action 1 of {len(games[1].to_record()['actions'])}")
 
 
+def test_replay_viewer_shows_where_a_hand_was_lost(browser, server, tmp_path):
+    # issue 41: a landlord with the top bombs and the rocket, playing at random, gives its win away
+    g = ddz.Game(deal=("B2222AAAKKKK34567", "33444555666777888", "39999TTTTJJJJQQQQ", "8AR"), first_bidder=0)
+    g.step(3)
+    ddz.search.bots.play_hand(g, [ddz.RandomBot(seed=0), ddz.GreedyBot(), ddz.GreedyBot()])
+    want = ddz.lost_at(g, time_limit=None, budget=None)
+    assert want.first_change is not None
+    path = tmp_path / "lost.json"
+    path.write_text(json.dumps(g.to_record()), encoding="utf-8")
+    open_page(browser, server.url + "?view=replay")
+    browser.find_element(By.ID, "record-file").send_keys(str(path))
+    wait_for(browser, lambda d: not d.find_element(By.ID, "replay-panel").get_attribute("hidden"))
+    assert text(browser, "lost-at") == ""
+    browser.find_element(By.ID, "lost-at-run").click()
+    wait_for(browser, lambda d: "by best play" in d.find_element(By.ID, "lost-at").text)
+    assert text(browser, "lost-at") == want.summary()
+    lost = browser.find_elements(By.CSS_SELECTOR, "#replay-log li.lost")
+    k = len(g.actions) - len(g.plays) + want.first_change       # the action's number in the log (1-based)
+    assert len(lost) == 1 and lost[0].find_element(By.CLASS_NAME, "note").text == "the result changed here"
+    items = browser.find_elements(By.CSS_SELECTOR, "#replay-log li")
+    assert items[k - 1] == lost[0] and items[k - 1].text.startswith(f"seat {want.moves[want.first_change].seat} ")
+
+
 def test_replay_viewer_shows_a_records_own_error(browser, server):
     g = ddz.Game(seed=5)
     ddz.search.bots.play_hand(g, [ddz.GreedyBot()] * 3)

@@ -106,12 +106,18 @@ def add_parser(subparsers, add_game_options=None) -> argparse.ArgumentParser:
 
 
 def _rules(args):
-    """The rules of the options: the ``ddz`` command's rule options when present, else
-    the mode's default; in douzero mode, DouZero's profile with any option changed."""
+    """The rules of the options: ``--profile NAME`` with the options given over it (as
+    every ``ddz`` command reads them), else the ``ddz`` command's rule options when
+    present, else the mode's default; in douzero mode, DouZero's profile with any option
+    changed."""
     # start-up time: `ddz` builds every command's parser; what a command runs is imported when it runs
     import dataclasses
-    from ..core.rules import STANDARD, Rules
+    from ..core.rules import PROFILES, STANDARD, Rules
     given = {f.name: getattr(args, f.name) for f in dataclasses.fields(Rules) if hasattr(args, f.name)}
+    name = getattr(args, "profile", None)
+    if name is not None:             # as ddz.cli.options reads it: the options given override the profile's
+        fixed = {k: given.pop(k) for k in list(given) if k in PROFILES[name]}
+        return dataclasses.replace(Rules.profile(name, **given), **fixed)
     if args.mode == "douzero":
         base = Rules.profile("douzero")
         changed = {k: v for k, v in given.items() if v != getattr(STANDARD, k) and v != getattr(base, k)}

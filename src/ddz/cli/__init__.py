@@ -2,7 +2,7 @@
 
 Each sub-command is a function ``cmd_NAME(args) -> int`` of its module (``moves``:
 ``moves``, ``classify``, ``beats``; ``selfplay``; ``play``; ``replay``; ``perft``;
-``solve``: ``solve``, ``solve-many``), registered in :func:`build_parser`; the options
+``solve``: ``solve``, ``solve-many``; ``analyze``, which registers its own parser), registered in :func:`build_parser`; the options
 they share are in ``options`` (read here, on this package, where tests replace them).
 Bad input prints ``ddz: error: ...`` to stderr and exits with status 2.
 """
@@ -171,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "one JSON object per line (the fields of ddz solve --json)")
     _add_ray_options(p, "positions")
     p.set_defaults(func=cmd_solve_many)
+    from .analyze import add_parser as add_analyze   # start-up time: as the commands below, its own module
+    add_analyze(sub)
     from ..web.cli import add_parser as add_serve    # ddz serve (issue 28): its code is in ddz.web
     add_serve(sub)
     from ..arena.cli import add_parser as add_arena_parser   # `ddz arena` (issue 27): its own module

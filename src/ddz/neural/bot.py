@@ -26,7 +26,7 @@ from .checkpoint import load_checkpoint
 from .features import POSITIONS, check_rules, observation_features
 from .model import DouZeroNet
 
-__all__ = ["NeuralBot", "douzero_files", "make_neural_bot", "douzero_bot", "SHIPPED_MODEL"]
+__all__ = ["NeuralBot", "douzero_files", "make_neural_bot", "douzero_bot", "check_model", "SHIPPED_MODEL"]
 
 SHIPPED_MODEL = pathlib.Path(__file__).resolve().parent / "models" / "neural"
 """The folder of the model shipped with ``ddz`` (package data: ``landlord.ckpt``,
@@ -97,10 +97,7 @@ class NeuralBot:
 
     def __init__(self, path: Any = None, *, seed: Optional[int] = None) -> None:
         if path is None:
-            if not all((SHIPPED_MODEL / f"{p}.ckpt").is_file() for p in POSITIONS):
-                raise CheckpointError(f"this build of ddz ships no model ({SHIPPED_MODEL} is empty): give "
-                                      f"NeuralBot a DouZero model folder")
-            path = SHIPPED_MODEL
+            path = _shipped()
         files = douzero_files(path)
         self.source = str(path) if not isinstance(path, Mapping) else "a mapping of files"
         self.nets = tuple(DouZeroNet(load_checkpoint(files[p]), k, source=str(files[p]))
@@ -192,11 +189,33 @@ class NeuralBot:
         return out
 
 
-def make_neural_bot(spec_arg: Optional[str], seed: Optional[int] = None) -> NeuralBot:
-    """The bot registry's factory: ``douzero:DIR`` -> ``make_neural_bot("DIR", seed)``,
-    ``neural`` -> ``make_neural_bot(None, seed)`` (the shipped model).
+def check_model(directory: Optional[str] = None) -> None:
+    """The bot registry's check of ``douzero:DIR`` and ``neural`` (before a match starts):
+    the model's three files exist (nothing is read).
 
-    :raises ddz.CheckpointError: as :class:`NeuralBot`."""
+    :param directory: a model folder (:func:`douzero_files`); ``None``: the shipped model.
+    :raises ddz.CheckpointError: no such folder, a position without a file, or (``None``)
+        a build that ships no model."""
+    if directory is None:
+        _shipped()
+    else:
+        douzero_files(directory)
+
+
+def _shipped() -> pathlib.Path:
+    if not all((SHIPPED_MODEL / f"{p}.ckpt").is_file() for p in POSITIONS):
+        raise CheckpointError(f"this build of ddz ships no model ({SHIPPED_MODEL} is empty): give "
+                              f"NeuralBot a DouZero model folder")
+    return SHIPPED_MODEL
+
+
+def make_neural_bot(spec_arg: Optional[str] = None, seed: Optional[int] = None) -> NeuralBot:
+    """The bot registry's factory of ``neural`` (``make_neural_bot(seed=seed)``: the model
+    shipped with ``ddz``, :data:`SHIPPED_MODEL`) and a model folder's
+    (``make_neural_bot("DIR", seed)``, as ``douzero:DIR``).
+
+    :raises ddz.CheckpointError: as :class:`NeuralBot` (a build that ships no model says
+        so)."""
     return NeuralBot(spec_arg or None, seed=seed)
 
 

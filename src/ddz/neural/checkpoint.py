@@ -13,15 +13,18 @@ of parameter names (``"dense1.weight"``) to float32 tensors. Two layouts exist:
 
 Reading unpickles with an allow-list and runs nothing: the only globals a checkpoint may
 name are ``collections.OrderedDict``, ``torch._utils._rebuild_tensor_v2`` (answered by a
-function here that only records its arguments) and ``torch.FloatStorage`` (a name, never
-called); storages come through ``persistent_load``. Everything else -- another global, a
-path leaving the archive's folder, a file or a storage past ``max_bytes``, a tensor whose
-view reaches past its storage, a dtype other than float32, a truncated or corrupt file --
-is a :class:`ddz.CheckpointError` naming what was wrong, raised before any tensor is built.
+function here that only records its arguments) and ``torch.FloatStorage`` or
+``torch.HalfStorage`` (names, never called); storages come through ``persistent_load``.
+Half-precision (float16) storages are widened to float32 on reading, exactly. Everything
+else -- another global (another storage type included), a path leaving the archive's
+folder, a file or a storage past ``max_bytes``, a tensor whose view reaches past its
+storage, a dtype other than float32 or float16, a truncated or corrupt file -- is a
+:class:`ddz.CheckpointError` naming what was wrong, raised before any tensor is built.
 
 Writing produces the zip layout (or the legacy stream) that ``torch.load`` (with its
 default ``weights_only=True``) and DouZero's ``DeepAgent`` read: storages 64-byte aligned
-in the archive as torch aligns them, the pickle written opcode by opcode (no torch needed
+in the archive as torch aligns them, float32 or (``dtype="float16"``: half the size, as
+the shipped model is) float16, the pickle written opcode by opcode (no torch needed
 to name torch's globals). Other architectures of ``ddz`` use the same format, with an
 ``architecture`` entry (a short text record beside ``data.pkl``) naming them; torch ignores
 that record.
@@ -67,11 +70,14 @@ class Checkpoint(NamedTuple):
     :ivar format: ``"zip"`` or ``"legacy"``.
     :ivar architecture: the ``architecture`` record of a ``ddz`` checkpoint, else ``None``
         (DouZero's files have none: their architecture is read from their names and shapes).
+    :ivar dtype: how the file stores its tensors: ``"float32"``, ``"float16"`` (widened to
+        float32 in ``tensors``) or ``"mixed"`` (some of each).
     """
 
     tensors: Dict[str, np.ndarray]
     format: str
     architecture: Optional[str]
+    dtype: str = "float32"
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -86,9 +92,18 @@ class _StorageName:
         self.name = name
 
 
+#: the storage types read: torch's name -> numpy dtype (little-endian; the byte order
+#: record may turn it). Nothing else is on the allow-list.
+_STORAGES = {"FloatStorage": "f4", "HalfStorage": "f2"}
+_DTYPE_NAMES = {"f4": "float32", "f2": "float16"}
+_ALLOWED = ("collections.OrderedDict, torch._utils._rebuild_tensor_v2, torch.FloatStorage, "
+            "torch.HalfStorage")
+
+
 class _Storage(NamedTuple):
     key: str
     numel: int
+    dtype: str = "f4"           # a value of _STORAGES
 
 
 class _TensorRef(NamedTuple):
@@ -146,11 +161,13 @@ class _Unpickler(pickle.Unpickler):
             return collections.OrderedDict
         if (module, name) == ("torch._utils", "_rebuild_tensor_v2") and self.storages is not None:
             return _rebuild_tensor_v2
-        if module == "torch" and name.endswith("Storage") and self.storages is not None:
+        if module == "torch" and name in _STORAGES and self.storages is not None:
             return _StorageName(name)
+        if module == "torch" and name.endswith("Storage") and self.storages is not None:
+            raise CheckpointError(f"a storage of torch.{name}: only float32 (torch.FloatStorage) and float16 "
+                                  f"(torch.HalfStorage) are read")
         raise CheckpointError(f"the checkpoint's pickle names {quote(module + '.' + name)}, which is not on the "
-                              f"allow-list (collections.OrderedDict, torch._utils._rebuild_tensor_v2, "
-                              f"torch.FloatStorage): refused, nothing run")
+                              f"allow-list ({_ALLOWED}): refused, nothing run")
 
     def persistent_load(self, pid: Any) -> Any:
         if self.storages is None:
@@ -160,8 +177,10 @@ class _Unpickler(pickle.Unpickler):
         kind, key, location, numel = pid[1:5]
         if not isinstance(kind, _StorageName):
             raise CheckpointError(f"a storage of no storage type: {quote(kind)}")
-        if kind.name != "FloatStorage":
-            raise CheckpointError(f"a storage of torch.{kind.name}: only float32 (torch.FloatStorage) is read")
+        dtype = _STORAGES.get(kind.name)
+        if dtype is None:
+            raise CheckpointError(f"a storage of torch.{kind.name}: only float32 (torch.FloatStorage) and float16 "
+                                  f"(torch.HalfStorage) are read")
         if not (isinstance(key, str) and 0 < len(key) <= 64 and key.isalnum()):
             raise CheckpointError(f"a storage key that is not a short alphanumeric name: {quote(key)}")
         if not (isinstance(location, str) and location.startswith(("cpu", "cuda"))):
@@ -172,12 +191,13 @@ class _Unpickler(pickle.Unpickler):
             raise CheckpointError(f"a storage's element count is not an int >= 0: {quote(numel)}")
         known = self.storages.get(key)
         if known is None:
-            self.total += 4 * numel
+            self.total += int(dtype[1]) * numel
             if self.total > self.max_bytes:
                 raise CheckpointError(f"the checkpoint's storages hold more than max_bytes={self.max_bytes} bytes")
-            known = self.storages[key] = _Storage(key, numel)
-        elif known.numel != numel:
-            raise CheckpointError(f"storage {key!r} is given {known.numel} and {numel} elements")
+            known = self.storages[key] = _Storage(key, numel, dtype)
+        elif known.numel != numel or known.dtype != dtype:
+            raise CheckpointError(f"storage {key!r} is given {known.numel} elements of {_DTYPE_NAMES[known.dtype]} "
+                                  f"and {numel} of {_DTYPE_NAMES[dtype]}")
         return known
 
 
@@ -202,14 +222,18 @@ def _mapping(obj: Any) -> Dict[str, _TensorRef]:
     return dict(obj)
 
 
-def _build(refs: Dict[str, _TensorRef], data: Dict[str, np.ndarray]) -> Dict[str, np.ndarray]:
+def _build(refs: Dict[str, _TensorRef], data: Dict[str, np.ndarray]) -> Tuple[Dict[str, np.ndarray], str]:
+    """The float32 arrays of the tensors (float16 widened, exactly) and the file's dtype
+    (``"float32"``, ``"float16"`` or ``"mixed"``)."""
     out = {}
+    kinds = set()
     for name, r in refs.items():
         base = data[r.storage.key]
         view = np.lib.stride_tricks.as_strided(base[r.offset:], shape=r.size,
-                                               strides=tuple(4 * s for s in r.stride), writeable=False)
+                                               strides=tuple(base.itemsize * s for s in r.stride), writeable=False)
         out[name] = np.array(view, dtype=np.float32, order="C")
-    return out
+        kinds.add(_DTYPE_NAMES[r.storage.dtype])
+    return out, kinds.pop() if len(kinds) == 1 else "mixed" if kinds else "float32"
 
 
 def _read_bytes(source: Source, max_bytes: int) -> bytes:
@@ -283,7 +307,7 @@ def _read_zip(data: bytes, max_bytes: int) -> Checkpoint:
         order = "<" if text == b"little" else ">"
     storages: Dict[str, _Storage] = {}
     refs = _mapping(_unpickle(io.BytesIO(record("data.pkl")), storages, max_bytes))
-    arrays = {key: np.frombuffer(record("data/" + key, 4 * s.numel), order + "f4")
+    arrays = {key: np.frombuffer(record("data/" + key, int(s.dtype[1]) * s.numel), order + s.dtype)
               for key, s in storages.items()}
     arch = None
     if prefix + "architecture" in by_name:
@@ -291,7 +315,8 @@ def _read_zip(data: bytes, max_bytes: int) -> Checkpoint:
         if len(raw) > 200:
             raise CheckpointError("the architecture record is longer than 200 bytes")
         arch = raw.decode("utf-8", "replace").strip()
-    return Checkpoint(_build(refs, arrays), "zip", arch)
+    tensors, dtype = _build(refs, arrays)
+    return Checkpoint(tensors, "zip", arch, dtype)
 
 
 def _read_legacy(data: bytes, max_bytes: int) -> Checkpoint:
@@ -315,11 +340,13 @@ def _read_legacy(data: bytes, max_bytes: int) -> Checkpoint:
         (n,) = struct.unpack(order + "q", head)
         if n != storages[key].numel:
             raise CheckpointError(f"storage {key!r} holds {n} elements where its tensors say {storages[key].numel}")
-        raw = f.read(4 * n)
-        if len(raw) != 4 * n:
+        dt = storages[key].dtype
+        raw = f.read(int(dt[1]) * n)
+        if len(raw) != int(dt[1]) * n:
             raise CheckpointError(f"the legacy stream is truncated in storage {key!r}")
-        arrays[key] = np.frombuffer(raw, order + "f4")
-    return Checkpoint(_build(refs, arrays), "legacy", None)
+        arrays[key] = np.frombuffer(raw, order + dt)
+    tensors, dtype = _build(refs, arrays)
+    return Checkpoint(tensors, "legacy", None, dtype)
 
 
 def _max_bytes_arg(max_bytes: Any) -> int:
@@ -329,18 +356,21 @@ def _max_bytes_arg(max_bytes: Any) -> int:
 
 
 def read_checkpoint(source: Source, *, max_bytes: int = MAX_BYTES) -> Checkpoint:
-    """Read a ``torch.save`` checkpoint of float32 tensors, without torch, running nothing.
+    """Read a ``torch.save`` checkpoint of float32 or float16 tensors, without torch,
+    running nothing.
 
     :param source: a path, the file's bytes, or a binary file object.
     :param max_bytes: the most bytes the file, and its storages together, may hold
         (default :data:`MAX_BYTES`, 256 MiB).
-    :returns: a :class:`Checkpoint` (``tensors``: name -> float32 array, ``format``:
-        ``"zip"`` or ``"legacy"``, ``architecture``).
+    :returns: a :class:`Checkpoint` (``tensors``: name -> float32 array, float16 storages
+        widened exactly; ``format``: ``"zip"`` or ``"legacy"``; ``architecture``;
+        ``dtype``: the file's storage type).
     :raises ddz.CheckpointError: an unreadable or missing file; not one of the two formats;
         truncated or corrupt; a global beyond the allow-list (module docstring); an archive
         entry leaving its folder; sizes past ``max_bytes``; a storage offset or view past its
-        storage's data; a dtype other than float32; anything but a mapping of names to
-        tensors.
+        storage's data; a dtype other than float32 or float16 (any other storage type
+        named by the pickle is refused before anything is read); anything but a mapping
+        of names to tensors.
     """
     max_bytes = _max_bytes_arg(max_bytes)
     data = _read_bytes(source, max_bytes)
@@ -353,7 +383,8 @@ def read_checkpoint(source: Source, *, max_bytes: int = MAX_BYTES) -> Checkpoint
 
 
 def load_checkpoint(source: Source, *, max_bytes: int = MAX_BYTES) -> Dict[str, np.ndarray]:
-    """The tensors of :func:`read_checkpoint`: parameter name -> float32 array.
+    """The tensors of :func:`read_checkpoint`: parameter name -> float32 array (float16
+    files widened).
 
     :raises ddz.CheckpointError: as :func:`read_checkpoint`."""
     return read_checkpoint(source, max_bytes=max_bytes).tensors
@@ -374,10 +405,11 @@ def _op_tuple(t: Tuple[int, ...]) -> bytes:
     return b"(" + b"".join(_op_int(v) for v in t) + b"t"
 
 
-def _state_pickle(arrays: List[Tuple[str, np.ndarray]], legacy: bool) -> Tuple[bytes, List[str]]:
+def _state_pickle(arrays: List[Tuple[str, np.ndarray]], legacy: bool, storage: str = "FloatStorage"
+                  ) -> Tuple[bytes, List[str]]:
     """The pickle of ``torch.save(state_dict)``, opcode by opcode (protocol 2): an
     ``OrderedDict`` of ``_rebuild_tensor_v2(storage, 0, size, stride, False, OrderedDict())``,
-    storage ``k`` being ``("storage", torch.FloatStorage, key, "cpu", numel[, None])``."""
+    storage ``k`` being ``("storage", torch.<storage>, key, "cpu", numel[, None])``."""
     out = [b"\x80\x02ccollections\nOrderedDict\n)R("]
     keys = []
     for k, (name, a) in enumerate(arrays):
@@ -388,7 +420,7 @@ def _state_pickle(arrays: List[Tuple[str, np.ndarray]], legacy: bool) -> Tuple[b
             strides.append(step)
             step *= v
         out += [_op_str(name), b"ctorch._utils\n_rebuild_tensor_v2\n(",
-                b"(", _op_str("storage"), b"ctorch\nFloatStorage\n", _op_str(key), _op_str("cpu"), _op_int(a.size),
+                b"(", _op_str("storage"), b"ctorch\n" + storage.encode() + b"\n", _op_str(key), _op_str("cpu"), _op_int(a.size),
                 b"N" if legacy else b"", b"tQ",
                 _op_int(0), _op_tuple(a.shape), _op_tuple(tuple(reversed(strides))), b"\x89",
                 b"ccollections\nOrderedDict\n)R", b"tR"]
@@ -396,7 +428,7 @@ def _state_pickle(arrays: List[Tuple[str, np.ndarray]], legacy: bool) -> Tuple[b
     return b"".join(out), keys
 
 
-def _state_arg(state: Any) -> List[Tuple[str, np.ndarray]]:
+def _state_arg(state: Any, dtype: str = "<f4") -> List[Tuple[str, np.ndarray]]:
     if not isinstance(state, Mapping):
         raise CheckpointError(f"a state dict is a mapping of names to arrays, not {type(state).__name__}")
     out = []
@@ -407,7 +439,11 @@ def _state_arg(state: Any) -> List[Tuple[str, np.ndarray]]:
         if arr.dtype.kind not in "fiu" or arr.ndim > _MAX_DIMS:
             raise CheckpointError(f"{name!r}: an array of real numbers of at most {_MAX_DIMS} dimensions, not "
                                   f"{arr.dtype} of shape {arr.shape}")
-        out.append((name, np.array(arr, dtype="<f4", order="C")))
+        with np.errstate(over="ignore"):
+            cast = np.array(arr, dtype=dtype, order="C")
+        if dtype != "<f4" and not np.isfinite(cast).all() and np.isfinite(arr).all():
+            raise CheckpointError(f"{name!r}: values beyond float16's range (|x| > 65504): write it as float32")
+        out.append((name, cast))
     if sum(a.nbytes for _, a in out) > 2**31 - 1:
         raise CheckpointError("a state dict of more than 2 GiB")
     return out
@@ -425,19 +461,27 @@ def _aligned_info(name: str, offset: int) -> zipfile.ZipInfo:
 
 
 def save_checkpoint(state: Mapping[str, Any], target: Union[str, "os.PathLike[str]", BinaryIO], *,
-                    legacy: bool = False, architecture: Optional[str] = None) -> None:
-    """Write ``state`` (name -> array, written as float32) as ``torch.save(state_dict)`` does.
+                    legacy: bool = False, architecture: Optional[str] = None, dtype: str = "float32") -> None:
+    """Write ``state`` (name -> array) as ``torch.save(state_dict)`` does.
 
-    :param state: parameter names to arrays (cast to little-endian float32), in order.
+    :param state: parameter names to arrays (cast to little-endian ``dtype``), in order.
     :param target: a path (its stem names the archive's folder, as torch names it) or a
         binary file object (folder ``archive``).
     :param legacy: ``True``: torch's legacy stream instead of the zip archive.
     :param architecture: a short name written as the ``architecture`` record (zip only;
         ``None`` for DouZero's network, whose files have none).
+    :param dtype: ``"float32"`` (torch.FloatStorage, the default) or ``"float16"``
+        (torch.HalfStorage: half the size; values rounded to the nearest float16, about 3
+        significant digits). torch's ``load_state_dict`` (DouZero's ``DeepAgent``
+        included) casts half tensors into a float32 model; :func:`read_checkpoint` widens
+        them to float32.
     :raises ddz.CheckpointError: a state that is not a mapping of non-empty names to real
-        arrays; ``architecture`` with ``legacy``; an unwritable target.
+        arrays; ``architecture`` with ``legacy``; an unknown ``dtype``; a finite value
+        that float16 cannot hold (|x| > 65504); an unwritable target.
     """
-    arrays = _state_arg(state)
+    if dtype not in ("float32", "float16"):
+        raise CheckpointError(f"dtype must be 'float32' or 'float16', not {quote(dtype)}")
+    arrays = _state_arg(state, "<f4" if dtype == "float32" else "<f2")
     if legacy not in (True, False):
         raise CheckpointError(f"legacy must be True or False, not {quote(legacy)}")
     if architecture is not None and (legacy or not isinstance(architecture, str) or not 0 < len(architecture) <= 200):
@@ -450,7 +494,7 @@ def save_checkpoint(state: Mapping[str, Any], target: Union[str, "os.PathLike[st
         raise CheckpointError(f"a checkpoint target is a path or a binary file, not {type(target).__name__}")
     if not folder.isprintable() or "/" in folder or "\\" in folder:
         folder = "archive"
-    pkl, keys = _state_pickle(arrays, legacy)
+    pkl, keys = _state_pickle(arrays, legacy, "FloatStorage" if dtype == "float32" else "HalfStorage")
     buf = io.BytesIO()
     if legacy:
         for obj in (_LEGACY_MAGIC, _LEGACY_PROTOCOL,

@@ -4,7 +4,7 @@ Every place that makes a bot from text (:func:`ddz.search.bots.make_bot`, ``ddz 
 --bots``, ``ddz play --bot``, :mod:`ddz.distributed` and the arena) reads it here:
 
 * ``name`` -- a registered bot (:func:`names`: ``random``, ``greedy``, ``solver``,
-  ``expert``, ``expert-2026-12``, ``douzero-rlcard``, ``douzero-random``; names are read
+  ``expert``, ``expert-2026-12``, ``douzero-rlcard``, ``douzero-random``, ``neural``; names are read
   case-insensitively);
 * ``name:key=value[,key=value]`` -- with options, typed and checked against the options the
   bot registered (``expert:samples=4,threshold=20``); a bot that registered a positional
@@ -69,6 +69,7 @@ class Entry(NamedTuple):
     kind: str
     seeded: bool
     requires: Tuple[str, ...]
+    check: Union[Callable[..., Any], str, None] = None
 
 
 class Spec(NamedTuple):
@@ -93,7 +94,8 @@ _REGISTRY: Dict[str, Entry] = {}
 
 def register(name: str, factory: Union[Callable[..., Any], str], *, options: Optional[Mapping[str, Any]] = None,
              positional: Optional[str] = None, doc: str = "", kind: str = "python", seeded: bool = True,
-             requires: Sequence[str] = (), replace: bool = False) -> Entry:
+             requires: Sequence[str] = (), replace: bool = False,
+             check: Union[Callable[..., Any], str, None] = None) -> Entry:
     """Register a bot under ``name``.
 
     :param name: lower case, ``[a-z][a-z0-9_.-]*``; not ``py`` or ``cmd``.
@@ -111,6 +113,10 @@ def register(name: str, factory: Union[Callable[..., Any], str], *, options: Opt
     :param requires: modules it needs (an optional dependency): :func:`check_spec` imports
         them, so a missing one is an error before any match starts.
     :param replace: allow a name already registered.
+    :param check: a callable or its path, called by :func:`check_spec` with the positional
+        argument (under its keyword) when there is one: a cheap check that the bot can be
+        made (files present, say), raising :class:`DdzError` when not, so that a match does
+        not start with a bot that cannot play.
     :returns: the :class:`Entry`.
     :raises DdzError: a bad name, factory, option or kind, or a name already registered.
     """
@@ -119,8 +125,9 @@ def register(name: str, factory: Union[Callable[..., Any], str], *, options: Opt
                        f"(not py or cmd), got {quote(name)}")
     if name in _REGISTRY and not replace:
         raise DdzError(f"bot {name!r} is registered already (register(..., replace=True) replaces it)")
-    if not (callable(factory) or (isinstance(factory, str) and _path_parts(factory) is not None)):
-        raise DdzError(f"a bot factory is a callable or its path 'package.module:name', got {quote(factory)}")
+    for what, fn in (("factory", factory), ("check", check)):
+        if not (callable(fn) or (isinstance(fn, str) and _path_parts(fn) is not None) or (what, fn) == ("check", None)):
+            raise DdzError(f"a bot {what} is a callable or its path 'package.module:name', got {quote(fn)}")
     opts: Dict[str, Option] = {}
     for key, opt in dict(options or {}).items():
         if isinstance(opt, type):
@@ -134,7 +141,8 @@ def register(name: str, factory: Union[Callable[..., Any], str], *, options: Opt
         raise DdzError(f"bot {name!r}: positional must be a keyword name, got {quote(positional)}")
     if kind not in ("python", "protocol"):
         raise DdzError(f"bot {name!r}: kind is 'python' or 'protocol', got {quote(kind)}")
-    found = _REGISTRY[name] = Entry(name, factory, opts, positional, str(doc), kind, bool(seeded), tuple(requires))
+    found = _REGISTRY[name] = Entry(name, factory, opts, positional, str(doc), kind, bool(seeded), tuple(requires),
+                                    check)
     return found
 
 
@@ -322,7 +330,8 @@ def check_spec(spec: Any) -> Spec:
     """:func:`parse_spec`, then the checks that need an import but call nothing: a ``py:``
     spec names a class whose instances have ``act`` or a function declared with
     :func:`bot_factory` (``os:system`` is neither); a built-in's optional dependency is
-    installed.
+    installed; a built-in registered with a ``check`` passes it (``neural``: a model is
+    shipped; ``douzero:DIR``: the folder holds a model).
 
     :returns: the :class:`Spec`. :raises DdzError: as :func:`parse_spec`, or the above.
     """
@@ -341,6 +350,10 @@ def check_spec(spec: Any) -> Spec:
             except ImportError as exc:
                 raise DdzError(f"bot {spec.name!r} needs the module {module!r}, which cannot be imported "
                                f"({exc}): {_REGISTRY[spec.name].doc}") from None
+        found = _REGISTRY[spec.name]
+        if found.check is not None:
+            check = found.check if callable(found.check) else _import(found.check, f"bot {spec.name!r}'s check")
+            check(**({found.positional: spec.positional} if found.positional is not None else {}))
     return spec
 
 
@@ -408,9 +421,12 @@ register("douzero-rlcard", "ddz.arena.bots:douzero_rlcard", seeded=False,
 register("douzero-random", "ddz.arena.bots:douzero_random", seeded=False,
          requires=("douzero.evaluation.random_agent",),
          doc="DouZero's RandomAgent (pip install --no-deps douzero)")
-register("douzero", "ddz.neural.bot:douzero_bot", positional="directory",
+register("douzero", "ddz.neural.bot:douzero_bot", positional="directory", check="ddz.neural.bot:check_model",
          doc="a DouZero model folder (douzero:DIR: three .ckpt files, or train.py's newest) run by "
              "ddz.NeuralBot in numpy, without torch")
+register("neural", "ddz.neural.bot:make_neural_bot", check="ddz.neural.bot:check_model",
+         doc="the model shipped with ddz (DouZero's network trained by ddz.train) run by ddz.NeuralBot, "
+             "without torch")
 _OPENSPIEL = {"seconds": Option(float, "the budget of a decision in seconds (default 0.2)", 1e-4, 3600.0),
               "simulations": Option(int, "a fixed number of simulations a decision (reproducible)", 1, 10 ** 7)}
 register("openspiel-mcts", "ddz.arena.openspiel:OpenSpielMCTS", options=_OPENSPIEL, requires=("pyspiel",),

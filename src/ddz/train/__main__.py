@@ -26,11 +26,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--save-every", type=int, default=200_000)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=None, help="stop (and save) after this long")
+    ap.add_argument("--init", default=None,
+                    help="a DouZero model folder whose weights start the networks when there is no "
+                         "state to resume (e.g. src/ddz/neural/models/neural, the shipped model)")
     a = ap.parse_args(argv)
     try:
         r = dmc(a.out_dir, a.frames, state_path=a.state, seed=a.seed, num_envs=a.num_envs, batch_size=a.batch_size,
                 epsilon=a.epsilon, lr=a.lr, objective=a.objective, save_every=a.save_every, threads=a.threads,
-                seconds=a.seconds,
+                seconds=a.seconds, init=a.init,
                 log=lambda line: print(line, flush=True))
     except DdzError as e:
         print(f"ddz.train: {e}", file=sys.stderr)

@@ -31,6 +31,7 @@ in ``out_dir``, and one resumable training state, ``state_path``: a ``torch.save
 
 from __future__ import annotations
 
+import json
 import os
 import pathlib
 import time
@@ -39,7 +40,8 @@ from typing import Any, Callable, Dict, List, Optional
 import numpy as np
 
 from ..errors import DdzError
-from ..neural.checkpoint import save_checkpoint
+from ..neural.bot import douzero_files
+from ..neural.checkpoint import load_checkpoint, save_checkpoint
 from ..neural.features import DOUZERO_RULES, POSITIONS
 
 __all__ = ["dmc", "DEFAULTS", "STATE_FORMAT"]
@@ -94,9 +96,30 @@ def _returns(rewards: np.ndarray, seat: int, objective: str) -> float:
     return r
 
 
+def _init_from(torch: Any, nets: List[Any], folder: Any) -> tuple:
+    """Load a DouZero model folder's weights into ``nets``; ``(frames, hands)`` from its
+    ``MODEL.json`` when it has one, else ``(0, 0)``."""
+    files = douzero_files(folder)
+    for k, p in enumerate(POSITIONS):
+        weights = load_checkpoint(files[p])
+        own = nets[k].state_dict()
+        if set(weights) != set(own) or any(tuple(weights[n].shape) != tuple(own[n].shape) for n in own):
+            raise DdzError(f"{files[p]} does not hold DouZero's {p} network")
+        nets[k].load_state_dict({n: torch.from_numpy(np.array(weights[n], np.float32)) for n in own})
+    meta = pathlib.Path(folder) / "MODEL.json"
+    if meta.is_file():
+        try:
+            info = json.loads(meta.read_text(encoding="utf-8"))
+            return int(info.get("frames", 0)), int(info.get("hands", 0) or 0)
+        except (ValueError, TypeError) as e:
+            raise DdzError(f"{meta} is not a model's record: {e}") from None
+    return 0, 0
+
+
 def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num_envs: int = 256,
         batch_size: int = 3200, epsilon: float = 0.01, lr: float = 1e-4, objective: str = "wp",
-        save_every: int = 200_000, threads: int = 1, seconds: Optional[float] = None, log: Optional[Callable[[str], None]] = print) -> Dict[str, Any]:
+        save_every: int = 200_000, threads: int = 1, seconds: Optional[float] = None, log: Optional[Callable[[str], None]] = print,
+        init: Any = None) -> Dict[str, Any]:
     """Train DouZero's three networks by Deep Monte-Carlo on a vector of games.
 
     :param out_dir: the folder of the ``<position>_weights_<frames>.ckpt`` files (made if
@@ -114,6 +137,12 @@ def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num
     :param seconds: stop (and save) after this many seconds even short of ``frames``
         (``None``: no limit): runs of a bounded length that a later call resumes.
     :param log: called with a line of progress after each save (``None``: silent).
+    :param init: a DouZero model folder (what :class:`ddz.NeuralBot` reads: three
+        ``<position>.ckpt`` files, float32 or float16, or a training folder's newest
+        weights) whose weights start the networks when there is no state to resume (the
+        optimiser starts afresh; frames count on from ``MODEL.json``'s ``frames`` when the
+        folder has one, as the shipped model's has): a run resumed from the shipped model
+        alone. Ignored when the state file exists.
     :returns: ``{"frames", "hands", "seconds", "frames_per_second", "files"}`` of this run.
     :raises DdzError: bad arguments, a state file of another format, or no PyTorch.
     """
@@ -151,6 +180,9 @@ def dmc(out_dir: Any, frames: int, *, state_path: Any = None, seed: int = 0, num
             opts[k].load_state_dict(st["optimizers"][p])
         done_frames, hands = int(st["frames"]), int(st["hands"])
         vector_seed = int(st["vector_seed"]) + 1      # fresh deals after a resume
+    elif init is not None:
+        done_frames, hands = _init_from(torch, nets, init)
+        vector_seed = seed + done_frames               # deals not those of the run that made it
     rng = np.random.default_rng([seed, done_frames])
     vg = CVectorGame(num_envs, DOUZERO_RULES, seed=vector_seed, observe=False)
     # per game, the decisions of its current hand: (position, seat, z int8, x int8)

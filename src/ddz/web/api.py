@@ -22,7 +22,7 @@ from ddz import DdzError, RecordError
 
 from .cards import RANKS
 
-__all__ = ["rules_arg", "position_arg", "solve_job", "run_solve", "legal", "classify",
+__all__ = ["rules_arg", "position_arg", "solve_job", "run_solve", "lost_at_job", "run_job", "legal", "classify",
            "replay", "read_records", "info", "stopped", "rules_json", "PRESETS", "MAX_RECORDS", "Trick"]
 
 #: the rule sets the page offers by name: ``standard``, ``repeat`` (``kickers="repeat"``)
@@ -264,7 +264,11 @@ def run_solve(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
 
 def stopped(job: Dict[str, Any], reason: str) -> Dict[str, Any]:
     """The ``/api/solve`` answer of a search that the server stopped by replacing its
-    worker (it overran its time limit by more than the pool's grace)."""
+    worker (it overran its time limit by more than the pool's grace); for a
+    ``/api/lost_at`` job, ``{"label", "first_action", "stopped": reason}`` with no
+    result."""
+    if job.get("kind") == "lost_at":
+        return {"label": job["label"], "first_action": job["first_action"], "stopped": reason}
     return _solve_json(job, _job_position(job), None, reason)
 
 
@@ -358,6 +362,13 @@ def replay(body: Any) -> Dict[str, Any]:
         number and line) with the record's own message.
     """
     body = _fields(body, ("text", "records"))
+    hands = [_hand_json(label, g) for label, g in _games(body)]
+    return {"hands": hands}
+
+
+def _games(body: Dict[str, Any]) -> List[Tuple[str, Any]]:
+    """``(label, ddz.Game)`` of every hand of a replay request's ``text`` or ``records``,
+    each replayed and checked."""
     if ("text" in body) == ("records" in body):
         raise DdzError("give the records as 'text' (a record file's contents) or 'records' (a list)")
     if "text" in body:
@@ -368,7 +379,7 @@ def replay(body: Any) -> Dict[str, Any]:
         if not isinstance(body["records"], list):
             raise DdzError(f"records must be a list, not {_json_type(body['records'])}")
         records = [(None, r) for r in body["records"]]
-    hands = []
+    out: List[Tuple[str, Any]] = []
     for i, (line, rec) in enumerate(records, 1):
         where = f"record {i}" + ("" if line is None else f" (line {line})")
         is_match = isinstance(rec, dict) and rec.get("format") == "ddz-match"
@@ -380,12 +391,73 @@ def replay(body: Any) -> Dict[str, Any]:
                 games = [(f"record {i}", ddz.Game.from_record(rec))]
         except RecordError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        if len(hands) + len(games) > MAX_RECORDS:
+        if len(out) + len(games) > MAX_RECORDS:
             raise DdzError(f"more than {MAX_RECORDS} hands in one request: open a shorter file")
-        hands.extend(_hand_json(label, g) for label, g in games)
-    if not hands:
+        out.extend(games)
+    if not out:
         raise DdzError("no records: the list is empty")
-    return {"hands": hands}
+    return out
+
+
+# -- where a hand was lost (issue 41) ----------------------------------------------------
+
+#: ``/api/lost_at``'s default budget for a hand, seconds (capped by the server's limit)
+LOST_AT_BUDGET = 5.0
+#: ``/api/lost_at``'s default time limit per position searched, seconds
+LOST_AT_MOVE_TIME = 0.5
+
+
+def _seconds(body: Dict[str, Any], name: str, default: float, most: float) -> float:
+    value = body.get(name)
+    if value is None:
+        return float(min(default, most))
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise DdzError(f"{name} must be a number of seconds > 0, got {_quote(value)}")
+    return float(min(value, most))
+
+
+def lost_at_job(body: Any, max_seconds: float) -> Dict[str, Any]:
+    """Check a ``/api/lost_at`` request in the server (before it waits for a worker).
+
+    :param body: ``{"text"|"records", "hand"?, "time_limit"?, "budget"?}``: the records as
+        ``/api/replay`` takes them, ``hand`` the index (0-based, default 0) of a hand in
+        the list ``/api/replay`` answers, ``time_limit`` seconds per position searched
+        (default :data:`LOST_AT_MOVE_TIME`), ``budget`` seconds for the hand (default
+        :data:`LOST_AT_BUDGET`); both at most the server's limit ``max_seconds``.
+    :returns: the job (plain JSON values) for :func:`run_job`: ``kind`` ``"lost_at"``,
+        the hand's ``record``, ``label``, ``first_action`` (how many of the record's
+        actions come before its play phase), ``move_time`` and ``time_limit`` (the budget,
+        which the solver pool also waits for).
+    :raises DdzError: bad input; a record that does not replay (:class:`ddz.RecordError`);
+        a hand the solver cannot analyse (four players, void).
+    """
+    body = _fields(body, ("text", "records", "hand", "time_limit", "budget"))
+    move_time = _seconds(body, "time_limit", LOST_AT_MOVE_TIME, max_seconds)
+    budget = _seconds(body, "budget", LOST_AT_BUDGET, max_seconds)
+    games = _games({k: v for k, v in body.items() if k in ("text", "records")})
+    k = body.get("hand", 0)
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(games):
+        raise DdzError(f"hand must be an index 0..{len(games) - 1} of the records' hands, got {_quote(k)}")
+    label, game = games[k]
+    if game.seats != 3:
+        raise DdzError(f"{label}: the solver plays the three-player game only")
+    if not game.plays:
+        raise DdzError(f"{label}: the hand has no play to analyse ({game.phase})")
+    rec = game.to_record()
+    return {"kind": "lost_at", "record": rec, "label": label,
+            "first_action": len(rec["actions"]) - len(game.plays),
+            "move_time": move_time, "time_limit": budget}
+
+
+def run_job(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
+            table_mb: float = 64.0) -> Dict[str, Any]:
+    """Run a worker's job: :func:`run_solve`, or for ``kind: "lost_at"`` :func:`ddz.lost_at`
+    (its answer: ``RecordAnalysis.to_dict()`` with ``label`` and ``first_action``)."""
+    if job.get("kind") != "lost_at":
+        return run_solve(job, cancel, table_mb=table_mb)
+    result = ddz.lost_at(job["record"], time_limit=job["move_time"], budget=job["time_limit"],
+                         table_mb=table_mb, cancel=cancel)
+    return dict(result.to_dict(), label=job["label"], first_action=job["first_action"])
 
 
 def _fmt(counts: Sequence[int]) -> str:

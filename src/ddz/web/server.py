@@ -4,8 +4,9 @@ Routes (docs/api.md, "The JSON API"):
 
 * ``GET /``: the page (``static/index.html.in``, a template filled with the card symbols of
   :func:`ddz.web.cards.sprite` put in); ``GET /static/...``: its scripts and style;
-* ``POST /api/solve``, ``/api/legal``, ``/api/classify``, ``/api/replay``: JSON in, JSON
-  out (:mod:`ddz.web.api`); ``GET /api/info``, ``GET /api/status``.
+* ``POST /api/solve``, ``/api/lost_at`` (in the solver pool), ``/api/legal``,
+  ``/api/classify``, ``/api/replay``: JSON in, JSON out (:mod:`ddz.web.api`);
+  ``GET /api/info``, ``GET /api/status``.
 
 Bad input is a 4xx answer ``{"error": message, "type": name}``: ``400`` a body that is
 not JSON, ``413`` one too large, ``415`` one not sent as ``application/json`` (which
@@ -148,9 +149,17 @@ def create_app(*, workers: int = 2, time_limit: float = 30.0, table_mb: float = 
     async def status(request: Request) -> Response:
         return JSONResponse(pool["p"].status(), headers=_HEADERS)
 
-    async def solve(request: Request) -> Response:
+    def pooled(check: Callable[[Any, float], Dict[str, Any]], limit: int, threaded: bool = False) -> Callable:
+        """An endpoint whose job runs in the solver pool: ``check`` makes it in the server
+        (in a thread with ``threaded``: reading records takes a while)."""
+        async def handle(request: Request) -> Response:
+            return await _pooled(request, limit, check, threaded)
+        return handle
+
+    async def _pooled(request: Request, limit: int, check: Callable[[Any, float], Dict[str, Any]],
+                      threaded: bool) -> Response:
         async def run(body: Any) -> Any:
-            job = api.solve_job(body, time_limit)
+            job = await run_in_threadpool(check, body, time_limit) if threaded else check(body, time_limit)
             solving = asyncio.ensure_future(pool["p"].solve(job))
             gone = asyncio.ensure_future(_disconnected(request))
             await asyncio.wait({solving, gone}, return_when=asyncio.FIRST_COMPLETED)
@@ -171,7 +180,7 @@ def create_app(*, workers: int = 2, time_limit: float = 30.0, table_mb: float = 
                     raise _BadRequest(500, f"internal error: {msg['error']}")
                 raise _RemoteDdzError(msg["error"], msg["type"])
             return msg["answer"]
-        return await _answer(request, BODY_LIMIT, run)
+        return await _answer(request, limit, run)
 
     def endpoint(fn: Callable[[Any], Any], limit: int, threaded: bool = False) -> Callable:
         async def run(body: Any) -> Any:
@@ -185,7 +194,8 @@ def create_app(*, workers: int = 2, time_limit: float = 30.0, table_mb: float = 
         Route("/", page),
         Route("/api/info", info),
         Route("/api/status", status),
-        Route("/api/solve", solve, methods=["POST"]),
+        Route("/api/solve", pooled(api.solve_job, BODY_LIMIT), methods=["POST"]),
+        Route("/api/lost_at", pooled(api.lost_at_job, REPLAY_LIMIT, threaded=True), methods=["POST"]),
         Route("/api/legal", endpoint(api.legal, BODY_LIMIT), methods=["POST"]),
         Route("/api/classify", endpoint(api.classify, BODY_LIMIT), methods=["POST"]),
         Route("/api/replay", endpoint(api.replay, REPLAY_LIMIT, threaded=True), methods=["POST"]),

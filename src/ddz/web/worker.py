@@ -3,7 +3,8 @@
 Started by :class:`ddz.web.pool.SolverPool` as ``python -m ddz.web.worker --table-mb MB``;
 it talks JSON lines over its standard input and output:
 
-* in: ``{"id": N, "job": JOB}`` (a job of :func:`ddz.web.api.solve_job`) or
+* in: ``{"id": N, "job": JOB}`` (a job of :func:`ddz.web.api.solve_job` or
+  :func:`ddz.web.api.lost_at_job`) or
   ``{"cancel": N}``;
 * out: ``{"ready": true, "pid": P, "cancel": true}`` once warmed up (the compiled tables
   built and the transposition table allocated: a cold solve costs ~0.3 s), then one
@@ -35,9 +36,9 @@ WARM_POSITION = "KK5543/225543"
 def _answer(job_id: int, job: Dict[str, Any], cancel: Optional[threading.Event],
             table_mb: float) -> Dict[str, Any]:
     import ddz   # in the worker process: imported there, after the fork or spawn
-    from .api import run_solve
+    from .api import run_job
     try:
-        return {"id": job_id, "ok": True, "answer": run_solve(job, cancel, table_mb=table_mb)}
+        return {"id": job_id, "ok": True, "answer": run_job(job, cancel, table_mb=table_mb)}
     except ddz.DdzError as exc:
         return {"id": job_id, "ok": False, "error": str(exc), "type": type(exc).__name__}
     except Exception as exc:  # noqa: BLE001 - reported to the server (a 500), never a dead worker

@@ -11,7 +11,12 @@ let stepper = null;
 const FACTORS = [["bombs", "bombs"], ["rocket", "rocket"], ["spring", "spring"], ["anti_spring", "anti-spring"],
                  ["doubles", "doubles"], ["robs", "robs"], ["bottom_bonus", "bottom bonus"], ["open_play", "open play"]];
 
+let opened = "";      // the text the hands came from: /api/lost_at reads it again
+let asked = 0;        // the hand a lost-at answer belongs to (a later choice drops it)
+
 async function open(text) {
+  opened = text;
+  asked++;
   $("replay-error").hidden = true;
   $("replay-status").textContent = "Replaying…";
   try {
@@ -53,7 +58,47 @@ function select(i) {
     li.addEventListener("click", () => stepper.go(k + 1));
     log.appendChild(li);
   });
+  $("lost-at").textContent = "";
+  $("lost-at-run").disabled = !(h.seats === 3 && h.frames.some((f, k) => k && h.actions[k - 1].phase === "playing"));
   stepper.reset(h.frames.length);
+}
+
+// The open-card result along the hand (ddz.lost_at in a solver worker): the summary beside
+// the record, and the move after which the result first changed marked in the log.
+async function lostAt() {
+  const i = Number($("hand-select").value);
+  const mine = ++asked;
+  $("lost-at").textContent = "Solving the open-card game after every play…";
+  $("lost-at-run").disabled = true;
+  try {
+    const ans = await postJSON("/api/lost_at", { text: opened, hand: i });
+    if (mine !== asked) return;
+    if (ans.stopped) {
+      $("lost-at").textContent = `Stopped (${ans.stopped}): no answer.`;
+      return;
+    }
+    $("lost-at").textContent = ans.summary;
+    const log = [...$("replay-log").children];
+    const first = ans.first_span ? ans.first_span[1] : null;
+    for (const m of ans.moves) {
+      if (!m.move) continue;
+      const li = log[ans.first_action + m.move - 1];
+      if (!li) continue;
+      li.title = m.landlord_wins === null ? "open-card result unknown" :
+        `after it the ${m.landlord_wins ? "landlord" : "farmers"} win by best play`;
+      if (first !== null && m.move === first && ans.first_span[0] === first) {
+        li.classList.add("lost");
+        const note = document.createElement("span");
+        note.className = "note";
+        note.textContent = "the result changed here";
+        li.appendChild(note);
+      }
+    }
+  } catch (e) {
+    if (mine === asked) $("lost-at").textContent = e.message;
+  } finally {
+    if (mine === asked) $("lost-at-run").disabled = false;
+  }
 }
 
 function drawFrame(k) {
@@ -122,7 +167,8 @@ function drawBreakdown(r) {
 export function initReplay() {
   stepper = new Stepper("replay", drawFrame);
   $("replay-open").addEventListener("click", () => open($("record-text").value));
-  $("hand-select").addEventListener("change", () => select(Number($("hand-select").value)));
+  $("hand-select").addEventListener("change", () => { asked++; select(Number($("hand-select").value)); });
+  $("lost-at-run").addEventListener("click", lostAt);
   $("record-file").addEventListener("change", async () => {
     const file = $("record-file").files[0];
     if (!file) return;
