@@ -41,7 +41,8 @@ from ddz.core.implementation import NO_EXTENSIONS  # noqa: E402 (the one reading
 IMPLS = ["reference"] if NO_EXTENSIONS else ["reference", "fast"]
 
 #: files that test the compiled modules themselves: not collected in the pure-Python leg
-collect_ignore = ["core/test_core_crosscheck.py", "test_kernel_safety.py", "core/test_core_tables.py",
+collect_ignore = ["core/test_core_crosscheck.py", "test_kernel_safety.py", "test_kernel_regressions.py",
+                  "core/test_core_tables.py",
                   "search/test_solver_search.py"] \
     if NO_EXTENSIONS else []
 
@@ -78,7 +79,7 @@ _CROSSCHECK = {"passed": 0, "other": []}
 #: itself); the web app, the arena, Ray, the README's examples and the typing check run in
 #: the full legs only. A test elsewhere joins with ``@pytest.mark.wheel``.
 WHEEL_SUBSET = ("core/", "game/", "search/", "envs/", "cli/", "interop/", "test_kernel_safety.py",
-                "test_errors.py", "test_packaging.py")
+                "test_kernel_regressions.py", "test_errors.py", "test_packaging.py")
 #: ... but for the heaviest randomised cross-checks (two thirds of the subset's time: 13 of
 #: its 20 minutes on a busy machine), which run in the full legs; smaller checks of the
 #: same compiled functions (every play classified, beats, the profiles' positions, the
