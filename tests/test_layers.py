@@ -313,6 +313,17 @@ def test_no_module_is_over_600_lines():
     assert not long, long
 
 
+def test_no_python_file_of_the_project_is_over_700_lines():
+    """Issue 42: no ``.py`` anywhere (the package, its tests, tools and benches) over 700
+    lines; the package's modules are bound tighter just above."""
+    root = SRC.parents[1]
+    files = [p for d in ("src", "tests", "tools", "bench", "examples") for p in (root / d).rglob("*.py")
+             if "build" not in p.relative_to(root).parts]
+    long = {str(p.relative_to(root)): n for p in files
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 700}
+    assert files and not long, long
+
+
 def test_no_cython_file_of_the_game_is_over_900_lines():
     """Issue 42: ``_game.pyx`` is written by concept in ``.pxi`` files it includes."""
     long = {p.name: n for p in _cython_sources() if p.parent.name == "game"
