@@ -206,26 +206,17 @@ class EnvActions:
         :raises IllegalActionError: an id of another phase (e.g. a bid while playing).
         :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
-        _game_arg(game)
-        if not is_integer(action_id):
-            raise ActionTypeError(f"an env action is an int id 0..{self.size - 1}, not "
-                                  f"{type(action_id).__name__}: {quote(action_id)}")
-        a = int(action_id)
-        if not 0 <= a < self.size:
-            raise ActionIdError(f"env action id {a} is out of range 0..{self.size - 1}")
-        return game.action_of_id(a)
+        return _game_arg(game).action_of_id(action_id)   # the game's id boundary checks it
 
     def step(self, game: Game, action_id: Any) -> None:
-        """Play env id ``action_id`` in ``game`` (the play phase through
-        :meth:`ddz.Game.step_id`).
+        """Play env id ``action_id`` in ``game``: :meth:`ddz.Game.step_id`, the game's ids
+        in every phase (:mod:`ddz.game.ids`), which checks the id once.
 
-        :raises ActionIdError, IllegalActionError: as :meth:`game_action` and
-            :meth:`ddz.Game.step`; the game is unchanged then.
+        :raises ActionTypeError, ActionIdError, IllegalActionError: as :meth:`game_action`
+            and :meth:`ddz.Game.step`; the game is unchanged then.
+        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
         """
-        if type(action_id) is int and 0 <= action_id < self.size:
-            game.step_id(action_id)       # the game's ids in every phase (ddz.game.ids)
-        else:
-            game.step(self.game_action(game, action_id))
+        _game_arg(game).step_id(action_id)
 
     def describe(self, action_id: int) -> str:
         """Text for env id ``action_id``: ``"pass"``, play notation or an auction action.
