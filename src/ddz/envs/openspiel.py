@@ -29,7 +29,7 @@ from typing import Any, List, Optional
 import numpy as np
 import pyspiel
 
-from ..core.cards import cards_to_counts
+from ..core.cards import NUM_RANKS
 from ..errors import DdzError, IllegalActionError
 from ..game.deal import Deal
 from ..game.phase import Phase
@@ -234,6 +234,18 @@ class DdzState(pyspiel.State):
             _obs.endgame_apply(s, action)
             return
         phase = g.phase
+        if phase is _PLAYING and not conf.openspiel_ids:
+            # the common step (a play by ddz's own id), first and short: its cost is most
+            # of a decision's (bench/bench_openspiel.py)
+            seat = s.cur
+            g.step_id(action)
+            s.record.append((s.redeals, seat, action, 3))
+            cur = g.current_player
+            if cur is not None:
+                s.cur = cur
+                return
+            self._over(s, conf, g)
+            return
         a = action
         if conf.openspiel_ids:
             if phase is _PLAYING:
@@ -251,19 +263,24 @@ class DdzState(pyspiel.State):
             code = 0 if phase is _BIDDING else (1 if phase is _DOUBLING else 2)
         s.record.append((s.redeals, seat, action, code))
         if g.phase is _OVER:
-            res = g.result
-            if res.void and conf.redeal and s.redeals < conf.max_redeals:
-                s.old = s.old + [s.dealt]
-                s.dealt = []
-                s.deck = None
-                s.game = None
-                s.redeals += 1
-                s.cur = _CHANCE
-                return
-            s.ret = [float(x) for x in res.scores]
-            s.cur = _TERMINAL
+            self._over(s, conf, g)
         else:
             s.cur = g.current_player
+
+    @staticmethod
+    def _over(s: _Core, conf: GameConf, g: Game) -> None:
+        """The hand just ended: deal again (a void hand, ``all_pass="redeal"``) or settle."""
+        res = g.result
+        if res.void and conf.redeal and s.redeals < conf.max_redeals:
+            s.old = s.old + [s.dealt]
+            s.dealt = []
+            s.deck = None
+            s.game = None
+            s.redeals += 1
+            s.cur = _CHANCE
+            return
+        s.ret = [float(x) for x in res.scores]
+        s.cur = _TERMINAL
 
     def _deal(self, s: _Core, conf: GameConf, action: int) -> None:
         if s.first is None:
@@ -323,11 +340,18 @@ def new_game(conf: GameConf, first: int, dealt: List[int], bottom: List[int], re
     ``k % seats``, ``bottom`` the rest; ``first`` the face-up card's position in the first
     deal (``face_up`` rules: ``face_card`` is that card) or the first bidder."""
     seats = conf.seats
-    cards = conf.cards
-    hands = [sorted(cards[c] for c in dealt[i::seats]) for i in range(seats)]
-    bot = sorted(cards[c] for c in bottom)
-    parts = [tuple(h) for h in hands] + [tuple(bot)]
-    counts = [tuple(int(x) for x in cards_to_counts(p)) for p in parts]
+    cards, ranks, key = conf.cards, conf.ranks, conf.card_key.__getitem__
+    parts = []
+    counts = []
+    # card numbers sorted by the Card order (an int key per number: comparing Card objects
+    # and counting them through cards_to_counts cost 100 us a deal, most of a game's time)
+    for nums in [dealt[i::seats] for i in range(seats)] + [bottom]:
+        nums = sorted(nums, key=key)
+        parts.append(tuple([cards[c] for c in nums]))
+        cnt = [0] * NUM_RANKS
+        for c in nums:
+            cnt[ranks[c]] += 1
+        counts.append(tuple(cnt))
     deal = Deal(tuple(counts[:seats]), counts[seats], tuple(parts))
     if conf.face_up:
         seat = first % seats

@@ -257,6 +257,8 @@ class GameConf:
         self.cards = [card_of(c) for c in range(self.ncards)]
         self.card_text = [str(c) for c in self.cards]
         self.ranks = [rank_of(c) for c in range(self.ncards)]
+        # Card order (rank, then suit; jokers first in their rank) as one int per number
+        self.card_key = [k[0] * 5 + k[1] + 1 for k in (c.sort_key for c in self.cards)]
         # sizes: auction words of one deal, play-phase steps (each play takes a card; at
         # most seats - 1 passes after each), chance nodes
         self.auction_slots = 4 * s + 8
