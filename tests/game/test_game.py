@@ -32,9 +32,10 @@ def rejected(game, action, error):
 
 # -- dealing (§3) ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("seed", [0, 2024, 2 ** 63 + 5, 2 ** 64 - 1])
-def test_seeded_deal_is_the_documented_deal_stream_shuffle_of_full_deck(seed):
-    """ddz.game.deal's docstring, rewritten from its text in tests/dealspec.py."""
+def test_seeded_deal_is_the_documented_deal_stream_shuffle_of_full_deck(seed=2 ** 64 - 1):
+    """ddz.game.deal's docstring, rewritten from its text in tests/dealspec.py: the
+    largest seed (the golden files, tests/game/test_golden.py, hold the deals of thousands
+    of ordinary seeds; test_play_state.py draws the stream at the edge seeds)."""
     stream = SpecStream(seed)
     deck = full_deck()
     stream.shuffle(deck)
@@ -42,12 +43,6 @@ def test_seeded_deal_is_the_documented_deal_stream_shuffle_of_full_deck(seed):
     assert g.deal == Deal.from_shuffle(deck)
     assert g.first_bidder == stream.below(3)
     assert [sum(h) for h in g.deal.hands] == [17, 17, 17] and sum(g.deal.bottom) == 3
-
-
-def test_same_seed_same_deal_other_seed_other_deal():
-    assert Game(seed=5).deal == Game(seed=5).deal
-    assert Game(seed=5).first_bidder == Game(seed=5).first_bidder
-    assert Game(seed=5).deal != Game(seed=6).deal
 
 
 def test_deal_is_one_whole_deck():
@@ -399,10 +394,10 @@ def finish(game, seed=0):
     return ddz.search.bots.play_hand(game, bots).result
 
 
-@pytest.mark.parametrize("rules", [ddz.STANDARD, ROB, DOUBLING,
-                                   Rules(bidding="rob", doubling=True, bottom_bonus=True,
-                                         kickers="repeat")], ids=str)
-def test_settlement_is_zero_sum_with_the_right_signs(rules):
+def test_settlement_is_zero_sum_with_the_right_signs():
+    """Every factor at once (robs, doubles, the bottom bonus); the golden files freeze the
+    scores of 500 hands of each other rule set (tests/game/test_golden.py)."""
+    rules = Rules(bidding="rob", doubling=True, bottom_bonus=True, kickers="repeat")
     for seed in range(40):
         r = finish(Game(rules, seed=seed), seed)
         assert sum(r.scores) == 0
@@ -530,20 +525,6 @@ def test_actions_after_the_end_are_rejected():
     assert g.phase is Phase.OVER and g.current_player is None and g.legal_actions() == []
     rejected(g, "pass", IllegalActionError)
     rejected(g, 0, IllegalActionError)
-
-
-def test_legal_action_ids_match_legal_actions():
-    import numpy as np
-    g = Game(Rules(kickers="repeat"), seed=14, first_bidder=0)
-    with pytest.raises(IllegalActionError, match="play phase"):
-        g.legal_action_ids()
-    g.step(np.int64(3))                      # numpy ints are bids too
-    for _ in range(6):
-        ids = g.legal_action_ids()
-        space = g.action_space
-        assert len(space) == 27472
-        assert [space.play(int(i)) for i in ids] == g.legal_actions()
-        g.step(space.play(int(ids[-1])))
 
 
 # -- fixes from the tester's report ------------------------------------------------------

@@ -80,6 +80,8 @@ def test_push_refuses_what_is_not_a_legal_play_and_a_failed_step_keeps_the_histo
     g = Game(seed=7)
     with pytest.raises(IllegalActionError, match="play phase"):
         g.push(ddz.Play.parse("3"))                       # still bidding
+    with pytest.raises(IllegalActionError, match="play phase"):
+        g.legal_action_ids()
     _to_play_phase(g)
     before = g.to_record()
     hand = g.hand(g.current_player)

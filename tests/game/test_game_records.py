@@ -87,8 +87,10 @@ ALL_RULES = [ddz.STANDARD, Rules(kickers="repeat"), Rules(bidding="rob"),
              Rules(doubling=True, bottom_bonus=True), Rules(bidding="rob", doubling=True)]
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("rules", [ALL_RULES[0], ALL_RULES[4]], ids=str)
 def test_record_round_trip(rules):
+    # two rule sets: the golden files (tests/game/test_golden.py) freeze the records of
+    # 500 hands over seven more
     for seed in range(10):
         g = play_out(rules, seed)
         rec = g.to_record()
