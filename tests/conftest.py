@@ -28,6 +28,7 @@ import os
 import pathlib
 import random
 import re
+import signal
 
 import numpy as np
 import pytest
@@ -45,6 +46,14 @@ collect_ignore = ["core/test_core_crosscheck.py", "test_kernel_safety.py", "test
                   "core/test_core_tables.py",
                   "search/test_solver_search.py"] \
     if NO_EXTENSIONS else []
+
+# A suite started as a background job (`cmd &` in a script, nohup) inherits SIGINT
+# ignored, and every child it starts would too: a Python started with SIGINT ignored
+# never raises KeyboardInterrupt, so the tests that send Ctrl-C to a child (a solve, the
+# vector's play, selfplay, ddz serve) would wait for it in vain. A handler here is reset
+# to the default in each child at exec, where Python installs its own again.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: the fewest core-vs-reference tests a full run on a compiled build must pass (the
 #: environment variable raises it, to see the guard fail)

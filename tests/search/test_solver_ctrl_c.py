@@ -46,8 +46,8 @@ def test_cli_solve_ctrl_c(json_out):
     try:
         assert seen.wait(120), b"".join(err)          # the progress line came (after ~1 s)
         proc.send_signal(signal.SIGINT)
-        out = proc.stdout.read()
-        code = proc.wait(60)
+        out, _ = proc.communicate(timeout=60)
+        code = proc.returncode
         reader.join(10)
     finally:
         if proc.poll() is None:
