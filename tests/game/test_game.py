@@ -45,12 +45,6 @@ def test_seeded_deal_is_the_documented_deal_stream_shuffle_of_full_deck(seed=2 *
     assert [sum(h) for h in g.deal.hands] == [17, 17, 17] and sum(g.deal.bottom) == 3
 
 
-def test_deal_is_one_whole_deck():
-    g = Game(seed=11)
-    cards = [c for part in g.deal.cards for c in part]
-    assert sorted(cards) == sorted(full_deck())
-
-
 def test_given_first_bidder_and_unseeded_game_keeps_its_seed():
     g = Game(first_bidder=2)
     assert g.current_player == 2 and isinstance(g.seed, int)
