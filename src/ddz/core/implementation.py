@@ -43,8 +43,16 @@ def _running_the_command() -> bool:
         script = script.rsplit(".", 1)[0]
     if script in ("ddz", "ddz-script"):
         return True
-    argv = list(getattr(sys, "orig_argv", ()))      # Python 3.10+: the interpreter's own arguments
-    return any(a == "-m" and argv[i + 1:i + 2] in (["ddz"], ["ddz.cli"]) for i, a in enumerate(argv))
+    if hasattr(sys, "orig_argv"):                 # Python 3.10+: the interpreter's own arguments
+        argv = list(sys.orig_argv)
+        return any(a == "-m" and argv[i + 1:i + 2] in (["ddz"], ["ddz.cli"]) for i, a in enumerate(argv))
+    # Python 3.9: argv[0] is "-m" while runpy imports the package; its frame names the module
+    frame = sys._getframe() if script == "-m" else None
+    while frame is not None:
+        if frame.f_code.co_name == "_run_module_as_main":
+            return frame.f_locals.get("mod_name") in ("ddz", "ddz.cli")
+        frame = frame.f_back
+    return False
 
 
 def _read_switch() -> bool:
