@@ -231,3 +231,22 @@ def test_resampled_states_keep_the_information_state():
                     assert r.legal_actions() == state.legal_actions()
             state.apply_action(rng.choice(state.legal_actions()))
             n += 1
+
+
+@pytest.mark.parametrize("params", list(CASES.values()), ids=list(CASES))
+def test_python_side_answers_equal_openspiels_own(params):
+    """legal_actions() and is_chance_node() are answered in Python (the fast path of a
+    Python-driven loop); OpenSpiel's own methods, which C++ algorithms use, agree at
+    every step of random hands, chance nodes and the end included."""
+    game = pyspiel.load_game("python_ddz", params)
+    rng = random.Random(3)
+    for _ in range(4):
+        s = game.new_initial_state()
+        while True:
+            assert s.legal_actions() == pyspiel.State.legal_actions(s)
+            assert s.is_chance_node() == pyspiel.State.is_chance_node(s)
+            if s.is_terminal():
+                assert s.legal_actions() == []
+                break
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])

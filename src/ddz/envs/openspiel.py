@@ -206,6 +206,27 @@ class DdzState(pyspiel.State):
         base = conf.card_base
         return [(base + c, p) for c in deck]
 
+    # legal_actions() and is_chance_node() answered in Python: OpenSpiel's own (C++) ones
+    # call back into current_player() and _legal_actions() through its trampolines, the
+    # larger part of a Python-driven decision's cost; C++ callers still use those, and a
+    # test holds both answers equal.
+    def legal_actions(self, player: Optional[int] = None) -> List[int]:
+        """The legal actions of the player to act in ascending order: the chance
+        outcomes' actions at a chance node, none once terminal; with ``player``,
+        OpenSpiel's own ``State.legal_actions(player)``."""
+        if player is not None:
+            return pyspiel.State.legal_actions(self, player)
+        cur = self._s.cur
+        if cur >= 0:
+            return self._legal_actions(cur)
+        if cur == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        return []
+
+    def is_chance_node(self) -> bool:
+        """Whether the deal is being dealt (a chance node)."""
+        return self._s.cur == _CHANCE
+
     def _legal_actions(self, player: int) -> List[int]:
         s = self._s
         g = s.game
