@@ -1,6 +1,7 @@
 """Perfect-information Monte Carlo for the search bots (RULES.md §5): deals sampled
 consistent with what a seat has seen (:func:`sample_deals`), each solved exactly
-(:func:`solve_sampled`); :class:`ddz.SolverBot` and :class:`ddz.ExpertBot` play by them."""
+(:func:`solve_sampled`, or :func:`solve_budgeted` under one node budget a decision);
+:class:`ddz.SolverBot` and :class:`ddz.ExpertBot` play by them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from ..core.cards import deck_counts
 from ..core.play import Play
 from ..game.observations import Observation
 
-__all__ = ["solve_sampled", "sample_deals"]
+__all__ = ["solve_sampled", "solve_budgeted", "sample_deals"]
 
 
 def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, node_limit: int,
@@ -51,6 +52,76 @@ def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, n
         for m in sol.moves:
             wins[m] = wins.get(m, 0) + 1
     if not solved or not wins:
+        return None
+    best = max(wins.values())
+    if wins.get(preferred, 0) == best:
+        return preferred
+    for p in legal:
+        if wins.get(p, 0) == best:
+            return p
+    return None  # pragma: no cover - the solver's moves are legal moves
+
+
+def _position(obs: Observation, hands, lp: int, fp: bool, last: Optional[int]):
+    from ..game.position import Position
+    return Position(hands, landlord=obs.landlord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
+                    rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+
+
+def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, budget: int, probe: int,
+                   node_limit: Optional[int] = None, min_solved: int = 1) -> Optional[Play]:
+    """Perfect-information Monte Carlo under one node budget (RULES.md §5): the first of
+    ``deals`` is solved with :func:`ddz.solve` at most ``probe`` positions; when that
+    probe is not exact the position is deemed too big and ``None`` comes back (at most
+    ``probe`` positions spent). Otherwise the other deals share what is left of
+    ``budget`` evenly (each at most ``node_limit`` too), solved in one
+    :func:`ddz.solve_batch` call, and the move that wins in the most exactly solved deals
+    is returned; ties go to ``preferred`` when it is among them, else to the first in
+    ``legal``'s order. Limited by positions, never by time: the same answer on any
+    machine. Every solve is in win mode, ``all_moves=True``, without the line of play.
+
+    :param obs: the play-phase observation of a three-player game.
+    :param legal: its legal plays. :param preferred: the tie-break move.
+    :param deals: a sequence or iterator of hand triples (:func:`sample_deals`), the
+        probe's first; the rest are drawn only when the probe is exact.
+    :param budget: positions (nodes) for the whole decision, the probe's included (int).
+    :param probe: positions for the first deal (int, at most ``budget``).
+    :param node_limit: positions per deal after the probe (``None``: no cap but the
+        shared budget).
+    :param min_solved: fewer exactly solved deals than this (the probe's included) give
+        ``None``.
+    :returns: the move, or ``None`` (the probe not exact, too few deals solved, or no
+        move winning in any deal).
+    """
+    from .solver import solve, solve_batch
+    lord = obs.landlord
+    lp = sum(1 for s, p in obs.plays if p and s == lord)
+    fp = any(p and s != lord for s, p in obs.plays)
+    last = obs.to_beat_seat if obs.to_beat is not None else None
+    deals = iter(deals)
+    first = next(deals, None)
+    if first is None:
+        return None
+    sol = solve(_position(obs, first, lp, fp, last), all_moves=True, node_limit=probe, pv_plies=0)
+    if not sol.exact:
+        return None
+    rest = [_position(obs, h, lp, fp, last) for h in deals]
+    sols = [sol]
+    if rest:
+        limit = (budget - sol.nodes) // len(rest)
+        if node_limit is not None:
+            limit = min(limit, node_limit)
+        if limit >= 1:
+            sols += solve_batch(rest, all_moves=True, node_limit=limit, pv_plies=0)
+    wins: dict = {}
+    solved = 0
+    for sol in sols:
+        if not sol.exact:
+            continue
+        solved += 1
+        for m in sol.moves:
+            wins[m] = wins.get(m, 0) + 1
+    if solved < min_solved or not wins:
         return None
     best = max(wins.values())
     if wins.get(preferred, 0) == best:
