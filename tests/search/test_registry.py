@@ -46,7 +46,7 @@ def test_options_are_typed_and_checked():
     assert registry.parse_spec(spec.text) == spec
     bot = make_bot(spec.text, 1)
     assert (bot.samples, bot.threshold) == (4, 20)
-    for text, match in [("expert:depth=3", r"no option 'depth'; its options: budget, probe, samples, node_limit, threshold"),
+    for text, match in [("expert:depth=3", r"no option 'depth'; its options: budget, probe, probes, samples, node_limit, threshold"),
                         ("greedy:x=1", "its options: none"), ("expert:samples=four", "samples is an int"),
                         ("expert:samples=0", "from 1 to"), ("expert:samples=1,samples=2", "twice"),
                         ("expert:samples", "key=value"), ("nobody", "unknown bot 'nobody'"),

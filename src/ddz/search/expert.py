@@ -17,16 +17,17 @@ late, and its own bidding and doubling (RULES.md §3-§5).
   play; respond with the play that keeps the best split, beat at any cost (bombs and
   the rocket included) when the opponent who played is close to going out, and keep
   bombs otherwise.
-* **The search** (three players): at every decision with a choice, one deal of the
-  cards it cannot see is sampled consistent with what its seat has seen (its own hand,
-  every play, each seat's card count, the bottom cards the landlord still holds) and
-  solved exactly with :func:`ddz.solve` within ``probe`` positions. When that probe is
-  not exact the position is too big for the budget and the split's choice is played
-  (early in a hand, as a rule). Otherwise ``samples - 1`` more deals share what is
-  left of ``budget`` positions, solved in one :func:`ddz.solve_batch` call, and it
-  plays the move that wins the most deals (ties go to the split's choice). A budget of
-  positions a decision, never of time: a decision is the same on any machine, and the
-  search starts as early in a hand as the solver's speed lets it (no card count).
+* **The search** (three players): at every decision with a choice, deals of the cards
+  it cannot see are sampled consistent with what its seat has seen (its own hand, every
+  play, each seat's card count, the bottom cards the landlord still holds). Up to
+  ``probes`` of them are tried one after the other with :func:`ddz.solve`, each within
+  ``probe`` positions: when none is solved exactly the position is too big for the
+  budget and the split's choice is played (early in a hand, as a rule). Otherwise the
+  other deals (``samples`` in all) share what is left of ``budget`` positions, solved
+  in one :func:`ddz.solve_batch` call, and it plays the move that wins the most deals
+  (ties go to the split's choice). A budget of positions a decision, never of time: a
+  decision is the same on any machine, and the search starts as early in a hand as the
+  solver's speed lets it (no card count).
 * **Bidding and doubling**: the hand's strength is its best split's score (with the
   bottom cards for the landlord); it bids 3, 2, 1 or passes by thresholds on it, doubles
   as a farmer and redoubles as the landlord on a strong split, never plays open.
@@ -250,9 +251,11 @@ class ExpertBot:
         ``DDZ_NO_EXTENSIONS=1``, where the solver is the pure-Python reference).
     :param samples: deals sampled per searched decision, the probe's included (int >= 1;
         default 12).
-    :param probe: positions for the probe, the first deal, whose failure to be solved
-        exactly skips the search (int >= 1, at most ``budget``; default ``budget //
-        samples``).
+    :param probe: positions for each probe (int >= 1, at most ``budget``; default
+        ``budget // (2 * samples)``, 12,500 with the default budget).
+    :param probes: deals tried one after the other, each within ``probe`` positions,
+        until one is solved exactly; when none is, the search is skipped and the split
+        decides (int >= 1; default 3). Their positions count against ``budget``.
     :param node_limit: positions per deal after the probe (int >= 1; default ``None``:
         an even share of what the probe left of ``budget``).
     :param threshold: an optional upper gate: no search while more than this many cards
@@ -263,25 +266,25 @@ class ExpertBot:
 
     With four players (RULES.md §7) it plays by the split alone. :attr:`searched` says
     how far its last decision went: ``None`` (no search), ``"probe"`` (the probe was not
-    exact) or ``"samples"`` (the sampled deals decided).
+    exact) or ``"samples"`` (the sampled deals were solved).
     """
 
     def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 12,
                  node_limit: Optional[int] = None, budget: Optional[int] = None,
-                 probe: Optional[int] = None, quorum: Optional[int] = None) -> None:
+                 probe: Optional[int] = None, probes: int = 3) -> None:
         if IMPLEMENTATION == "reference":      # the pure-Python solver is some 100x slower
             budget = REFERENCE_BUDGET if budget is None else budget
             threshold = REFERENCE_THRESHOLD if threshold is None else threshold
         elif budget is None:
             budget = DEFAULT_BUDGET
         for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1),
-                             ("budget", budget, 1), ("probe", probe, 1)):
+                             ("budget", budget, 1), ("probe", probe, 1), ("probes", probes, 1)):
             if v is None and name in ("threshold", "node_limit", "probe"):
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"ExpertBot {name} must be an int >= {low}, got {v!r}")
         if probe is None:
-            probe = max(1, budget // samples)
+            probe = max(1, budget // (2 * samples))
         elif probe > budget:
             raise DdzError(f"ExpertBot probe must be at most the budget ({budget}), got {probe}")
         self.threshold = threshold
@@ -289,12 +292,12 @@ class ExpertBot:
         self.node_limit = node_limit
         self.budget = budget
         self.probe = probe
-        self.quorum = quorum if quorum is not None else 1
+        self.probes = probes
         self.searched: Optional[str] = None
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return (f"ExpertBot(budget={self.budget}, probe={self.probe}, samples={self.samples}, "
+        return (f"ExpertBot(budget={self.budget}, probe={self.probe}, probes={self.probes}, samples={self.samples}, "
                 f"node_limit={self.node_limit}, threshold={self.threshold})")
 
     def seed(self, seed: Optional[int]) -> None:
@@ -419,28 +422,8 @@ class ExpertBot:
 
     # -- the endgame ---------------------------------------------------------------------
     def _endgame(self, obs: Observation, legal: List[Play], choice: Play) -> Optional[Play]:
-        self.searched = "probe"
         deals = sample_deals(obs, self._rng, self.samples)
-        found = solve_budgeted(obs, legal, choice, _Probed(deals, self), self.budget, self.probe, self.node_limit,
-                                self.quorum)
+        found, searched = solve_budgeted(obs, legal, choice, deals, self.budget, self.probe, self.node_limit,
+                                         probes=self.probes)
+        self.searched = "samples" if searched else "probe"
         return found
-
-
-class _Probed:
-    """The sampled deals, marking the bot ``"samples"`` once a deal past the probe is drawn."""
-
-    __slots__ = ("deals", "bot", "n")
-
-    def __init__(self, deals, bot) -> None:
-        self.deals = deals
-        self.bot = bot
-        self.n = 0
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        self.n += 1
-        if self.n == 2:
-            self.bot.searched = "samples"
-        return next(self.deals)

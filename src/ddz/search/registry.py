@@ -412,7 +412,8 @@ register("greedy", "ddz.search.bots:GreedyBot", doc="a deterministic heuristic (
 register("solver", "ddz.search.bots:SolverBot", options=_SEARCH,
          doc="GreedyBot, then perfect-information Monte Carlo with the endgame solver (SolverBot)")
 _EXPERT = {"budget": Option(int, "positions (solver nodes) a decision may search", 1, 10 ** 10),
-           "probe": Option(int, "positions for the first sampled deal; not exact: no search", 1, 10 ** 10),
+           "probe": Option(int, "positions for each probe (a sampled deal; none exact: no search)", 1, 10 ** 10),
+           "probes": Option(int, "sampled deals tried as probes at most", 1, 10_000),
            "samples": _SEARCH["samples"],
            "node_limit": Option(int, "positions per sampled deal after the probe", 1, 10 ** 9),
            "threshold": Option(int, "no search while more cards are left in all hands", 0, 54 * 2)}

@@ -6,7 +6,7 @@ consistent with what a seat has seen (:func:`sample_deals`), each solved exactly
 from __future__ import annotations
 
 import random
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..core.cards import deck_counts
 from ..core.play import Play
@@ -69,12 +69,13 @@ def _position(obs: Observation, hands, lp: int, fp: bool, last: Optional[int]):
 
 
 def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, budget: int, probe: int,
-                   node_limit: Optional[int] = None, min_solved: int = 1) -> Optional[Play]:
-    """Perfect-information Monte Carlo under one node budget (RULES.md §5): the first of
-    ``deals`` is solved with :func:`ddz.solve` at most ``probe`` positions; when that
-    probe is not exact the position is deemed too big and ``None`` comes back (at most
-    ``probe`` positions spent). Otherwise the other deals share what is left of
-    ``budget`` evenly (each at most ``node_limit`` too), solved in one
+                   node_limit: Optional[int] = None, min_solved: int = 1,
+                   probes: int = 1) -> Tuple[Optional[Play], bool]:
+    """Perfect-information Monte Carlo under one node budget (RULES.md §5): up to
+    ``probes`` of ``deals`` are solved one after the other with :func:`ddz.solve`, each
+    within ``probe`` positions, until one is exact; when none is, the position is deemed
+    too big and ``(None, False)`` comes back. Otherwise the other deals share what is
+    left of ``budget`` evenly (each at most ``node_limit`` too), solved in one
     :func:`ddz.solve_batch` call, and the move that wins in the most exactly solved deals
     is returned; ties go to ``preferred`` when it is among them, else to the first in
     ``legal``'s order. Limited by positions, never by time: the same answer on any
@@ -83,15 +84,17 @@ def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, 
     :param obs: the play-phase observation of a three-player game.
     :param legal: its legal plays. :param preferred: the tie-break move.
     :param deals: a sequence or iterator of hand triples (:func:`sample_deals`), the
-        probe's first; the rest are drawn only when the probe is exact.
-    :param budget: positions (nodes) for the whole decision, the probe's included (int).
-    :param probe: positions for the first deal (int, at most ``budget``).
-    :param node_limit: positions per deal after the probe (``None``: no cap but the
+        probes first; the rest are drawn only when a probe is exact.
+    :param budget: positions (nodes) for the whole decision, the probes' included (int).
+    :param probe: positions for each probe (int).
+    :param node_limit: positions per deal after the probes (``None``: no cap but the
         shared budget).
     :param min_solved: fewer exactly solved deals than this (the probe's included) give
-        ``None``.
-    :returns: the move, or ``None`` (the probe not exact, too few deals solved, or no
-        move winning in any deal).
+        no move.
+    :param probes: deals tried as probes at most (int >= 1).
+    :returns: ``(move, searched)``: ``searched`` is ``False`` when no probe was exact;
+        ``move`` is ``None`` then, or when too few deals were solved, or no move wins in
+        any deal.
     """
     from .solver import solve, solve_batch
     lord = obs.landlord
@@ -99,16 +102,21 @@ def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, 
     fp = any(p and s != lord for s, p in obs.plays)
     last = obs.to_beat_seat if obs.to_beat is not None else None
     deals = iter(deals)
-    first = next(deals, None)
-    if first is None:
-        return None
-    sol = solve(_position(obs, first, lp, fp, last), all_moves=True, node_limit=probe, pv_plies=0)
-    if not sol.exact:
-        return None
+    sols = []
+    for _ in range(probes):
+        first = next(deals, None)
+        if first is None:
+            return None, False
+        sol = solve(_position(obs, first, lp, fp, last), all_moves=True, node_limit=probe, pv_plies=0)
+        budget -= sol.nodes
+        if sol.exact:
+            sols.append(sol)
+            break
+    if not sols:
+        return None, False
     rest = [_position(obs, h, lp, fp, last) for h in deals]
-    sols = [sol]
     if rest:
-        limit = (budget - sol.nodes) // len(rest)
+        limit = budget // len(rest)
         if node_limit is not None:
             limit = min(limit, node_limit)
         if limit >= 1:
@@ -122,14 +130,14 @@ def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, 
         for m in sol.moves:
             wins[m] = wins.get(m, 0) + 1
     if solved < min_solved or not wins:
-        return None
+        return None, True
     best = max(wins.values())
     if wins.get(preferred, 0) == best:
-        return preferred
+        return preferred, True
     for p in legal:
         if wins.get(p, 0) == best:
-            return p
-    return None  # pragma: no cover - the solver's moves are legal moves
+            return p, True
+    return None, True  # pragma: no cover - the solver's moves are legal moves
 
 
 def sample_deals(obs: Observation, rng: random.Random, samples: int):
