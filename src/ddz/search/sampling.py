@@ -63,7 +63,7 @@ def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, n
 
 
 def _position(obs: Observation, hands, lp: int, fp: bool, last: Optional[int]):
-    from ..game.position import Position
+    from ..game.position import Position    # above the bots in the import floors (DESIGN.md)
     return Position(hands, landlord=obs.landlord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
                     rules=obs.rules, landlord_plays=lp, farmers_played=fp)
 
@@ -96,7 +96,7 @@ def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, 
         ``move`` is ``None`` then, or when too few deals were solved, or no move wins in
         any deal.
     """
-    from .solver import solve, solve_batch
+    from .solver import solve, solve_batch    # imported when a bot first searches (import floors)
     lord = obs.landlord
     lp = sum(1 for s, p in obs.plays if p and s == lord)
     fp = any(p and s != lord for s, p in obs.plays)
