@@ -18,8 +18,9 @@ sends the request, the bot decodes it, rebuilds the Observation and the legal Pl
 answers, the arena checks the answer) and through a bare echo program over the same
 kind of pipe, sent the same request lines (built and encoded the same way) that answers
 each with a fixed short line, and prints the median microseconds per decision of each, by number of legal
-actions. `decisions` times every decision of ExpertBot against SolverBot (douzero mode)
-and prints the distribution, split-driven and endgame (sampled deals solved) apart.
+actions. `decisions` times every decision of ExpertBot against `--against` (default the frozen
+expert-2026-12; douzero mode) and prints the distribution: split-driven, probe not
+exact, and sampled deals solved apart.
 """
 
 import argparse
@@ -158,25 +159,28 @@ def cmd_protocol(args):
 
 
 def cmd_decisions(args):
-    """ExpertBot's time per decision, distribution (douzero mode against SolverBot)."""
-    from ddz.search.expert import DEFAULT_THRESHOLD
-    times = {"split": [], "endgame": []}
+    """ExpertBot's time per decision, distribution (douzero mode against ``--against``):
+    split-driven, probed (the first sampled deal not exact within the probe) and searched
+    (the sampled deals decided) apart."""
+    times = {None: [], "probe": [], "samples": []}
 
     class Timed(ddz.ExpertBot):
         def act(self, obs, legal):
             t0 = time.perf_counter()
             a = super().act(obs, legal)
-            kind = "endgame" if sum(obs.cards_left) <= DEFAULT_THRESHOLD and len(legal) > 1 else "split"
-            times[kind].append(time.perf_counter() - t0)
+            times[self.searched if obs.phase == "playing" else None].append(time.perf_counter() - t0)
             return a
 
     print(f"load before {_load()}")
     c0 = time.process_time()
-    ddz.arena.run([Timed, "solver"], deals=args.deals, seed=args.seed)
+    ddz.arena.run([Timed, args.against], deals=args.deals, seed=args.seed)
     cpu = time.process_time() - c0
-    allt = sorted(times["split"] + times["endgame"])
-    for name, v in (("split (more cards)", times["split"]), ("endgame (solver)", times["endgame"]), ("all", allt)):
+    allt = sorted(t for v in times.values() for t in v)
+    for name, v in (("split only", times[None]), ("probe not exact", times["probe"]),
+                    ("sampled deals", times["samples"]), ("all", allt)):
         v = sorted(v)
+        if not v:
+            continue
         q = lambda f: v[min(len(v) - 1, int(f * len(v)))] * 1e3  # noqa: E731
         print(f"{name:>20}: {len(v):6d} decisions, mean {sum(v) / len(v) * 1e3:.2f} ms, median {q(0.5):.2f}, "
               f"p90 {q(0.9):.2f}, p99 {q(0.99):.2f}, max {v[-1] * 1e3:.1f} ms")
@@ -199,6 +203,7 @@ def main():
     p = sub.add_parser("decisions")
     p.add_argument("--deals", type=int, default=300)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--against", default="expert-2026-12", help="the opponent (a bot spec; default expert-2026-12)")
     p.set_defaults(func=cmd_decisions)
     p = sub.add_parser("protocol")
     p.add_argument("--hands", type=int, default=40)

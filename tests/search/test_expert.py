@@ -9,9 +9,11 @@ import ddz
 import ddz.arena
 from ddz import ExpertBot, Game, Rules
 from ddz.core.cards import parse_cards
+from ddz.core import IMPLEMENTATION
 from ddz.search.expert import split
 
 DOUZERO = Rules.profile("douzero")
+SMALL = 20_000      # a search budget that keeps these tests fast (the default is some 15x more)
 
 
 def _counts(text):
@@ -94,15 +96,15 @@ def test_the_expert_sees_only_what_its_seat_may_see():
     for seed in range(12):
         game = Game(DOUZERO, seed=seed)
         game.step(3)
-        players = [ExpertBot(seed=s) for s in range(3)]
+        players = [ExpertBot(seed=s, budget=SMALL) for s in range(3)]
         while game.current_player is not None:
             seat = game.current_player
             obs, legal = game.observation(seat), game.legal_actions()
             other, differs = _redeal(game, seat, rng)
             obs2, legal2 = other.observation(seat), other.legal_actions()
             assert obs2 == obs and legal2 == legal
-            mine = ExpertBot(seed=seed).act(obs, legal)
-            assert ExpertBot(seed=seed).act(obs2, legal2) == mine
+            mine = ExpertBot(seed=seed, budget=SMALL).act(obs, legal)
+            assert ExpertBot(seed=seed, budget=SMALL).act(obs2, legal2) == mine
             checked += 1
             changed += differs
             endgame += sum(game.cards_left) <= 20
@@ -111,20 +113,61 @@ def test_the_expert_sees_only_what_its_seat_may_see():
 
 
 def test_expert_bids_doubles_and_plays_full_games():
-    bot = ExpertBot(seed=1)
+    bot = ExpertBot(seed=1, budget=SMALL)
     rules = Rules(doubling=True)
     for seed in range(6):
         game = Game(rules, seed=seed)
-        ddz.search.bots.play_hand(game, [bot, ExpertBot(seed=2), ddz.GreedyBot()])
+        ddz.search.bots.play_hand(game, [bot, ExpertBot(seed=2, budget=SMALL), ddz.GreedyBot()])
         assert game.result is not None
     four = Game(Rules.four_player(), seed=1)
-    ddz.search.bots.play_hand(four, [ExpertBot(seed=s) for s in range(4)])
+    ddz.search.bots.play_hand(four, [ExpertBot(seed=s, budget=SMALL) for s in range(4)])
     assert four.result is not None
-    for bad in ({"samples": 0}, {"threshold": -1}, {"node_limit": "many"}):
+    for bad in ({"samples": 0}, {"threshold": -1}, {"node_limit": "many"}, {"budget": 0}, {"budget": 1.5},
+                {"probe": True}, {"budget": 100, "probe": 101}, {"probes": 0}):
         with pytest.raises(ddz.DdzError):
             ExpertBot(**bad)
 
 
+def _searched_decisions(seeds, **kw):
+    """(observation, legal) of the decisions where ExpertBot's search ran past the probe."""
+    out = []
+    for seed in seeds:
+        game = Game(DOUZERO, seed=seed)
+        game.step(3)
+        bot = ExpertBot(seed=seed, **kw)
+        while game.current_player is not None:
+            obs, legal = game.observation(), game.legal_actions()
+            action = bot.act(obs, legal)
+            if bot.searched == "samples":
+                out.append((obs, legal, action))
+            game.step(action)
+    return out
+
+
+def test_the_search_is_a_budget_of_positions_and_deterministic():
+    """The same observation and seed give the same play twice (a budget of positions, not
+    of time); the probe decides when the search starts, not a card count: with the
+    compiled solver it starts above the 30 cards of the old threshold on some hands."""
+    kw = {"budget": SMALL} if IMPLEMENTATION != "reference" else {"budget": SMALL, "probe": 5_000}
+    found = _searched_decisions(range(3), **kw)
+    assert len(found) >= (10 if IMPLEMENTATION != "reference" else 3)     # 12 cards or fewer there
+    if IMPLEMENTATION != "reference":
+        assert max(sum(obs.cards_left) for obs, _, _ in found) > 30
+    searched = 0
+    for k, (obs, legal, action) in enumerate(found[:8]):
+        seed = 100 + k
+        bots = [ExpertBot(seed=seed, **kw) for _ in range(2)]
+        assert bots[0].act(obs, legal) == bots[1].act(obs, legal) and bots[0].searched == bots[1].searched
+        searched += bots[0].searched == "samples"
+    assert searched >= 2
+    # a tiny budget: the probe is never exact on a whole deal, so the split decides
+    game = Game(DOUZERO, seed=1)
+    game.step(3)
+    bot = ExpertBot(seed=1, budget=12, threshold=60)
+    obs, legal = game.observation(), game.legal_actions()
+    assert bot.act(obs, legal) == ExpertBot(seed=1, threshold=0).act(obs, legal) and bot.searched == "probe"
+
+
 def test_expert_beats_greedy_in_the_arena():
-    r = ddz.arena.run(["expert", "greedy"], deals=20, seed=123)
+    r = ddz.arena.run([f"expert:budget={SMALL}", "greedy"], deals=20, seed=123)
     assert r.bots[0]["wp"] > 0.5 and r.bots[0]["forfeits"] == 0

@@ -17,14 +17,17 @@ late, and its own bidding and doubling (RULES.md §3-§5).
   play; respond with the play that keeps the best split, beat at any cost (bombs and
   the rocket included) when the opponent who played is close to going out, and keep
   bombs otherwise.
-* **The endgame**: once at most ``threshold`` cards are left in all hands (three players),
-  it samples ``samples`` deals of the cards it cannot see consistent with what its seat
-  has seen (its own hand, every play, each seat's card count, the bottom cards the
-  landlord still holds), solves each exactly with :func:`ddz.solve` (at most
-  ``node_limit`` positions each: limited by nodes, never by time, so a decision is the
-  same on any machine) and plays the move that wins the most deals (ties go to the
-  split's choice). When neither of the first two samples can be solved within the
-  limit, it plays the split's choice.
+* **The search** (three players): at every decision with a choice, deals of the cards
+  it cannot see are sampled consistent with what its seat has seen (its own hand, every
+  play, each seat's card count, the bottom cards the landlord still holds). Up to
+  ``probes`` of them are tried one after the other with :func:`ddz.solve`, each within
+  ``probe`` positions: when none is solved exactly the position is too big for the
+  budget and the split's choice is played (early in a hand, as a rule). Otherwise the
+  other deals (``samples`` in all) share what is left of ``budget`` positions, solved
+  in one :func:`ddz.solve_batch` call, and it plays the move that wins the most deals
+  (ties go to the split's choice). A budget of positions a decision, never of time: a
+  decision is the same on any machine, and the search starts as early in a hand as the
+  solver's speed lets it (no card count).
 * **Bidding and doubling**: the hand's strength is its best split's score (with the
   bottom cards for the landlord); it bids 3, 2, 1 or passes by thresholds on it, doubles
   as a farmer and redoubles as the landlord on a strong split, never plays open.
@@ -40,12 +43,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..core import IMPLEMENTATION
 from ..errors import DdzError
-from .sampling import sample_deals, solve_sampled
+from .sampling import sample_deals, solve_budgeted
 from ..core.cards import deck_counts
 from ..game.observations import Observation
 from ..core.play import Play, PlayType
 
-__all__ = ["ExpertBot", "split", "Split", "DEFAULT_THRESHOLD"]
+__all__ = ["ExpertBot", "split", "Split", "DEFAULT_BUDGET"]
 
 _T = PlayType
 _BOMBS = (_T.BOMB, _T.ROCKET)
@@ -54,8 +57,16 @@ _BOMB_BONUS = 10   # a bomb's value above its rank's
 _ROCKET_VALUE = 20
 _CHAIN_TOP = 11    # chains run over 3..A (rank indices 0..11)
 
-DEFAULT_THRESHOLD = 30
-"""Cards left in all hands at or below which :class:`ExpertBot` solves sampled deals."""
+DEFAULT_BUDGET = 300_000
+"""Positions (solver nodes) :class:`ExpertBot` may search for one decision with the
+compiled solver (about 0.1 s on one core); the pure-Python reference gets
+:data:`REFERENCE_BUDGET`."""
+REFERENCE_BUDGET = 72_000
+"""The budget under ``DDZ_NO_EXTENSIONS=1``, where the reference solver is some 100x
+slower; there the search also waits for :data:`REFERENCE_THRESHOLD` cards or fewer."""
+REFERENCE_THRESHOLD = 12
+"""Cards left in all hands above which :class:`ExpertBot` does not search under
+``DDZ_NO_EXTENSIONS=1`` (its default ``threshold`` there)."""
 
 # a group of a split: (kind, low rank, high rank, value); kinds below
 _SINGLE, _PAIR, _TRIO, _BOMB, _ROCKET, _STRAIGHT, _PAIRS, _PLANE = range(8)
@@ -234,31 +245,60 @@ def _minus(hand: Sequence[int], counts: Sequence[int]) -> Tuple[int, ...]:
 class ExpertBot:
     """A strong rule-and-search bot for three-player games (see :mod:`ddz.search.expert`).
 
-    :param seed: seeds its own ``random.Random`` (the endgame's samples).
-    :param threshold: cards left in all hands at or below which it solves sampled deals
-        (default :data:`DEFAULT_THRESHOLD`; 12 under ``DDZ_NO_EXTENSIONS=1``, where the
-        solver is the pure-Python reference).
-    :param samples: deals sampled per endgame decision (default 12).
-    :param node_limit: positions per solve (default 6,000).
-    :raises DdzError: a bad number.
+    :param seed: seeds its own ``random.Random`` (the sampled deals).
+    :param budget: positions (solver nodes) one decision may search, the probe's included
+        (int >= 1; default :data:`DEFAULT_BUDGET`, :data:`REFERENCE_BUDGET` under
+        ``DDZ_NO_EXTENSIONS=1``, where the solver is the pure-Python reference).
+    :param samples: deals sampled per searched decision, the probe's included (int >= 1;
+        default 12).
+    :param probe: positions for each probe (int >= 1, at most ``budget``; default
+        ``budget // (2 * samples)``, 12,500 with the default budget).
+    :param probes: deals tried one after the other, each within ``probe`` positions,
+        until one is solved exactly; when none is, the search is skipped and the split
+        decides (int >= 1; default 3). Their positions count against ``budget``.
+    :param node_limit: positions per deal after the probe (int >= 1; default ``None``:
+        an even share of what the probe left of ``budget``).
+    :param threshold: an optional upper gate: no search while more than this many cards
+        are left in all hands (int >= 0; default ``None``: the probe alone decides;
+        :data:`REFERENCE_THRESHOLD` under ``DDZ_NO_EXTENSIONS=1``).
+    :raises DdzError: a bad number (not an int, below its minimum, a probe above the
+        budget).
 
-    With four players (RULES.md §7) it plays by the split alone.
+    With four players (RULES.md §7) it plays by the split alone. :attr:`searched` says
+    how far its last decision went: ``None`` (no search), ``"probe"`` (the probe was not
+    exact) or ``"samples"`` (the sampled deals were solved).
     """
 
     def __init__(self, seed: Optional[int] = None, threshold: Optional[int] = None, samples: int = 12,
-                 node_limit: int = 6_000) -> None:
-        if threshold is None:        # the pure-Python solver is some 100x slower: a smaller endgame
-            threshold = DEFAULT_THRESHOLD if IMPLEMENTATION != "reference" else 12
-        for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1)):
+                 node_limit: Optional[int] = None, budget: Optional[int] = None,
+                 probe: Optional[int] = None, probes: int = 3) -> None:
+        if IMPLEMENTATION == "reference":      # the pure-Python solver is some 100x slower
+            budget = REFERENCE_BUDGET if budget is None else budget
+            threshold = REFERENCE_THRESHOLD if threshold is None else threshold
+        elif budget is None:
+            budget = DEFAULT_BUDGET
+        for name, v, low in (("threshold", threshold, 0), ("samples", samples, 1), ("node_limit", node_limit, 1),
+                             ("budget", budget, 1), ("probe", probe, 1), ("probes", probes, 1)):
+            if v is None and name in ("threshold", "node_limit", "probe"):
+                continue
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"ExpertBot {name} must be an int >= {low}, got {v!r}")
+        if probe is None:
+            probe = max(1, budget // (2 * samples))
+        elif probe > budget:
+            raise DdzError(f"ExpertBot probe must be at most the budget ({budget}), got {probe}")
         self.threshold = threshold
         self.samples = samples
         self.node_limit = node_limit
+        self.budget = budget
+        self.probe = probe
+        self.probes = probes
+        self.searched: Optional[str] = None
         self._rng = random.Random(seed)
 
     def __repr__(self) -> str:
-        return f"ExpertBot(threshold={self.threshold}, samples={self.samples}, node_limit={self.node_limit})"
+        return (f"ExpertBot(budget={self.budget}, probe={self.probe}, probes={self.probes}, samples={self.samples}, "
+                f"node_limit={self.node_limit}, threshold={self.threshold})")
 
     def seed(self, seed: Optional[int]) -> None:
         """Seed its random generator again (the bot protocol's helper calls it per hand)."""
@@ -290,6 +330,7 @@ class ExpertBot:
 
     # -- the play -----------------------------------------------------------------------
     def _play(self, obs: Observation, legal: List[Play]) -> Play:
+        self.searched = None
         if len(legal) == 1:
             return legal[0]
         hand = obs.hand
@@ -298,7 +339,7 @@ class ExpertBot:
             if p.num_cards == left and p:
                 return p
         choice = self._heuristic(obs, legal)
-        if obs.rules.players == 3 and sum(obs.cards_left) <= self.threshold:
+        if obs.rules.players == 3 and (self.threshold is None or sum(obs.cards_left) <= self.threshold):
             solved = self._endgame(obs, legal, choice)
             if solved is not None:
                 return solved
@@ -381,6 +422,8 @@ class ExpertBot:
 
     # -- the endgame ---------------------------------------------------------------------
     def _endgame(self, obs: Observation, legal: List[Play], choice: Play) -> Optional[Play]:
-        # too big to solve within the node limit when neither of the first two samples is
-        return solve_sampled(obs, legal, choice, sample_deals(obs, self._rng, self.samples), self.node_limit,
-                             give_up=2)
+        deals = sample_deals(obs, self._rng, self.samples)
+        found, searched = solve_budgeted(obs, legal, choice, deals, self.budget, self.probe, self.node_limit,
+                                         probes=self.probes)
+        self.searched = "samples" if searched else "probe"
+        return found

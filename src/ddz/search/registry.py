@@ -411,7 +411,13 @@ register("random", "ddz.search.bots:RandomBot", doc="a legal action uniformly at
 register("greedy", "ddz.search.bots:GreedyBot", doc="a deterministic heuristic (GreedyBot)")
 register("solver", "ddz.search.bots:SolverBot", options=_SEARCH,
          doc="GreedyBot, then perfect-information Monte Carlo with the endgame solver (SolverBot)")
-register("expert", "ddz.search.expert:ExpertBot", options=_SEARCH,
+_EXPERT = {"budget": Option(int, "positions (solver nodes) a decision may search", 1, 10 ** 10),
+           "probe": Option(int, "positions for each probe (a sampled deal; none exact: no search)", 1, 10 ** 10),
+           "probes": Option(int, "sampled deals tried as probes at most", 1, 10_000),
+           "samples": _SEARCH["samples"],
+           "node_limit": Option(int, "positions per sampled deal after the probe", 1, 10 ** 9),
+           "threshold": Option(int, "no search while more cards are left in all hands", 0, 54 * 2)}
+register("expert", "ddz.search.expert:ExpertBot", options=_EXPERT,
          doc="hand splitting, then the sampled endgame (ExpertBot; it improves over time)")
 register("expert-2026-12", "ddz.search.expert_2026_12:ExpertBot202612",
          doc="ExpertBot as of December 2026, frozen: a fixed opponent for strength over time")

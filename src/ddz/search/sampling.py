@@ -1,17 +1,18 @@
 """Perfect-information Monte Carlo for the search bots (RULES.md §5): deals sampled
 consistent with what a seat has seen (:func:`sample_deals`), each solved exactly
-(:func:`solve_sampled`); :class:`ddz.SolverBot` and :class:`ddz.ExpertBot` play by them."""
+(:func:`solve_sampled`, or :func:`solve_budgeted` under one node budget a decision);
+:class:`ddz.SolverBot` and :class:`ddz.ExpertBot` play by them."""
 
 from __future__ import annotations
 
 import random
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..core.cards import deck_counts
 from ..core.play import Play
 from ..game.observations import Observation
 
-__all__ = ["solve_sampled", "sample_deals"]
+__all__ = ["solve_sampled", "solve_budgeted", "sample_deals"]
 
 
 def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, node_limit: int,
@@ -59,6 +60,84 @@ def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, n
         if wins.get(p, 0) == best:
             return p
     return None  # pragma: no cover - the solver's moves are legal moves
+
+
+def _position(obs: Observation, hands, lp: int, fp: bool, last: Optional[int]):
+    from ..game.position import Position    # above the bots in the import floors (DESIGN.md)
+    return Position(hands, landlord=obs.landlord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
+                    rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+
+
+def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, budget: int, probe: int,
+                   node_limit: Optional[int] = None, min_solved: int = 1,
+                   probes: int = 1) -> Tuple[Optional[Play], bool]:
+    """Perfect-information Monte Carlo under one node budget (RULES.md §5): up to
+    ``probes`` of ``deals`` are solved one after the other with :func:`ddz.solve`, each
+    within ``probe`` positions, until one is exact; when none is, the position is deemed
+    too big and ``(None, False)`` comes back. Otherwise the other deals share what is
+    left of ``budget`` evenly (each at most ``node_limit`` too), solved in one
+    :func:`ddz.solve_batch` call, and the move that wins in the most exactly solved deals
+    is returned; ties go to ``preferred`` when it is among them, else to the first in
+    ``legal``'s order. Limited by positions, never by time: the same answer on any
+    machine. Every solve is in win mode, ``all_moves=True``, without the line of play.
+
+    :param obs: the play-phase observation of a three-player game.
+    :param legal: its legal plays. :param preferred: the tie-break move.
+    :param deals: a sequence or iterator of hand triples (:func:`sample_deals`), the
+        probes first; the rest are drawn only when a probe is exact.
+    :param budget: positions (nodes) for the whole decision, the probes' included (int).
+    :param probe: positions for each probe (int).
+    :param node_limit: positions per deal after the probes (``None``: no cap but the
+        shared budget).
+    :param min_solved: fewer exactly solved deals than this (the probe's included) give
+        no move.
+    :param probes: deals tried as probes at most (int >= 1).
+    :returns: ``(move, searched)``: ``searched`` is ``False`` when no probe was exact;
+        ``move`` is ``None`` then, or when too few deals were solved, or no move wins in
+        any deal.
+    """
+    from .solver import solve, solve_batch    # imported when a bot first searches (import floors)
+    lord = obs.landlord
+    lp = sum(1 for s, p in obs.plays if p and s == lord)
+    fp = any(p and s != lord for s, p in obs.plays)
+    last = obs.to_beat_seat if obs.to_beat is not None else None
+    deals = iter(deals)
+    sols = []
+    for _ in range(probes):
+        first = next(deals, None)
+        if first is None:
+            return None, False
+        sol = solve(_position(obs, first, lp, fp, last), all_moves=True, node_limit=probe, pv_plies=0)
+        budget -= sol.nodes
+        if sol.exact:
+            sols.append(sol)
+            break
+    if not sols:
+        return None, False
+    rest = [_position(obs, h, lp, fp, last) for h in deals]
+    if rest:
+        limit = budget // len(rest)
+        if node_limit is not None:
+            limit = min(limit, node_limit)
+        if limit >= 1:
+            sols += solve_batch(rest, all_moves=True, node_limit=limit, pv_plies=0)
+    wins: dict = {}
+    solved = 0
+    for sol in sols:
+        if not sol.exact:
+            continue
+        solved += 1
+        for m in sol.moves:
+            wins[m] = wins.get(m, 0) + 1
+    if solved < min_solved or not wins:
+        return None, True
+    best = max(wins.values())
+    if wins.get(preferred, 0) == best:
+        return preferred, True
+    for p in legal:
+        if wins.get(p, 0) == best:
+            return p, True
+    return None, True  # pragma: no cover - the solver's moves are legal moves
 
 
 def sample_deals(obs: Observation, rng: random.Random, samples: int):
