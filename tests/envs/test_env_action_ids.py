@@ -69,6 +69,20 @@ def test_the_id_boundary_of_game_and_the_env_table():
     assert issubclass(ddz.ActionTypeError, ddz.ActionIdError) and "ActionTypeError" in ddz.__all__
 
 
+def test_an_env_table_refuses_a_game_of_another_rule_set():
+    """Ids mean other actions under other rules (a four-player game's bid is a play of the
+    three-player table): every method of the table refuses such a game, which stays as it was."""
+    table = env_actions(ddz.Rules())
+    game = ddz.Game(ddz.Rules.four_player(), seed=1)
+    before = game.to_record()
+    for call in (lambda: table.legal_ids(game), lambda: table.mask(game), lambda: table.game_action(game, 0),
+                 lambda: table.step(game, int(game.legal_ids()[-1]))):
+        with pytest.raises(ddz.DdzError, match="not this action table's"):
+            call()
+    assert game.to_record() == before
+    table.step(ddz.Game(ddz.Rules(), seed=1), 0)                 # an equal rule set is this table's
+
+
 @needs_gymnasium
 def test_the_vector_env_raises_on_actions_that_are_not_integers():
     try:

@@ -123,9 +123,10 @@ def test_expert_bids_doubles_and_plays_full_games():
     ddz.search.bots.play_hand(four, [ExpertBot(seed=s, budget=SMALL) for s in range(4)])
     assert four.result is not None
     for bad in ({"samples": 0}, {"threshold": -1}, {"node_limit": "many"}, {"budget": 0}, {"budget": 1.5},
-                {"probe": True}, {"budget": 100, "probe": 101}, {"probes": 0}):
+                {"probe": True}, {"probes": 0}):
         with pytest.raises(ddz.DdzError):
             ExpertBot(**bad)
+    assert ExpertBot(budget=100, probe=101).probe == 100      # a probe is within the budget
 
 
 def _searched_decisions(seeds, **kw):

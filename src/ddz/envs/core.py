@@ -164,13 +164,24 @@ class EnvActions:
         self.size = p + AUCTION_IDS
         self._rob = rules.bidding == "rob"
 
+    def _game(self, game: object) -> Game:
+        """``game``, a :class:`ddz.Game` of this table's rule set (another rule set's ids
+        mean other actions). :raises DdzError: otherwise."""
+        if not isinstance(game, Game):
+            _game_arg(game)
+        rules = game.rules
+        if rules is not self.rules and rules != self.rules:
+            raise DdzError(f"the game plays {rules!r}, not this action table's {self.rules!r}: its ids "
+                           f"mean other actions (ddz.envs.env_actions(game.rules) is its table)")
+        return game
+
     def legal_ids(self, game: Game) -> npt.NDArray[np.int32]:
         """The legal env ids of the seat to act in ``game``, ascending.
 
         :returns: a new ``int32`` array (empty once the hand is over).
-        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
+        :raises DdzError: ``game`` is not a :class:`ddz.Game` of this rule set.
         """
-        return _game_arg(game).legal_ids()
+        return self._game(game).legal_ids()
 
     def env_id(self, phase: Phase, action: Any) -> int:
         """The env id of a bidding, doubling or opening action of :meth:`Game.legal_actions`.
@@ -194,9 +205,9 @@ class EnvActions:
     def mask(self, game: Game, out: Optional[np.ndarray] = None) -> npt.NDArray[np.int8]:
         """The legal ids of ``game`` as an ``int8[size]`` 0/1 mask (into ``out`` if given).
 
-        :raises DdzError: ``game`` is not a :class:`ddz.Game`, or ``out`` is not a writeable
+        :raises DdzError: ``game`` is not a :class:`ddz.Game` of this rule set, or ``out`` is not a writeable
             ``int8[size]`` array."""
-        return _game_arg(game).action_mask(out)
+        return self._game(game).action_mask(out)
 
     def game_action(self, game: Game, action_id: Any) -> Any:
         """The :meth:`ddz.Game.step` action of env id ``action_id`` in ``game``'s phase.
@@ -204,9 +215,9 @@ class EnvActions:
         :raises ActionTypeError: not an integer (also a :class:`TypeError`).
         :raises ActionIdError: an integer outside ``0..size-1``.
         :raises IllegalActionError: an id of another phase (e.g. a bid while playing).
-        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
+        :raises DdzError: ``game`` is not a :class:`ddz.Game` of this rule set.
         """
-        return _game_arg(game).action_of_id(action_id)   # the game's id boundary checks it
+        return self._game(game).action_of_id(action_id)   # the game's id boundary checks it
 
     def step(self, game: Game, action_id: Any) -> None:
         """Play env id ``action_id`` in ``game``: :meth:`ddz.Game.step_id`, the game's ids
@@ -214,9 +225,9 @@ class EnvActions:
 
         :raises ActionTypeError, ActionIdError, IllegalActionError: as :meth:`game_action`
             and :meth:`ddz.Game.step`; the game is unchanged then.
-        :raises DdzError: ``game`` is not a :class:`ddz.Game`.
+        :raises DdzError: ``game`` is not a :class:`ddz.Game` of this rule set.
         """
-        _game_arg(game).step_id(action_id)
+        self._game(game).step_id(action_id)
 
     def describe(self, action_id: int) -> str:
         """Text for env id ``action_id``: ``"pass"``, play notation or an auction action.

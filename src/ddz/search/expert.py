@@ -251,7 +251,8 @@ class ExpertBot:
         ``DDZ_NO_EXTENSIONS=1``, where the solver is the pure-Python reference).
     :param samples: deals sampled per searched decision, the probe's included (int >= 1;
         default 12).
-    :param probe: positions for each probe (int >= 1, at most ``budget``; default
+    :param probe: positions for each probe (int >= 1; one above ``budget`` counts as
+        ``budget``; default
         ``budget // (2 * samples)``, 12,500 with the default budget).
     :param probes: deals tried one after the other, each within ``probe`` positions,
         until one is solved exactly; when none is, the search is skipped and the split
@@ -261,8 +262,7 @@ class ExpertBot:
     :param threshold: an optional upper gate: no search while more than this many cards
         are left in all hands (int >= 0; default ``None``: the probe alone decides;
         :data:`REFERENCE_THRESHOLD` under ``DDZ_NO_EXTENSIONS=1``).
-    :raises DdzError: a bad number (not an int, below its minimum, a probe above the
-        budget).
+    :raises DdzError: a bad number (not an int, or below its minimum).
 
     With four players (RULES.md §7) it plays by the split alone. :attr:`searched` says
     how far its last decision went: ``None`` (no search), ``"probe"`` (the probe was not
@@ -283,10 +283,9 @@ class ExpertBot:
                 continue
             if isinstance(v, bool) or not isinstance(v, int) or v < low:
                 raise DdzError(f"ExpertBot {name} must be an int >= {low}, got {v!r}")
-        if probe is None:
-            probe = max(1, budget // (2 * samples))
-        elif probe > budget:
-            raise DdzError(f"ExpertBot probe must be at most the budget ({budget}), got {probe}")
+        # a probe searches within the decision's budget: one above it is the budget (an
+        # error here would only surface as a forfeit of every hand in the arena)
+        probe = max(1, budget // (2 * samples)) if probe is None else min(probe, budget)
         self.threshold = threshold
         self.samples = samples
         self.node_limit = node_limit
