@@ -145,3 +145,20 @@ def test_the_deal_generators_unpickle_in_the_other_leg():
     assert stream_type == ("PyDealStream" if other else "DealStream")
     assert stream_draws == [gens[0].randrange(1000) for _ in range(20)]
     assert legacy_draws == [gens[1].randrange(1000) for _ in range(20)]
+
+
+def test_a_missing_compiled_module_is_named_once():
+    """A broken build (the compiled core missing) is an ImportError that says so once, even
+    when the module that failed was imported by another compiled one."""
+    script = ("import sys\n"
+              "class Block:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name == 'ddz.core._core':\n"
+              "            raise ImportError('blocked on purpose')\n"
+              "sys.meta_path.insert(0, Block())\n"
+              "import ddz\n")
+    env = {k: v for k, v in os.environ.items() if k != "DDZ_NO_EXTENSIONS"}
+    res = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert res.returncode != 0
+    last = res.stderr.strip().splitlines()[-1]
+    assert last.count("failed to import") == 1 and "blocked on purpose" in last, last

@@ -110,6 +110,8 @@ def compiled(name: str, what: str):
     try:
         return importlib.import_module(f"ddz.{name}")
     except ImportError as exc:
+        if str(exc).startswith("ddz: ") and "failed to import" in str(exc):
+            raise          # a compiled module imported by this one said it already
         raise ImportError(
             f"ddz: {what} failed to import: {exc}. Reinstall ddz so that it compiles, or "
             "set DDZ_NO_EXTENSIONS=1 to use the pure-Python path on purpose.") from exc
