@@ -165,12 +165,14 @@ class EnvActions:
         self._rob = rules.bidding == "rob"
 
     def _game(self, game: object) -> Game:
-        """``game``, a :class:`ddz.Game` of this table's rule set (another rule set's ids
-        mean other actions). :raises DdzError: otherwise."""
+        """``game``, a :class:`ddz.Game` whose ids are this table's: the same move rules
+        (the plays' ids) and auction words (``rob`` or points); other fields, such as
+        ``all_pass``, number nothing. :raises DdzError: otherwise."""
         if not isinstance(game, Game):
             _game_arg(game)
         rules = game.rules
-        if rules is not self.rules and rules != self.rules:
+        if rules is not self.rules and ((rules.bidding == "rob") != self._rob
+                                        or rules.move_rules != self.rules.move_rules):
             raise DdzError(f"the game plays {rules!r}, not this action table's {self.rules!r}: its ids "
                            f"mean other actions (ddz.envs.env_actions(game.rules) is its table)")
         return game
