@@ -103,16 +103,29 @@ WHEEL_SUBSET_HEAVY = (
 )
 
 
+#: The tests of a Linux serial wheel's leg (``"kernels"``, tools/pythons.py ``Python.leg``):
+#: what differs between the OpenMP and the serial wheel of one Python, i.e. the two modules
+#: built with OpenMP (the action table's batch kernels, the vector game and its threads) and
+#: the kernels' safety and regressions, plus what the package says about itself. Every
+#: test in these files is marked ``kernels``; they need pytest, hypothesis and gymnasium
+#: only (tools/pythons.py KERNELS_NEEDS).
+KERNEL_TESTS = ("game/test_actions.py", "envs/test_vector.py", "envs/test_gym_vector.py",
+                "envs/test_env_action_ids.py", "core/test_parallel.py", "test_kernel_safety.py",
+                "test_kernel_regressions.py", "test_packaging.py")
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "crosscheck: compares the core with the reference")
     config.addinivalue_line("markers", "wheel: in the wheel legs' subset (tests/conftest.py WHEEL_SUBSET)")
+    config.addinivalue_line("markers", "kernels: in a serial wheel's leg (tests/conftest.py KERNEL_TESTS)")
 
 
-def in_wheel_subset(path) -> bool:
-    """Whether the test file ``path`` is under one of ``WHEEL_SUBSET``'s paths."""
+def in_wheel_subset(path, paths=WHEEL_SUBSET) -> bool:
+    """Whether the test file ``path`` is under one of ``paths`` (``WHEEL_SUBSET``'s or
+    ``KERNEL_TESTS``'), relative to tests/."""
     tests = pathlib.Path(__file__).resolve().parent
     where = pathlib.Path(path).resolve()
-    return tests in where.parents and where.relative_to(tests).as_posix().startswith(WHEEL_SUBSET)
+    return tests in where.parents and where.relative_to(tests).as_posix().startswith(paths)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -122,6 +135,8 @@ def pytest_collection_modifyitems(config, items):
             node = pathlib.Path(item.path).resolve().relative_to(tests).as_posix() + "::" + item.name
             if not node.startswith(WHEEL_SUBSET_HEAVY):
                 item.add_marker(pytest.mark.wheel)
+        if in_wheel_subset(item.path, KERNEL_TESTS):
+            item.add_marker(pytest.mark.kernels)
 
 
 def pytest_runtest_logreport(report):

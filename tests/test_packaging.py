@@ -186,16 +186,17 @@ def test_one_list_of_pythons_fails_when_one_is_edited_alone(tmp_path):
 
 
 def test_wheel_legs_run_the_listed_tests(request):
-    """A Linux wheel without OpenMP gets the subset (its OpenMP sibling runs the line's
-    tests); elsewhere a wheel runs the line's tests. The subset's paths exist, hold the
-    tests of the compiled modules, and this file is in it."""
+    """A Linux wheel without OpenMP gets the kernels' tests (its OpenMP sibling runs the
+    line's tests); elsewhere a wheel runs the line's tests. The subset's paths exist, hold
+    the tests of the compiled modules, and this file is in it and in the kernels' tests."""
     import conftest
     pythons = _tools_module("pythons")
     full = next(p for p in pythons.read() if p.tests == "full")
     assert full.leg(openmp=True, platform="linux") == "full"
-    assert full.leg(openmp=False, platform="linux") == "subset"
+    assert full.leg(openmp=False, platform="linux") == "kernels"
     assert full.leg(openmp=False, platform="darwin") == full.leg(openmp=False, platform="win32") == "full"
     assert pythons.pytest_args("full") == [] and pythons.pytest_args("subset") == ["-m", "wheel and not slow"]
+    assert pythons.pytest_args("kernels") == ["-m", "kernels and not slow"]
     tests = ROOT / "tests"
     for path in conftest.WHEEL_SUBSET:
         assert (tests / path).exists(), path
@@ -203,6 +204,12 @@ def test_wheel_legs_run_the_listed_tests(request):
     assert conftest.in_wheel_subset(tests / "core" / "test_core_crosscheck.py")
     assert not conftest.in_wheel_subset(tests / "web" / "test_web.py")
     assert request.node.get_closest_marker("wheel") is not None
+    # a serial wheel's tests: the two OpenMP modules' own, every file under the subset too
+    for path in conftest.KERNEL_TESTS:
+        assert (tests / path).is_file() and conftest.in_wheel_subset(tests / path), path
+    assert conftest.in_wheel_subset(tests / "envs" / "test_vector.py", conftest.KERNEL_TESTS)
+    assert not conftest.in_wheel_subset(tests / "search" / "test_solver.py", conftest.KERNEL_TESTS)
+    assert request.node.get_closest_marker("kernels") is not None
 
 
 def test_wheel_contents_rule():

@@ -21,6 +21,11 @@ BUILT = ("here", "workflow")
 TESTS = ("full", "subset")
 #: the pytest marker expression of a "subset" leg (the marker: tests/conftest.py)
 SUBSET_MARKEXPR = "wheel and not slow"
+#: ... and of a "kernels" leg: a Linux serial wheel's (the marker: tests/conftest.py)
+KERNELS_MARKEXPR = "kernels and not slow"
+#: what a "kernels" leg installs beside the wheel (the test extra's lines for these names
+#: give the versions): its tests need nothing else, and a skip there fails the leg
+KERNELS_NEEDS = ("pytest", "hypothesis", "gymnasium")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,22 +52,25 @@ class Python:
         return "cp3" + str(self.minor)
 
     def leg(self, *, openmp: bool, platform: str = sys.platform) -> str:
-        """The tests a wheel of this Python gets: ``"full"`` or ``"subset"``.
+        """The tests a wheel of this Python gets: ``"full"``, ``"subset"`` or ``"kernels"``.
 
-        The line's own ``tests``, except that a Linux wheel without OpenMP gets the subset:
-        on Linux it is the serial companion of an OpenMP wheel of the same Python, which
-        differs from it only in the two modules with OpenMP (which the subset tests) and
-        runs the line's tests itself. On macOS and Windows every wheel is serial and runs
-        the line's tests.
+        The line's own ``tests``, except that a Linux wheel without OpenMP gets
+        ``"kernels"`` (``-m "kernels and not slow"``, tests/conftest.py KERNEL_TESTS: the
+        tests of the two modules built with OpenMP, ``ddz.game._actions`` and
+        ``ddz.envs._vector``, and of the kernels' safety): on Linux it is the serial
+        companion of an OpenMP wheel of the same Python built from the same unpacked sdist
+        in the same venv, whose other four modules are the same objects (tools/build-wheels
+        shares them through ccache), and that wheel runs the line's tests. On macOS and
+        Windows every wheel is serial and runs the line's tests.
         """
         if platform.startswith("linux") and not openmp:
-            return "subset"
+            return "kernels"
         return self.tests
 
 
 def pytest_args(leg: str) -> List[str]:
     """The pytest arguments of a test leg (none for the full suite)."""
-    return [] if leg == "full" else ["-m", SUBSET_MARKEXPR]
+    return {"full": [], "subset": ["-m", SUBSET_MARKEXPR], "kernels": ["-m", KERNELS_MARKEXPR]}[leg]
 
 
 def read(path: pathlib.Path = FILE) -> List[Python]:

@@ -19,7 +19,8 @@ against the installed package (never the checkout's ``src/``).
    ``--wheel-leg`` (the wheel builds' test command: ``tools/build-wheels`` and
    cibuildwheel) runs the tests that ``tools/pythons.txt`` gives the running Python: the
    full suite, or the subset ``-m "wheel and not slow"`` (``tests/conftest.py``); a Linux
-   wheel without OpenMP gets the subset (``tools/pythons.py``, ``Python.leg``).
+   wheel without OpenMP gets the kernels' tests, ``-m "kernels and not slow"``
+   (``tools/pythons.py``, ``Python.leg``).
 4. ``python -m pytest <repo>/tests PYTEST_ARGS`` from a temporary directory (test paths
    among the arguments replace ``<repo>/tests``). The typing check
    (``tests/test_typing.py``: mypy ``--strict`` on ``tests/typing``) is part of it.
