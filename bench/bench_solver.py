@@ -64,7 +64,12 @@ PUZZLES = json.loads((ROOT / "tests" / "data" / "endgame_puzzles.json").read_tex
 CARDS = np.repeat(np.arange(15), [4] * 13 + [1, 1])
 RANKS = "3456789TJQKA2"
 ORDER = {c: i for i, c in enumerate(RANKS + "BR")}
-FEATURES = {"none": 0, "control-win": 1, "relabelled keys": 2, "both (default)": 3}
+# win mode's optional prunings (ddz.search._solver FEAT_*; bit 256, the win-mode search
+# inside score mode, is on by default and changes nothing in win mode); the last row adds
+# the opt-in static wins (64: an answer no opponent beats, then control-win; 128: a
+# farmer's lead the partner goes out on)
+FEATURES = {"none": 0, "control-win": 1, "relabelled keys": 2, "both (default)": 259,
+            "default + static wins": 259 | 64 | 128}
 
 
 class CpuLimit:

@@ -155,6 +155,37 @@ def test_score_mode_agrees_with_reference_minimax(seats, rules):
         assert end.over and end.final_score() == sol.value
 
 
+@pytest.mark.skipif(NO_EXTENSIONS, reason="the compiled search's optional pruning")
+@pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
+def test_score_mode_hands_plus_or_minus_one_to_the_win_search(monkeypatch, rules):
+    """Where neither spring can happen any more and no hand holds a bomb or the rocket,
+    the score is +1 or -1 (RULES.md §6) and score mode asks the win-mode search
+    (FEAT_WIN_IN_SCORE): value, winning moves and line equal the plain score search's, on
+    dealt 6/6/6 hands (where it happens deep in the tree) and on positions past both
+    springs (at the root)."""
+    import ddz.search.solver as S
+    rng = np.random.default_rng(1500 + 10 * (rules is REPEAT))
+    positions = []
+    for _ in range(6):
+        deck = rng.permutation(CARDS)
+        hands = [np.bincount(deck[k:k + 6], minlength=15).tolist() for k in (0, 6, 12)]
+        positions.append(Position(hands, rules=rules))
+        positions.append(Position(hands, rules=rules, to_move=1, landlord_plays=2, farmers_played=True))
+    fewer, default = 0, S._FEATURES
+    assert default & 256
+    for pos in positions:
+        answers, nodes = set(), []
+        for bits in (default, default & ~256):
+            monkeypatch.setattr(S, "_FEATURES", bits)
+            sol = solve(pos, score=True, all_moves=True)
+            assert sol.exact
+            answers.add((sol.value, tuple(sol.moves), tuple(sol.pv)))
+            nodes.append(sol.nodes)
+        assert len(answers) == 1, str(pos)
+        fewer += nodes[0] < nodes[1]
+    assert fewer >= len(positions) // 2          # the win-mode path did run
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULESETS, ids=RULE_IDS)
 @pytest.mark.parametrize("seats", [2, 3])
@@ -232,7 +263,15 @@ def test_helper_threads_give_the_same_answer(monkeypatch, score):
     rng = np.random.default_rng(2026)
     positions = [_wz(name) for name in ("WZ5", "WZ7", "WZ8")] if not score else []
     while len(positions) < (3 if not score else 2) + 3:
-        pos = _random_position(rng, 3, STANDARD, 21)
+        if not score:
+            pos = _random_position(rng, 3, STANDARD, 21)
+        else:
+            # dealt 8/8/8, the landlord leading: big enough in score mode that the
+            # helpers join (a poll comes every 8,192 positions)
+            deck = rng.permutation(CARDS)
+            pos = Position([np.bincount(deck[k:k + 8], minlength=15) for k in (0, 8, 16)])
+            if solve(pos, score=True, threads=1).nodes < 20_000:
+                continue
         if not pos.over and sum(pos.cards_left) >= 17:
             positions.append(pos)
     for pos in positions:

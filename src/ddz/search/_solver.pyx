@@ -198,7 +198,7 @@ cdef enum:
     SMALL_ENTRIES_LOG = 10 # a search of 20 cards or fewer starts on 2**10 entries (64 KiB: stays in cache)
     FEAT_CW = 1            # the control-win test at a lead (win mode)
     FEAT_CANON = 2         # states equal up to empty ranks share table entries
-    FEAT_DEFAULT = 3
+    FEAT_DEFAULT = 259     # FEAT_CW | FEAT_CANON | FEAT_WIN_IN_SCORE
     CW_SAFE_MAX = 48       # safe plays kept for the control-win test
     CW_STEPS = 4096        # its search steps
     PREFETCH_AHEAD = 4     # children whose table slots are prefetched ahead
@@ -208,6 +208,12 @@ cdef enum:
     FEAT_DFPN_H = 8        # df-pn: first proof and disproof numbers from the hands (else 1 and 1)
     FEAT_DFPN_MAX = 16     # df-pn: a sum over children counted as their largest plus one per other open child
     FEAT_DFPN_EPS = 32     # df-pn: the 1 + 1/4 threshold (fewer switches between siblings)
+    FEAT_SW = 64           # win mode: an answer no opponent beats, then control-win (static_win)
+    FEAT_FEED = 128        # win mode: a farmer's lead the partner goes out on (static_win)
+    FEAT_WIN_IN_SCORE = 256  # score mode: a state whose score can only be +1 or -1 by the win-mode search
+    WIN_IN_SCORE = 3       # the landlord-plays field of a win-mode state inside a score search
+    SW_SPLIT_MAX = 3       # static_win tries an answer leaving a hand of at most this split_count
+    SW_ANSWERS = 8         # safe answers tried by static_win
     PN_INF = 1 << 30       # df-pn: an infinite proof or disproof number
     DBUCKET = 4            # df-pn: entries per table bucket
 
@@ -776,6 +782,99 @@ cdef int control_win(Ctx* c, int p, Py_ssize_t base, Py_ssize_t n) noexcept nogi
     return cw_dfs(c, c.packed[p], safe, ns, 0)
 
 
+cdef inline int no_doubling_left(Ctx* c) noexcept nogil:
+    """1 when no hand holds a bomb or the rocket (one deck, bombs of four: otherwise 0,
+    "cannot tell"), so no play doubles the score any more (RULES.md §6)."""
+    cdef int q
+    if not plain_options(c.o):
+        return 0
+    for q in range(c.n):
+        if (c.packed[q] & <uint64_t>0x0CCCCCCCCCCCCCULL) or (c.hands[q][13] and c.hands[q][14]):
+            return 0
+    return 1
+
+
+cdef int sw_split = SW_SPLIT_MAX        # static_win's gate (a measuring hook may change it)
+
+
+def _sw_params(int split):
+    """Measuring hook: the largest split_count of the hand an answer leaves that static_win
+    tries."""
+    global sw_split
+    sw_split = split
+
+
+cdef int static_win(Ctx* c, int p, int64_t tb, Py_ssize_t base, Py_ssize_t n) noexcept nogil:
+    """1 when seat ``p``'s side surely wins (win mode), ``p`` to move with the legal moves
+    ``c.arena[base:base + n]`` (``c.top`` past them), by one of two sufficient tests
+    beyond :func:`control_win` (RULES.md §5; 0 may mean "cannot tell"):
+
+    * answering ``tb``: an answer no opponent can beat, after which ``p`` leads again
+      (every opponent must pass; a partner may pass, and the farmers choose so) from a
+      hand that the control-win test wins (safe leads, then one last play);
+    * leading as a farmer of three: a play after which the partner's whole hand is one
+      play that beats it, the partner moving next, or the landlord, who moves next,
+      surely unable to beat it.
+    """
+    cdef Beaters opp[2]
+    cdef uint64_t cand[SW_ANSWERS]
+    cdef uint64_t safe[CW_SAFE_MAX]
+    cdef int64_t outq[MAX_READINGS]
+    cdef int64_t* raw
+    cdef int64_t code
+    cdef int q, k = 0, nc = 0, ns = 0, kq, j, plain = plain_options(c.o)
+    cdef Py_ssize_t i, m
+    for q in range(c.n):
+        if is_landlord_side(c, q) != is_landlord_side(c, p):
+            beaters_of(c.hands[q], &opp[k])
+            k += 1
+    if tb == 0:
+        if c.n != 3 or p == c.landlord or not (c.features & FEAT_FEED):
+            return 0
+        q = 3 - p - c.landlord                       # the partner
+        if c.left[q] > c.o.max_hand or not maybe_one_play(c.packed[q]):
+            return 0
+        kq = readings_codes(c.o, c.hands[q], outq)
+        for i in range(n):
+            code = c.arena[base + i].code
+            if code == 0 or ((p + 1) % 3 != q and not safe_play(c, p, code, opp, k, plain)):
+                continue
+            for j in range(kq):
+                if outq[j] and beats_opts(c.o, outq[j], code):
+                    return 1
+        return 0
+    if not (c.features & FEAT_SW):
+        return 0
+    for i in range(n):
+        code = c.arena[base + i].code
+        if code != 0 and code_cards(code) < c.left[p] and split_count(c.packed[p] - pack_code(code)) <= sw_split \
+                and safe_play(c, p, code, opp, k, plain):
+            cand[nc] = pack_code(code)
+            nc += 1
+            if nc == SW_ANSWERS:
+                break
+    if nc == 0:
+        return 0
+    # p's leads from its whole hand, above this node's moves; the safe ones
+    if not grow(c, c.max_moves):
+        return 0
+    raw = <int64_t*>(c.arena + c.top)
+    m = legal_codes(c.o, c.hands[p], 0, raw, c.max_moves)
+    if m > c.max_moves:
+        return 0
+    for i in range(m):
+        if raw[i] != 0 and safe_play(c, p, raw[i], opp, k, plain):
+            safe[ns] = pack_code(raw[i])
+            ns += 1
+            if ns == CW_SAFE_MAX:
+                break
+    for j in range(nc):
+        c.cw_budget = CW_STEPS
+        if cw_dfs(c, c.packed[p] - cand[j], safe, ns, 0):
+            return 1
+    return 0
+
+
 # -- the transposition table ----------------------------------------------------------
 
 cdef uint64_t ONES12 = <uint64_t>0x111111111111ULL      # the low bit of ranks 3..A
@@ -984,7 +1083,8 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         c.aborted = 1
         return 0
     if not c.score:
-        llp = 0
+        if llp != WIN_IN_SCORE:
+            llp = 0
         fp = 0
     # forced passes: step through without a table probe
     while tb != 0 and forced_pass(c, p, tb):
@@ -995,6 +1095,19 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         p = np_
     if not c.score and goes_out(c, p, tb):
         return terminal(c, p, 0, 0)
+    if c.score and llp == 2 and fp and (c.features & FEAT_WIN_IN_SCORE) and no_doubling_left(c):
+        # neither spring can happen any more (the landlord played twice, a farmer once)
+        # and no hand holds a bomb or the rocket: the score is +1 or -1, who wins, which
+        # the win-mode search (its static tests on) answers; its states are stored apart
+        # (the meta's landlord plays WIN_IN_SCORE), valued in the same units
+        if alpha >= 1:
+            return 1                 # an upper bound: the value is at most 1
+        if beta <= -1:
+            return -1                # a lower bound
+        c.score = 0
+        v = search(c, p, tb, last, WIN_IN_SCORE, 0, -1, 1)
+        c.score = 1
+        return v
     maxing = is_landlord_side(c, p)
     a0 = alpha
     b0 = beta
@@ -1032,7 +1145,8 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     if prefetching:
         for i in range(n if n < PREFETCH_AHEAD else PREFETCH_AHEAD):
             prefetch_child(c, p, hp, tb, last, llp, fp, nllp, nfp, c.arena[base + i].code)
-    if tb == 0 and not c.score and (c.features & FEAT_CW) and control_win(c, p, base, n):
+    if not c.score and (((c.features & FEAT_CW) and tb == 0 and control_win(c, p, base, n))
+                        or ((c.features & (FEAT_SW | FEAT_FEED)) and static_win(c, p, tb, base, n))):
         c.top = base
         best = terminal(c, p, 0, 0)
         store(c, slot, &kk, best, 0, B_EXACT)
@@ -1306,7 +1420,8 @@ cdef void mid(Ctx* c, int p, int64_t tb, int last, const Key* kk, uint32_t thpn,
         c.aborted = 1
         return
     c.top = base + n
-    if tb == 0 and (c.features & FEAT_CW) and control_win(c, p, base, n):
+    if ((c.features & FEAT_CW) and tb == 0 and control_win(c, p, base, n)) or \
+            ((c.features & (FEAT_SW | FEAT_FEED)) and static_win(c, p, tb, base, n)):
         c.top = base
         decided(c, p, opn, odn)
         dstore(c, kk, opn[0], odn[0], 1)

@@ -308,7 +308,8 @@ def _move_order(play: Play):
 
 # -- the compiled path ----------------------------------------------------------------
 
-_FEATURES = 3               # the search's optional prunings (ddz.search._solver FEAT_*; bench_solver.py toggles them)
+_FEATURES = 259             # the search's optional prunings (ddz.search._solver FEAT_*: control-win, relabelled
+                            # keys, win mode inside score mode; bench_solver.py toggles them)
 _local = threading.local()
 _PLAYS = {}                 # code -> Play (plays do not depend on the rule set)
 
