@@ -106,12 +106,12 @@ WHEEL_SUBSET_HEAVY = (
 #: The tests of a Linux serial wheel's leg (``"kernels"``, tools/pythons.py ``Python.leg``):
 #: what differs between the OpenMP and the serial wheel of one Python, i.e. the two modules
 #: built with OpenMP (the action table's batch kernels, the vector game and its threads) and
-#: the kernels' safety and regressions, plus what the package says about itself. Every
-#: test in these files is marked ``kernels``; they need pytest, hypothesis and gymnasium
-#: only (tools/pythons.py KERNELS_NEEDS).
+#: the kernels' safety and regressions. Every test in these files is marked ``kernels``;
+#: they need pytest, hypothesis and gymnasium only (tools/pythons.py KERNELS_NEEDS; a
+#: skip in one of these files fails the leg, tools/build-wheels reads this tuple).
 KERNEL_TESTS = ("game/test_actions.py", "envs/test_vector.py", "envs/test_gym_vector.py",
                 "envs/test_env_action_ids.py", "core/test_parallel.py", "test_kernel_safety.py",
-                "test_kernel_regressions.py", "test_packaging.py")
+                "test_kernel_regressions.py")
 
 
 def pytest_configure(config):
