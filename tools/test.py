@@ -32,7 +32,6 @@ tools/test.py --no-install`` is the pure-Python leg.
 
 from __future__ import annotations
 
-import os
 import pathlib
 import platform
 import subprocess

@@ -250,3 +250,26 @@ def test_python_side_answers_equal_openspiels_own(params):
                 break
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_bad_arguments_are_named():
+    """An outcome that is no card, a seat that is not a seat: a DdzError naming it (no
+    IndexError, no wrong text from a negative index); a numpy int is a seat."""
+    import numpy as np
+    game = pyspiel.load_game("python_ddz")
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])          # the first bidder
+    outcomes = [a for a, _ in state.chance_outcomes()]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, outcomes[0]).startswith("deal ")
+    for bad in (max(outcomes) + 1, min(outcomes) - 1):
+        with pytest.raises(ddz.DdzError, match=f"chance outcome {bad} is no card"):
+            state.action_to_string(pyspiel.PlayerId.CHANCE, bad)
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    for bad in ("a", -1, 3, True, 1.0):
+        with pytest.raises(ddz.DdzError, match="seat must be 0..2"):
+            state.resample_from_infostate(bad, rng)
+    seat = state.current_player()
+    assert (state.resample_from_infostate(np.int64(seat), rng).information_state_string(seat)
+            == state.information_state_string(seat))

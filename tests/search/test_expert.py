@@ -3,6 +3,7 @@ only what its seat may see."""
 
 import random
 
+import numpy as np
 import pytest
 
 import ddz
@@ -127,6 +128,7 @@ def test_expert_bids_doubles_and_plays_full_games():
         with pytest.raises(ddz.DdzError):
             ExpertBot(**bad)
     assert ExpertBot(budget=100, probe=101).probe == 100      # a probe is within the budget
+    assert type(ExpertBot(budget=np.int64(100)).budget) is int     # numpy's integers are ints
 
 
 def _searched_decisions(seeds, **kw):

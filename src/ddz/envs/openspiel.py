@@ -331,6 +331,9 @@ class DdzState(pyspiel.State):
                 return (f"face-up card at deal position {action}" if conf.face_up
                         else f"seat {action} bids first")
             c = action - conf.card_base
+            if not 0 <= c < len(conf.card_text):
+                raise DdzError(f"chance outcome {action} is no card of this game "
+                               f"({conf.card_base}..{conf.card_base + len(conf.card_text) - 1})")
             return f"deal {conf.card_text[c]}" + (f" of deck {c // 54 + 1}" if conf.decks > 1 else "")
         return _obs.action_text(conf, action, self._s)
 
@@ -352,7 +355,7 @@ class DdzState(pyspiel.State):
             rng = random.Random()
         else:
             rng = random.Random(int(probability_sampler() * 2 ** 52))
-        return _sample.resample(self, int(player_id), rng)
+        return _sample.resample(self, player_id, rng)
 
 
 def new_game(conf: GameConf, first: int, dealt: List[int], bottom: List[int], redeals: int,

@@ -11,7 +11,7 @@ the sizes of the tensors and the bounds OpenSpiel asks for. Nothing here imports
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Tuple
 
 from ..core.cards import NUM_RANKS, SMALL_JOKER, Card, Suit
 from ..core.play import PlayType

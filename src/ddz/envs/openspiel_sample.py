@@ -15,6 +15,7 @@ drawn again. A farmer's double that ``p`` has not seen yet is drawn uniformly.
 
 from __future__ import annotations
 
+import numbers
 import random
 from math import comb
 from typing import Any, Dict, List, Optional, Tuple
@@ -209,8 +210,9 @@ def resample(state: Any, seat: int, rng: random.Random, exact: bool = True) -> A
     """
     s = state._s
     conf = s.conf
-    if not (isinstance(seat, int) and 0 <= seat < conf.seats):
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < conf.seats:
         raise DdzError(f"resample_from_infostate: seat must be 0..{conf.seats - 1}, got {seat!r}")
+    seat = int(seat)
     if conf.start is not None:
         return state.clone()     # an open endgame: every seat sees everything
     k = knowledge_of(s, seat)

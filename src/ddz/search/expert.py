@@ -38,6 +38,7 @@ It sees only what its seat may see: its decisions are functions of the
 
 from __future__ import annotations
 
+import numbers
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -281,8 +282,11 @@ class ExpertBot:
                              ("budget", budget, 1), ("probe", probe, 1), ("probes", probes, 1)):
             if v is None and name in ("threshold", "node_limit", "probe"):
                 continue
-            if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < low:
                 raise DdzError(f"ExpertBot {name} must be an int >= {low}, got {v!r}")
+        # numpy's integers are ints here (a sweep over np.arange, say)
+        threshold, samples, node_limit, budget, probe, probes = (
+            None if v is None else int(v) for v in (threshold, samples, node_limit, budget, probe, probes))
         # a probe searches within the decision's budget: one above it is the budget (an
         # error here would only surface as a forfeit of every hand in the arena)
         probe = max(1, budget // (2 * samples)) if probe is None else min(probe, budget)
