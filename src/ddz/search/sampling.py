@@ -15,6 +15,41 @@ from ..game.observations import Observation
 __all__ = ["solve_sampled", "solve_budgeted", "sample_deals"]
 
 
+def _positions(obs: Observation):
+    """A function of a hand triple: the :class:`ddz.Position` of ``obs``'s moment with
+    those hands (the landlord's plays so far, whether a farmer played, the play to beat)."""
+    from ..game.position import Position    # above the bots in the import floors (DESIGN.md)
+    lord = obs.landlord
+    lp = sum(1 for s, p in obs.plays if p and s == lord)
+    fp = any(p and s != lord for s, p in obs.plays)
+    last = obs.to_beat_seat if obs.to_beat is not None else None
+    return lambda hands: Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
+                                  rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+
+
+def _vote(sols, legal: List[Play], preferred: Play, min_solved: int = 1) -> Optional[Play]:
+    """The move that wins in the most exactly solved of ``sols`` (ties: ``preferred``
+    when among them, else the first in ``legal``'s order); ``None`` when fewer than
+    ``min_solved`` are exact or no move wins in any."""
+    wins: dict = {}
+    solved = 0
+    for sol in sols:
+        if not sol.exact:
+            continue
+        solved += 1
+        for m in sol.moves:
+            wins[m] = wins.get(m, 0) + 1
+    if solved < min_solved or not wins:
+        return None
+    best = max(wins.values())
+    if wins.get(preferred, 0) == best:
+        return preferred
+    for p in legal:
+        if wins.get(p, 0) == best:
+            return p
+    return None  # pragma: no cover - the solver's moves are legal moves
+
+
 def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, node_limit: int,
                   give_up: Optional[int] = None) -> Optional[Play]:
     """Perfect-information Monte Carlo (RULES.md §5): solve each sampled deal exactly with
@@ -30,42 +65,14 @@ def solve_sampled(obs: Observation, legal: List[Play], preferred: Play, deals, n
         solved exactly; ``None`` tries them all.
     :returns: the move, or ``None`` when no deal was solved exactly.
     """
-    # the solver and its positions sit above the bots in the import floors (DESIGN.md):
-    # imported when a bot first searches
-    from ..game.position import Position
-    from .solver import solve
-    lord = obs.landlord
-    lp = sum(1 for s, p in obs.plays if p and s == lord)
-    fp = any(p and s != lord for s, p in obs.plays)
-    last = obs.to_beat_seat if obs.to_beat is not None else None
-    wins: dict = {}
-    solved = 0
+    from .solver import solve      # the solver sits above the bots (import floors): imported on use
+    position = _positions(obs)
+    sols = []
     for k, hands in enumerate(deals):
-        if k == give_up and not solved:
+        if k == give_up and not any(sol.exact for sol in sols):
             return None
-        pos = Position(hands, landlord=lord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
-                       rules=obs.rules, landlord_plays=lp, farmers_played=fp)
-        sol = solve(pos, all_moves=True, node_limit=node_limit)
-        if not sol.exact:
-            continue
-        solved += 1
-        for m in sol.moves:
-            wins[m] = wins.get(m, 0) + 1
-    if not solved or not wins:
-        return None
-    best = max(wins.values())
-    if wins.get(preferred, 0) == best:
-        return preferred
-    for p in legal:
-        if wins.get(p, 0) == best:
-            return p
-    return None  # pragma: no cover - the solver's moves are legal moves
-
-
-def _position(obs: Observation, hands, lp: int, fp: bool, last: Optional[int]):
-    from ..game.position import Position    # above the bots in the import floors (DESIGN.md)
-    return Position(hands, landlord=obs.landlord, to_move=obs.seat, to_beat=obs.to_beat, last_player=last,
-                    rules=obs.rules, landlord_plays=lp, farmers_played=fp)
+        sols.append(solve(position(hands), all_moves=True, node_limit=node_limit))
+    return _vote(sols, legal, preferred)
 
 
 def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, budget: int, probe: int,
@@ -97,47 +104,28 @@ def solve_budgeted(obs: Observation, legal: List[Play], preferred: Play, deals, 
         any deal.
     """
     from .solver import solve, solve_batch    # imported when a bot first searches (import floors)
-    lord = obs.landlord
-    lp = sum(1 for s, p in obs.plays if p and s == lord)
-    fp = any(p and s != lord for s, p in obs.plays)
-    last = obs.to_beat_seat if obs.to_beat is not None else None
+    position = _positions(obs)
     deals = iter(deals)
     sols = []
     for _ in range(probes):
         first = next(deals, None)
         if first is None:
             return None, False
-        sol = solve(_position(obs, first, lp, fp, last), all_moves=True, node_limit=probe, pv_plies=0)
+        sol = solve(position(first), all_moves=True, node_limit=probe, pv_plies=0)
         budget -= sol.nodes
         if sol.exact:
             sols.append(sol)
             break
     if not sols:
         return None, False
-    rest = [_position(obs, h, lp, fp, last) for h in deals]
+    rest = [position(h) for h in deals]
     if rest:
         limit = budget // len(rest)
         if node_limit is not None:
             limit = min(limit, node_limit)
         if limit >= 1:
             sols += solve_batch(rest, all_moves=True, node_limit=limit, pv_plies=0)
-    wins: dict = {}
-    solved = 0
-    for sol in sols:
-        if not sol.exact:
-            continue
-        solved += 1
-        for m in sol.moves:
-            wins[m] = wins.get(m, 0) + 1
-    if solved < min_solved or not wins:
-        return None, True
-    best = max(wins.values())
-    if wins.get(preferred, 0) == best:
-        return preferred, True
-    for p in legal:
-        if wins.get(p, 0) == best:
-            return p, True
-    return None, True  # pragma: no cover - the solver's moves are legal moves
+    return _vote(sols, legal, preferred, min_solved), True
 
 
 def sample_deals(obs: Observation, rng: random.Random, samples: int):
