@@ -782,16 +782,17 @@ cdef int control_win(Ctx* c, int p, Py_ssize_t base, Py_ssize_t n) noexcept nogi
     return cw_dfs(c, c.packed[p], safe, ns, 0)
 
 
-cdef inline int no_doubling_left(Ctx* c) noexcept nogil:
-    """1 when no hand holds a bomb or the rocket (one deck, bombs of four: otherwise 0,
-    "cannot tell"), so no play doubles the score any more (RULES.md §6)."""
-    cdef int q
+cdef inline int doubling_sides(Ctx* c) noexcept nogil:
+    """The sides whose hands hold a bomb or the rocket (RULES.md §6: each played doubles
+    the score): bit 1 the landlord, bit 2 the farmers; 3 ("cannot tell") but for one deck
+    and bombs of four."""
+    cdef int q, r = 0
     if not plain_options(c.o):
-        return 0
+        return 3
     for q in range(c.n):
         if (c.packed[q] & <uint64_t>0x0CCCCCCCCCCCCCULL) or (c.hands[q][13] and c.hands[q][14]):
-            return 0
-    return 1
+            r |= 1 if q == c.landlord else 2
+    return r
 
 
 cdef int sw_split = SW_SPLIT_MAX        # static_win's gate (a measuring hook may change it)
@@ -1074,7 +1075,7 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     cdef Entry e
     cdef int64_t tt_best = -1, best_move = 0, code
     cdef int maxing, a0, b0, pass_
-    cdef int v, best, nllp, nfp, deferred = 0, prefetching
+    cdef int v, best, nllp, nfp, deferred = 0, prefetching, sides
     cdef Py_ssize_t base, n, i
     cdef uint64_t* bslot = NULL
 
@@ -1095,19 +1096,30 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
         p = np_
     if not c.score and goes_out(c, p, tb):
         return terminal(c, p, 0, 0)
-    if c.score and llp == 2 and fp and (c.features & FEAT_WIN_IN_SCORE) and no_doubling_left(c):
-        # neither spring can happen any more (the landlord played twice, a farmer once)
-        # and no hand holds a bomb or the rocket: the score is +1 or -1, who wins, which
-        # the win-mode search (its static tests on) answers; its states are stored apart
-        # (the meta's landlord plays WIN_IN_SCORE), valued in the same units
-        if alpha >= 1:
-            return 1                 # an upper bound: the value is at most 1
-        if beta <= -1:
-            return -1                # a lower bound
-        c.score = 0
-        v = search(c, p, tb, last, WIN_IN_SCORE, 0, -1, 1)
-        c.score = 1
-        return v
+    if c.score and llp == 2 and fp and (c.features & FEAT_WIN_IN_SCORE):
+        # neither spring can happen any more (the landlord played twice, a farmer once):
+        # the score is +1 or -1 times 2 for each bomb or rocket played from here, and a
+        # side that loses never plays one (it would only double its loss). So when the
+        # side that wins holds none, the score is who wins (+1 or -1), which the win-mode
+        # search (its static tests on) answers; when it holds some, the score is at least
+        # that far from 0, a bound. The win-mode states are stored apart (the meta's
+        # landlord plays WIN_IN_SCORE), valued in the same units.
+        v = doubling_sides(c)
+        if v == 0 and alpha >= 1:
+            return 1                 # nothing can double: the value is at most 1
+        if v == 0 and beta <= -1:
+            return -1
+        if v != 3:
+            sides = v
+            c.score = 0
+            v = search(c, p, tb, last, WIN_IN_SCORE, 0, -1, 1)
+            c.score = 1
+            if c.aborted:
+                return 0
+            if v > 0 and (not (sides & 1) or beta <= 1):
+                return 1             # exact, or a lower bound at or above beta
+            if v < 0 and (not (sides & 2) or alpha >= -1):
+                return -1            # exact, or an upper bound at or below alpha
     maxing = is_landlord_side(c, p)
     a0 = alpha
     b0 = beta
