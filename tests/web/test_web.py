@@ -294,6 +294,7 @@ def test_a_bad_record_is_refused_with_its_own_message(server):
     (b"\xff\xfe{}", {"Content-Type": "application/json"}, 400),
     (b"[" * 100000 + b"]" * 100000, {"Content-Type": "application/json"}, 413),
     (b"[" * 5000 + b"]" * 5000, {"Content-Type": "application/json"}, 400),
+    (b"[" * 65 + b"]" * 65, {"Content-Type": "application/json"}, 400),     # the same on every Python
     (b'{"position": "KK5543/225543"}', {"Content-Type": "text/plain"}, 415),
     (b'{"position": "KK5543/225543"}', {}, 415),
     (b'{"position": "KK5543/225543", "time_limit": 1' + b"0" * 5000 + b"}",
