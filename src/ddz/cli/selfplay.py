@@ -49,14 +49,19 @@ def cmd_selfplay(args) -> int:
     interrupted = False
     progress = progress_bar(n, "selfplay", sys.stderr, not args.quiet and cli._isatty(sys.stderr))
     start = time.perf_counter()
+    # Ctrl-C between a record's write and its count would leave one record more in the
+    # file than the summary says (seen on Python 3.13): a SIGINT that comes in between is
+    # held until the record is counted in every total
+    held = _HeldInterrupt()
     try:
         for line, summary in records:
+            held.hold = True
             if out is not None:
                 try:
                     out.write(line + "\n")  # one write per record: Ctrl-C never splits a line
                 except OSError as exc:
                     raise DdzError(f"cannot write --out {args.out!r}: {exc.strerror or exc}") from None
-            done += 1                   # right after the write: the file holds `done` records
+            done += 1                   # with the write: the file holds `done` records
             n_hands, n_wins, n_voids, n_redeals, n_bombs, n_rockets, n_springs, n_antis, scores, winners = summary
             hands += n_hands
             wins += n_wins
@@ -75,9 +80,11 @@ def cmd_selfplay(args) -> int:
                 for s_ in winners:
                     match_shared[s_] += 1
             progress.advance()
+            held.release()              # the record is written and counted in full
     except KeyboardInterrupt:           # Ctrl-C: keep what is finished, and summarise it
         interrupted = True
     finally:
+        held.restore()
         records.close()                 # with Ray: cancels the tasks still running
         progress.close()
         if out is not None and not to_stdout:
@@ -133,3 +140,37 @@ def _rules_summary(rules: Rules) -> str:
     changed = [f"{k}={','.join(v) if isinstance(v, list) else v}"
                for k, v in rules.to_json().items() if k != "players" and v != default[k]]
     return f"{rules.players} players, " + (" ".join(changed) if changed else "the default rules")
+
+
+class _HeldInterrupt:
+    """A SIGINT handler (the main thread's, when Python's own is installed) that raises
+    KeyboardInterrupt at once, except while ``hold`` is set: then it is raised by
+    :meth:`release`. Elsewhere (another thread, another handler) it changes nothing."""
+
+    def __init__(self) -> None:
+        import signal
+        import threading
+        self.hold = False
+        self.pending = False
+        self._old = None
+        if threading.current_thread() is threading.main_thread() \
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            self._old = signal.signal(signal.SIGINT, self._handler)
+
+    def _handler(self, signum, frame) -> None:
+        if self.hold:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def release(self) -> None:
+        self.hold = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+
+    def restore(self) -> None:
+        if self._old is not None:
+            import signal
+            signal.signal(signal.SIGINT, self._old)
+            self._old = None

@@ -1099,27 +1099,26 @@ cdef int search(Ctx* c, int p, int64_t tb, int last, int llp, int fp, int alpha,
     if c.score and llp == 2 and fp and (c.features & FEAT_WIN_IN_SCORE):
         # neither spring can happen any more (the landlord played twice, a farmer once):
         # the score is +1 or -1 times 2 for each bomb or rocket played from here, and a
-        # side that loses never plays one (it would only double its loss). So when the
-        # side that wins holds none, the score is who wins (+1 or -1), which the win-mode
-        # search (its static tests on) answers; when it holds some, the score is at least
-        # that far from 0, a bound. The win-mode states are stored apart (the meta's
-        # landlord plays WIN_IN_SCORE), valued in the same units.
-        v = doubling_sides(c)
-        if v == 0 and alpha >= 1:
-            return 1                 # nothing can double: the value is at most 1
-        if v == 0 and beta <= -1:
-            return -1
-        if v != 3:
-            sides = v
+        # side that loses never plays one (it would only double its loss). So when no
+        # hand holds one, the score is who wins (+1 or -1), which the win-mode search
+        # (its static tests on) answers; when only one side holds some, who wins still
+        # decides the node whenever the window is on that side's far side of +1 or -1
+        # (the landlord's bombs and beta <= 1: a landlord's win is a value >= beta, a
+        # farmers' win exactly -1; the farmers' bombs and alpha >= -1, the mirror). The
+        # win-mode states are stored apart (the meta's landlord plays WIN_IN_SCORE),
+        # valued in the same units.
+        sides = doubling_sides(c)
+        if sides == 0 or (sides == 1 and beta <= 1) or (sides == 2 and alpha >= -1):
+            if sides == 0 and alpha >= 1:
+                return 1             # nothing can double: the value is at most 1
+            if sides == 0 and beta <= -1:
+                return -1
             c.score = 0
             v = search(c, p, tb, last, WIN_IN_SCORE, 0, -1, 1)
             c.score = 1
             if c.aborted:
                 return 0
-            if v > 0 and (not (sides & 1) or beta <= 1):
-                return 1             # exact, or a lower bound at or above beta
-            if v < 0 and (not (sides & 2) or alpha >= -1):
-                return -1            # exact, or an upper bound at or below alpha
+            return 1 if v > 0 else -1
     maxing = is_landlord_side(c, p)
     a0 = alpha
     b0 = beta
