@@ -17,24 +17,17 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 
 import ddz
 from ddz import REPEAT_KICKERS, ActionSpace
+from bench_actions import median_time     # this folder: a warm-up, then the median of runs
 
 
 def _median_ms(fn, runs: int) -> float:
-    fn()                                                     # warm-up
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return 1000 * statistics.median(times)
+    return 1000 * median_time(fn, runs)
 
 
 def main(argv: list) -> int:
