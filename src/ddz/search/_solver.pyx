@@ -210,7 +210,7 @@ cdef enum:
     FEAT_DFPN_EPS = 32     # df-pn: the 1 + 1/4 threshold (fewer switches between siblings)
     FEAT_SW = 64           # win mode: an answer no opponent beats, then control-win (static_win)
     FEAT_FEED = 128        # win mode: a farmer's lead the partner goes out on (static_win)
-    FEAT_WIN_IN_SCORE = 256  # score mode: a state whose score can only be +1 or -1 by the win-mode search
+    FEAT_WIN_IN_SCORE = 256  # score mode: the win-mode search where who wins decides the score
     WIN_IN_SCORE = 3       # the landlord-plays field of a win-mode state inside a score search
     SW_SPLIT_MAX = 3       # static_win tries an answer leaving a hand of at most this split_count
     SW_ANSWERS = 8         # safe answers tried by static_win
@@ -1792,6 +1792,8 @@ cdef class Searcher:
     # the root of the running search (what a helper copies)
     cdef uint8_t root_hands[MAX_SEATS][NUM_RANKS]
     cdef int root_p, root_last, root_llp, root_fp, root_alpha, root_beta
+    cdef int score_mode        # the mode of reset (c.score flips to 0 inside a score search's
+                               # win-mode states: FEAT_WIN_IN_SCORE; helpers read this)
     cdef int64_t root_tb
     cdef int has_root
     cdef int auto_entries      # size the entries in use by the first search's cards
@@ -1865,6 +1867,7 @@ cdef class Searcher:
         self.c.n = seats
         self.c.landlord = landlord
         self.c.score = score
+        self.score_mode = score
         self.c.shared = 0
         self.stop_flag = 0
         self.helper_stop = 0
@@ -2186,6 +2189,7 @@ cdef class Searcher:
         self.c.n = seats
         self.c.landlord = landlord
         self.c.score = score
+        self.score_mode = score
         self.c.shared = 0
         self.stop_flag = 0
         self.helper_stop = 0
@@ -2325,7 +2329,7 @@ cdef class Searcher:
         self.c.o = &self.opts
         self.c.n = main.c.n
         self.c.landlord = main.c.landlord
-        self.c.score = main.c.score
+        self.c.score = main.score_mode
         self.c.features = main.c.features
         self.c.canon = main.c.canon
         self.c.tt = main.c.tt
