@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
+import threading
 import time
 
 from ..core.rules import Rules
@@ -148,8 +150,6 @@ class _HeldInterrupt:
     :meth:`release`. Elsewhere (another thread, another handler) it changes nothing."""
 
     def __init__(self) -> None:
-        import signal
-        import threading
         self.hold = False
         self.pending = False
         self._old = None
@@ -171,6 +171,5 @@ class _HeldInterrupt:
 
     def restore(self) -> None:
         if self._old is not None:
-            import signal
             signal.signal(signal.SIGINT, self._old)
             self._old = None
