@@ -755,6 +755,16 @@ cdef int cw_dfs(Ctx* c, uint64_t rem, const uint64_t* safe, int ns, int start) n
     return 0
 
 
+cdef inline int opponents_beaters(Ctx* c, int p, Beaters* opp) noexcept nogil:
+    """Fill ``opp`` with the beaters of each opponent of seat ``p``; how many."""
+    cdef int q, k = 0
+    for q in range(c.n):
+        if is_landlord_side(c, q) != is_landlord_side(c, p):
+            beaters_of(c.hands[q], &opp[k])
+            k += 1
+    return k
+
+
 cdef int control_win(Ctx* c, int p, Py_ssize_t base, Py_ssize_t n) noexcept nogil:
     """1 when seat ``p``, leading with the legal moves ``c.arena[base:base + n]``, surely
     wins: its hand splits into plays no opponent can beat (after each, everyone else
@@ -762,13 +772,10 @@ cdef int control_win(Ctx* c, int p, Py_ssize_t base, Py_ssize_t n) noexcept nogi
     (RULES.md §5). A sufficient test (its search is capped): 0 may mean "cannot tell"."""
     cdef uint64_t safe[CW_SAFE_MAX]
     cdef Beaters opp[2]
-    cdef int ns = 0, q, k = 0, plain = plain_options(c.o)
+    cdef int ns = 0, k, plain = plain_options(c.o)
     cdef Py_ssize_t i
     cdef int64_t code
-    for q in range(c.n):
-        if is_landlord_side(c, q) != is_landlord_side(c, p):
-            beaters_of(c.hands[q], &opp[k])
-            k += 1
+    k = opponents_beaters(c, p, opp)
     for i in range(n):
         code = c.arena[base + i].code
         if code != 0 and safe_play(c, p, code, opp, k, plain):
@@ -823,12 +830,9 @@ cdef int static_win(Ctx* c, int p, int64_t tb, Py_ssize_t base, Py_ssize_t n) no
     cdef int64_t outq[MAX_READINGS]
     cdef int64_t* raw
     cdef int64_t code
-    cdef int q, k = 0, nc = 0, ns = 0, kq, j, plain = plain_options(c.o)
+    cdef int q, k, nc = 0, ns = 0, kq, j, plain = plain_options(c.o)
     cdef Py_ssize_t i, m
-    for q in range(c.n):
-        if is_landlord_side(c, q) != is_landlord_side(c, p):
-            beaters_of(c.hands[q], &opp[k])
-            k += 1
+    k = opponents_beaters(c, p, opp)
     if tb == 0:
         if c.n != 3 or p == c.landlord or not (c.features & FEAT_FEED):
             return 0
