@@ -8,14 +8,18 @@ Sections (``--sections``, default all but ``deals`` and ``resolver``):
   and times, ../shared/solver/baseline.jsonl): per size, the median over positions of
   (its time / ddz's, the Python call included) and the answers that differ;
 * ``threads``: positions of this bench's own seed taking 50 ms or more on one thread:
-  ``threads=2`` against one, and the answers compared;
+  ``threads=2`` against one, and the answers compared; then ``--long`` positions of 36
+  cards, those taking 1 s to 60 s on one thread (one solve each way: the searches the
+  table's growth is for);
 * ``three``: 200 random three-player positions of 30 cards (a limit of 2 s of thread
   CPU time): thread CPU time and nodes;
 * ``features``: the search's optional prunings, each on and off, on positions of this
   bench's own seed (nodes and time);
 * ``random``: random three-player endgames of at most 24 cards, both kicker rules;
 * ``deals``: whole open deals and their way there: 40 random three-player positions each
-  of 30, 36, 42, 48 and 54 cards (win mode at every size, score mode at 30 and 36),
+  of 30, 36, 42, 48 and 54 cards (win mode at every size, score mode at those of
+  ``--score-sizes``, 30 and 36 unless told; ``--modes win`` or ``score`` for one of
+  them: two runs side by side, one per core),
   each solved once with a limit of 60 s of the solving thread's CPU time (a ``cancel``
   handle; a position solved in t seconds is solved within every limit of t or more: the
   search is the same up to the stop); the share exact within 1 s, 10 s and 60 s, median
@@ -200,7 +204,7 @@ def baseline(path, repeat):
     print()
 
 
-def threads(seed, limit):
+def threads(seed, limit, long_count):
     section("threads=2 against one thread (positions of this bench's seed taking >= 50 ms on one)")
     print("Wall times are medians of three solves. On a shared machine the two threads do not "
           "always run at once, so the table also gives the speed-up the CPU times imply: one "
@@ -216,36 +220,52 @@ def threads(seed, limit):
         finally:
             helper_cpu.append(time.thread_time() - c0)
 
+    def summary(label, ups, cpu_ups):
+        if ups:
+            print(f"\n{label}: {len(ups)} positions: median wall speed-up **{statistics.median(ups):.2f}** "
+                  f"(min {min(ups):.2f}, max {max(ups):.2f}); by CPU times **{statistics.median(cpu_ups):.2f}** "
+                  f"(min {min(cpu_ups):.2f}); load average at the end {load_line():.2f}\n")
+
     ddz.search.solver._help = timed_help
-    candidates = two_player(seed, 28, 60) + three_player(seed + 1, 30, 60)
     print("| position | 1 thread: ms | 2 threads: ms | wall speed-up | CPU: 1 thread / main, helper ms | "
           "speed-up by CPU | nodes 1 / 2 | same answer |")
     print("|---|---:|---:|---:|---:|---:|---:|---|")
-    ups, cpu_ups = [], []
     try:
-        for pos in candidates:
-            one = solve(pos, time_limit=limit)
-            if not one.exact or one.seconds < 0.05:
-                continue
-            w1, c1, a = median_of(lambda: solve(pos), 3)
-            w2, _, b = median_of(lambda: solve(pos, threads=2), 3)
-            helper_cpu.clear()
-            c0 = time.thread_time()
-            solve(pos, threads=2)
-            main_cpu = time.thread_time() - c0
-            up_cpu = c1 / max(main_cpu, sum(helper_cpu))
-            same = (a.win, a.value, a.moves, a.pv) == (b.win, b.value, b.moves, b.pv)
-            ups.append(w1 / w2)
-            cpu_ups.append(up_cpu)
-            print(f"| `{pos}` | {w1 * 1e3:.1f} | {w2 * 1e3:.1f} | {w1 / w2:.2f} | {c1 * 1e3:.0f} / "
-                  f"{main_cpu * 1e3:.0f}, {sum(helper_cpu) * 1e3:.0f} | {up_cpu:.2f} | {a.nodes:,} / {b.nodes:,} | "
-                  f"{'yes' if same else '**no**'} |")
+        for label, candidates, low, high, repeat in (
+                ("50 ms or more", two_player(seed, 28, 60) + three_player(seed + 1, 30, 60), 0.05, limit, 3),
+                ("1 s or more (36 cards, one solve each way)", three_player(seed + 2, 36, long_count), 1.0, 60.0, 1)):
+            ups, cpu_ups = [], []
+            for pos in candidates:
+                one = solve(pos, time_limit=high)
+                if not one.exact or one.seconds < low:
+                    continue
+                if repeat == 1:
+                    helper_cpu.clear()
+                    c0 = time.thread_time()
+                    t0 = time.perf_counter()
+                    b = solve(pos, threads=2)
+                    w2, main_cpu = time.perf_counter() - t0, time.thread_time() - c0
+                    c0 = time.thread_time()
+                    a = solve(pos)
+                    c1 = time.thread_time() - c0
+                    w1 = a.seconds
+                else:
+                    w1, c1, a = median_of(lambda: solve(pos), 3)
+                    w2, _, b = median_of(lambda: solve(pos, threads=2), 3)
+                    helper_cpu.clear()
+                    c0 = time.thread_time()
+                    solve(pos, threads=2)
+                    main_cpu = time.thread_time() - c0
+                up_cpu = c1 / max(main_cpu, sum(helper_cpu))
+                same = (a.win, a.value, a.moves, a.pv) == (b.win, b.value, b.moves, b.pv)
+                ups.append(w1 / w2)
+                cpu_ups.append(up_cpu)
+                print(f"| `{pos}` | {w1 * 1e3:.1f} | {w2 * 1e3:.1f} | {w1 / w2:.2f} | {c1 * 1e3:.0f} / "
+                      f"{main_cpu * 1e3:.0f}, {sum(helper_cpu) * 1e3:.0f} | {up_cpu:.2f} | {a.nodes:,} / {b.nodes:,} | "
+                      f"{'yes' if same else '**no**'} |")
+            summary(label, ups, cpu_ups)
     finally:
         ddz.search.solver._help = real_help
-    if ups:
-        print(f"\n{len(ups)} positions: median wall speed-up **{statistics.median(ups):.2f}** "
-              f"(min {min(ups):.2f}, max {max(ups):.2f}); by CPU times **{statistics.median(cpu_ups):.2f}** "
-              f"(min {min(cpu_ups):.2f}); load average at the end {load_line():.2f}\n")
 
 
 def three(seed, count, limit):
@@ -316,11 +336,11 @@ def random_endgames(n, seed):
     print()
 
 
-def deals(seed, count, sizes, limit, budget):
+def deals(seed, count, sizes, limit, budget, score_sizes=(30, 36), modes=("win", "score")):
     section(f"Whole deals and the way there: {count} random three-player positions per size "
             f"(limit {limit:g} s of thread CPU time, whole section capped at {budget / 3600:.1f} h of it)")
-    runs = [(n, False) for n in sizes]
-    runs[1:1] = [(n, True) for n in sizes if n in (30, 36)]
+    runs = [(n, False) for n in sizes if "win" in modes] + \
+        [(n, True) for n in sizes if n in score_sizes and "score" in modes]
     runs.sort(key=lambda r: (r[0], r[1]))
     total = len(runs) * count
     done = 0
@@ -495,9 +515,14 @@ def main():
     ap.add_argument("--seed", type=int, default=2612, help="seed of this bench's own positions")
     ap.add_argument("--random", type=int, default=200, help="random endgames per kicker rule")
     ap.add_argument("--three", type=int, default=200, help="three-player 30-card positions")
+    ap.add_argument("--long", type=int, default=20, help="36-card positions tried in the threads section")
     ap.add_argument("--deal-count", type=int, default=40)
     ap.add_argument("--deal-sizes", type=int, nargs="+", default=[30, 36, 42, 48, 54])
     ap.add_argument("--deal-limit", type=float, default=60.0)
+    ap.add_argument("--score-sizes", type=int, nargs="*", default=[30, 36],
+                    help="the deals section's sizes solved in score mode too")
+    ap.add_argument("--modes", nargs="+", choices=("win", "score"), default=["win", "score"],
+                    help="the deals section's modes")
     ap.add_argument("--budget", type=float, default=7200.0, help="seconds for the deals section")
     ap.add_argument("--resolver-cap", type=float, default=60.0)
     ap.add_argument("--proof-cap", type=float, default=60.0, help="seconds per search in the proof section")
@@ -512,7 +537,7 @@ def main():
         elif name == "baseline":
             baseline(args.baseline, args.repeat)
         elif name == "threads":
-            threads(args.seed, 30.0)
+            threads(args.seed, 30.0, args.long)
         elif name == "three":
             three(args.seed + 30, args.three, 2.0)
         elif name == "features":
@@ -520,7 +545,8 @@ def main():
         elif name == "random":
             random_endgames(args.random, args.seed)
         elif name == "deals":
-            deals(args.seed + 1000, args.deal_count, args.deal_sizes, args.deal_limit, args.budget)
+            deals(args.seed + 1000, args.deal_count, args.deal_sizes, args.deal_limit, args.budget,
+                  args.score_sizes, args.modes)
         elif name == "resolver":
             resolver(args.resolver_cap)
         elif name == "small":

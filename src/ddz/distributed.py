@@ -30,7 +30,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence
 import numpy as np
 
 from .errors import DdzError, quote
-from .core.parallel import threads_arg, usable_cpus
+from .core.parallel import solving_processes, threads_arg, usable_cpus
 from .core.rules import STANDARD, Rules
 from .search import registry
 
@@ -334,9 +334,11 @@ def selfplay(games: int, seed: int = 0, workers: Optional[int] = None,
 
 # -- solving ---------------------------------------------------------------------------
 
-def _solve_chunk(positions: list, kwargs: dict) -> list:
+def _solve_chunk(positions: list, kwargs: dict, processes: int = 1) -> list:
     # start-up time: this module is imported by `ddz selfplay`, which needs no solver
     from .search.solver import solve, solve_batch
+    if processes > 1:       # a Ray task: its table's memory is shared with the others'
+        solving_processes(processes)
     if kwargs.get("threads", 1) == 1:
         # one C loop over the positions (the same answers as solve, one by one)
         return solve_batch(positions, **{k: v for k, v in kwargs.items() if k != "threads"})
@@ -401,5 +403,5 @@ def solve_many(positions: Sequence, *, workers: Optional[int] = None, chunk: Opt
         return _solve_chunk(todo, solve_kwargs)
     workers = min(workers, len(todo))          # no more workers than positions
     per_task = _chunk_size(chunk, len(todo), workers, 64)
-    jobs = [(todo[a:a + per_task], solve_kwargs) for a in range(0, len(todo), per_task)]
+    jobs = [(todo[a:a + per_task], solve_kwargs, workers) for a in range(0, len(todo), per_task)]
     return [s for sols in _fan_out(_solve_chunk, jobs, workers) for s in sols]

@@ -5,10 +5,13 @@ move list. Compiled only (listed in conftest's ``collect_ignore`` under
 ``DDZ_NO_EXTENSIONS=1``); the solver's answers are compared with the reference minimax
 in test_solver.py in both legs."""
 
+import os
+
 import numpy as np
 import pytest
 
 import ddz
+from ddz import Position
 from conftest import CARDS, RULE_IDS, RULESETS
 
 
@@ -94,3 +97,71 @@ def test_proof_number_search_gives_the_alpha_beta_answer(rules):
             assert codes and sorted(codes) == sorted(p.code for p in ref.best) if mover_wins else codes == [], str(pos)
             checked += 1
     assert checked >= 10
+
+
+def _rss_bytes():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_table_grows_within_its_share_of_memory(monkeypatch):
+    """Issue 41 item 3: a search doubles the table's entries in use as its positions
+    pass them, but past the free size only while the doubling fits in the memory the
+    system can give divided by twice DDZ_SOLVING_PROCESSES; the answer is the same
+    either way; the pages past the kept size go back to the kernel at the next search."""
+    from ddz.search import _solver
+    pos = Position(["445689TQK2", "3569TJJ", "3578A2R"])      # ~320,000 positions
+    tiny = Position(["3", "4", "5"])
+    old = _solver._memory_rule(1 << 14, 1 << 14)
+    try:
+        s = _solver.Searcher(64)
+        monkeypatch.delenv("DDZ_SOLVING_PROCESSES", raising=False)
+        want = _searcher_solve(s, pos, 259, True)
+        grown = s.entries_in_use
+        assert grown >= 1 << 18 and want[1]              # 16 MiB or more, exact
+        touched = _rss_bytes()
+        _searcher_solve(s, tiny, 259, False)              # a new search: the pages go back
+        assert touched - _rss_bytes() > (grown - (1 << 14)) * 64 // 2
+        for count in ("1000000000000000", "2000000000000000000"):
+            monkeypatch.setenv("DDZ_SOLVING_PROCESSES", count)   # no share left to grow into
+            assert _searcher_solve(s, pos, 259, True) == want
+            assert s.entries_in_use == 1 << 14
+        for count in ("0", "-3", "many"):                 # not a count: one process
+            monkeypatch.setenv("DDZ_SOLVING_PROCESSES", count)
+            assert _searcher_solve(s, pos, 259, True) == want
+            assert s.entries_in_use == grown
+    finally:
+        _solver._memory_rule(*old)
+
+
+def test_default_table_is_halved_until_it_maps(monkeypatch):
+    """The default cap is mapped whatever the memory: a refusal halves it (down to 64
+    MiB); another size refused is a TableMemoryError."""
+    from ddz.search import _solver, solver
+    real = _solver.Searcher
+    sizes = []
+
+    def refusing(mb):
+        sizes.append(mb)
+        if mb > 512:
+            raise MemoryError("refused")
+        return real(mb)
+
+    monkeypatch.setattr(solver._local, "searcher", None, raising=False)
+    monkeypatch.setattr(_solver, "Searcher", refusing)
+    sol = solver.solve(Position(["KK5543", "225543"]))
+    big = solver.DEFAULT_TABLE_MB
+    assert sol.exact and sol.win and sizes == [big / 2 ** k for k in range(big.bit_length() - 9)]
+    assert solver._local.searcher[1].entries == 512 * 2 ** 20 // 64
+    with pytest.raises(ddz.TableMemoryError, match="choose a smaller table_mb"):
+        solver.solve(Position(["KK5543", "225543"]), table_mb=1000)
+    solver._local.searcher = None
+
+
+def test_solving_processes_sets_the_shared_count(monkeypatch):
+    from ddz.core import parallel
+    monkeypatch.delenv(parallel.SOLVING_PROCESSES_ENV, raising=False)
+    parallel.solving_processes(3)
+    assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "3"
+    parallel.solving_processes(0)
+    assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "1"

@@ -44,7 +44,7 @@ import numpy as np
 from ..errors import DdzError, quote
 from ..game.state import Game
 from ..core.play import PlayType
-from ..core.parallel import threads_arg
+from ..core.parallel import solving_processes, threads_arg
 from ..core.rules import STANDARD, Rules
 from .bots import DouZeroAgentBot, bot_spec
 from .protocol import BotStartError, Forfeit, ProtocolBot
@@ -258,9 +258,11 @@ class _Worker:
 _STATE: Dict[str, Any] = {}
 
 
-def _init_worker(args: tuple) -> None:
-    """A worker process's initializer: build its bots and warm the tables up."""
+def _init_worker(args: tuple, processes: int = 1) -> None:
+    """A worker process's initializer: build its bots and warm the tables up; its
+    solver tables share the memory with ``processes`` workers."""
     from multiprocessing.util import Finalize   # start-up time: only a worker process needs it
+    solving_processes(processes)
     worker = _STATE["worker"] = _Worker(*args)
     Finalize(worker, worker.close, exitpriority=10)
     Game(args[4], seed=0)
@@ -271,7 +273,8 @@ def _chunk(deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
     return [(d, w.summary(d, s)) for d, s in deals]
 
 
-def _ray_chunk(args: tuple, deals: Sequence[Tuple[int, int]]) -> List[Tuple[int, tuple]]:
+def _ray_chunk(args: tuple, deals: Sequence[Tuple[int, int]], processes: int = 1) -> List[Tuple[int, tuple]]:
+    solving_processes(processes)
     w = _Worker(*args)
     try:
         return [(d, w.summary(d, s)) for d, s in deals]
@@ -483,11 +486,11 @@ def run(bots: Sequence[Any], *, deals: int, seed: int = 0, mode: str = "douzero"
             from ..distributed import fan_out   # start-up time: only a match over Ray needs it
             list(fan_out(_ready, [(i,) for i in range(workers)], workers))     # warm the workers up
             start = time.perf_counter()
-            ray_results = fan_out(_ray_chunk, [(wargs, j) for j in jobs], workers)
+            ray_results = fan_out(_ray_chunk, [(wargs, j, workers) for j in jobs], workers)
             results = (r for rs in ray_results for r in rs)
         elif workers > 1:
             ctx = _context()
-            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(wargs,))
+            pool = ctx.Pool(workers, initializer=_init_worker, initargs=(wargs, workers))
             pool.map(_ready, range(workers), chunksize=1)
             start = time.perf_counter()
             results = (r for rs in pool.imap(_chunk, jobs) for r in rs)

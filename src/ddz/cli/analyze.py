@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 
+from ..core.parallel import DEFAULT_TABLE_MB
 from ..core.rules import Rules
 from ..errors import DdzError
 from .options import _add_rules_options, _int_at_least, _non_negative, _positive, _rules
@@ -56,7 +57,9 @@ def add_parser(sub) -> None:
                    help="positions per seat (with --record: per position searched)")
     p.add_argument("--threads", type=_non_negative, default=1, metavar="T",
                    help="threads per search (default 1; 0: every usable CPU)")
-    p.add_argument("--table-mb", type=float, default=64, metavar="MB", help="transposition table, MiB (default 64)")
+    p.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB",
+                   help=f"the most the transposition table grows to, MiB (default {DEFAULT_TABLE_MB}, "
+                        "within the memory the system can give; shared by the threads)")
     p.add_argument("--json", action="store_true",
                    help="machine-readable output: one object (ddz.DealAnalysis.to_dict); with --record one "
                         "object per hand and line (ddz.RecordAnalysis.to_dict)")

@@ -16,7 +16,34 @@ from typing import Any, Optional
 
 from ..errors import DdzError, quote
 
-__all__ = ["usable_cpus", "threads_arg"]
+__all__ = ["usable_cpus", "threads_arg", "solving_processes", "SOLVING_PROCESSES_ENV", "DEFAULT_TABLE_MB"]
+
+DEFAULT_TABLE_MB = 4096
+"""The default cap of the transposition table, MiB (one table per calling thread). A
+table is mapped at its cap but touched only as its search grows it: a search starts on
+64 KiB to 64 MiB of entries (by its cards) and doubles the entries in use each time its
+positions pass them, up to the cap, while each doubling fits in the memory the system
+can still give (Linux ``MemAvailable``, within a cgroup's limit) divided by twice the
+processes that solve at once (:data:`SOLVING_PROCESSES_ENV`, set by
+the pools that start them); between searches the pages past the first 64 MiB go back
+to the kernel. A search of a few seconds uses some hundreds of MiB; a whole deal's, gigabytes."""
+
+SOLVING_PROCESSES_ENV = "DDZ_SOLVING_PROCESSES"
+"""The environment variable that tells :func:`ddz.solve` how many processes solve at
+once on this machine: each one's transposition table grows only while its next doubling
+fits in the memory the system can still give divided by twice that count (docs/DESIGN.md
+"The table's memory"). Unset: 1."""
+
+
+def solving_processes(count: int) -> None:
+    """Declare that ``count`` processes of this machine solve at once (this one among
+    them): sets :data:`SOLVING_PROCESSES_ENV` in this process, which its children
+    inherit. The pools that start solving workers call it in each worker (``ddz serve``,
+    the arena, :func:`ddz.distributed.solve_many`).
+
+    :param count: an int >= 1 (trusted: the pools' own, checked counts).
+    """
+    os.environ[SOLVING_PROCESSES_ENV] = str(max(1, int(count)))
 
 
 def usable_cpus() -> int:

@@ -35,13 +35,11 @@ from ..core.play import Play
 from ..core.tables import trusted_play as _trusted_play
 from ..game.position import Position
 from .reference_solver import LimitReached, ref_solve
+from ..core.parallel import DEFAULT_TABLE_MB
 
 __all__ = ["Solution", "solve", "solve_batch", "check_table_memory", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
 _solver = compiled("search._solver", "the compiled solver (ddz.search._solver)")
-
-DEFAULT_TABLE_MB = 64
-"""The default transposition table size, MiB (one table per calling thread)."""
 
 PURE_PYTHON_MAX_CARDS = 14
 """Under ``DDZ_NO_EXTENSIONS=1``, the most cards (all hands together) :func:`solve`
@@ -170,10 +168,11 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         first, that another is searching). The answer (``win``, ``value``, ``moves``, ``pv``) is the same for
         every thread count (the reported move and line are decided by the move order
         alone, after the search), only ``nodes`` and ``seconds`` differ.
-    :param table_mb: transposition table size in MiB (1 to 2**20; default
-        :data:`DEFAULT_TABLE_MB`), shared by the threads of a call; a table larger than
-        the memory the system has available (Linux ``MemAvailable``) is a
-        :class:`ddz.TableMemoryError`, as is one the kernel refuses.
+    :param table_mb: the most the transposition table may grow to, MiB (1 to 2**20;
+        default :data:`DEFAULT_TABLE_MB`, whose docstring says how the table grows within
+        the memory the system can give), shared by the threads of a call; any other
+        size larger than the memory the system has available (Linux ``MemAvailable``)
+        is a :class:`ddz.TableMemoryError`, as is one the kernel refuses.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
         long search runs, from the calling thread.
     :param cancel: ``None``, or a handle with an ``is_set()`` method (a
@@ -369,17 +368,24 @@ def _check_fits(mb: float, tables: int) -> None:
 def _searcher(mb: float):
     """This thread's searcher with a table of ``mb`` MiB (one kept per thread: a new
     size frees the old table first); :class:`TableMemoryError` when the table cannot be
-    allocated or would not fit in the memory the system has left."""
+    allocated or would not fit in the memory the system has left. The default cap is
+    mapped whatever the memory (its growth checks it), halved until the kernel maps it."""
     cur = getattr(_local, "searcher", None)
     if cur is not None and cur[0] == mb:
         return cur[1]
     _local.searcher = None            # free the old table first
-    _check_fits(mb, 1)
-    try:
-        s = _solver.Searcher(mb)
-    except MemoryError:
-        raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
-                               "choose a smaller table_mb") from None
+    size = mb
+    if mb != DEFAULT_TABLE_MB:
+        _check_fits(mb, 1)
+    while True:
+        try:
+            s = _solver.Searcher(size)
+            break
+        except MemoryError:
+            if mb != DEFAULT_TABLE_MB or size <= 64:
+                raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
+                                       "choose a smaller table_mb") from None
+            size /= 2
     _local.searcher = (mb, s)
     return s
 

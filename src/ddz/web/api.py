@@ -18,7 +18,7 @@ import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import ddz
-from ddz import DdzError, RecordError
+from ddz import DEFAULT_TABLE_MB, DdzError, RecordError
 
 from .cards import RANKS
 
@@ -236,7 +236,7 @@ def _solve_json(job: Dict[str, Any], pos: ddz.Position, sol: Any, stopped: Optio
 
 
 def run_solve(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
-              table_mb: float = 64.0) -> Dict[str, Any]:
+              table_mb: float = DEFAULT_TABLE_MB) -> Dict[str, Any]:
     """Solve a job of :func:`solve_job` (in a worker process).
 
     :param cancel: set by another thread to stop the search (``ddz.solve``'s
@@ -450,7 +450,7 @@ def lost_at_job(body: Any, max_seconds: float) -> Dict[str, Any]:
 
 
 def run_job(job: Dict[str, Any], cancel: Optional[threading.Event] = None,
-            table_mb: float = 64.0) -> Dict[str, Any]:
+            table_mb: float = DEFAULT_TABLE_MB) -> Dict[str, Any]:
     """Run a worker's job: :func:`run_solve`, or for ``kind: "lost_at"`` :func:`ddz.lost_at`
     (its answer: ``RecordAnalysis.to_dict()`` with ``label`` and ``first_action``)."""
     if job.get("kind") != "lost_at":

@@ -13,7 +13,7 @@ import socket
 import sys
 from typing import Any, Optional
 
-from ddz import DdzError, check_table_memory, threads_arg
+from ddz import DEFAULT_TABLE_MB, DdzError, check_table_memory, threads_arg
 
 __all__ = ["add_parser", "main", "serve", "is_loopback", "MAX_WORKERS_PER_CPU"]
 
@@ -60,9 +60,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         f"0: one per usable CPU; at most {MAX_WORKERS_PER_CPU} per CPU)")
     p.add_argument("--time-limit", type=_positive(float), default=30.0, metavar="SECONDS",
                    help="the longest one solve may search (default 30)")
-    p.add_argument("--table-mb", type=_positive(float), default=64.0, metavar="MB",
-                   help="each solver's transposition table, MiB (default 64; all of them must fit "
-                        "in the memory available)")
+    p.add_argument("--table-mb", type=_positive(float), default=DEFAULT_TABLE_MB, metavar="MB",
+                   help=f"the most each solver's transposition table grows to, MiB (default "
+                        f"{DEFAULT_TABLE_MB}: the workers share the memory the system can give; "
+                        "another size: all of them must fit in the memory available)")
     p.add_argument("--max-waiting", type=_positive(int), default=64, metavar="N",
                    help="solves that may wait for a free solver; more get 429 (default 64)")
     p.add_argument("--open", action="store_true", help="open the page in a web browser")
@@ -144,12 +145,13 @@ def main(args: argparse.Namespace) -> int:
 
     ``--workers`` beyond :data:`MAX_WORKERS_PER_CPU` per usable CPU is capped there.
 
-    :raises DdzError: ``--workers`` tables of ``--table-mb`` that do not fit in memory
+    :raises DdzError: ``--workers`` tables of a ``--table-mb`` given that do not fit in memory
         (checked before any worker starts).
     """
     # the one rule of every count of processes (ddz.threads_arg): 0 every usable CPU, capped
     workers = threads_arg(args.workers, name="--workers", per_cpu=MAX_WORKERS_PER_CPU)
-    check_table_memory(args.table_mb, workers)
+    if args.table_mb != DEFAULT_TABLE_MB:       # the default cap grows within the memory
+        check_table_memory(args.table_mb, workers)
     serve(args.host, args.port, open_browser=args.open, workers=workers,
           time_limit=args.time_limit, table_mb=args.table_mb, max_waiting=args.max_waiting)
     return 0

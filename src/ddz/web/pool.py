@@ -27,6 +27,8 @@ import os
 import sys
 from typing import Any, Dict, List, Optional
 
+from ddz import DEFAULT_TABLE_MB
+
 __all__ = ["SolverPool", "Busy", "WorkerError"]
 
 
@@ -91,7 +93,7 @@ class SolverPool:
         it is killed and replaced.
     """
 
-    def __init__(self, workers: int = 2, table_mb: float = 64.0, max_waiting: int = 64,
+    def __init__(self, workers: int = 2, table_mb: float = DEFAULT_TABLE_MB, max_waiting: int = 64,
                  grace: float = 2.0) -> None:
         self.size = workers
         self.table_mb = table_mb
@@ -111,6 +113,7 @@ class SolverPool:
         env.setdefault("PYTHONUNBUFFERED", "1")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "ddz.web.worker", "--table-mb", str(self.table_mb),
+            "--processes", str(self.size),          # the workers share the memory
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env,
             start_new_session=True)         # Ctrl-C on the terminal stops the server, which stops us
         assert proc.stdout is not None

@@ -35,6 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 import ddz
+from ddz import DEFAULT_TABLE_MB
 
 from . import api
 from .cards import sprite
@@ -137,7 +138,7 @@ async def _disconnected(request: Request) -> None:
             return
 
 
-def create_app(*, workers: int = 2, time_limit: float = 30.0, table_mb: float = 64.0,
+def create_app(*, workers: int = 2, time_limit: float = 30.0, table_mb: float = DEFAULT_TABLE_MB,
                max_waiting: int = 64) -> Starlette:
     """The web app.
 

@@ -1,6 +1,7 @@
 """A solver worker of ``ddz serve``: a process that solves one position at a time.
 
-Started by :class:`ddz.web.pool.SolverPool` as ``python -m ddz.web.worker --table-mb MB``;
+Started by :class:`ddz.web.pool.SolverPool` as ``python -m ddz.web.worker --table-mb MB
+--processes N`` (N: the pool's workers, which share the memory: ``ddz.solving_processes``);
 it talks JSON lines over its standard input and output:
 
 * in: ``{"id": N, "job": JOB}`` (a job of :func:`ddz.web.api.solve_job` or
@@ -85,8 +86,11 @@ def serve(stdin: TextIO, stdout: TextIO, table_mb: float) -> None:
 
 def main(argv: Optional[list] = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m ddz.web.worker")
-    parser.add_argument("--table-mb", type=float, default=64.0)
+    parser.add_argument("--table-mb", type=float, required=True)
+    parser.add_argument("--processes", type=int, default=1, help="the pool's workers (they share the memory)")
     args = parser.parse_args(argv)
+    import ddz   # in the worker process
+    ddz.solving_processes(args.processes)
     out = sys.stdout
     sys.stdout = sys.stderr          # nothing but protocol lines on the real standard output
     try:
