@@ -163,5 +163,9 @@ def test_solving_processes_sets_the_shared_count(monkeypatch):
     monkeypatch.delenv(parallel.SOLVING_PROCESSES_ENV, raising=False)
     parallel.solving_processes(3)
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "3"
-    parallel.solving_processes(0)
-    assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "1"
+    ddz.solving_processes(np.int64(2))
+    assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"
+    for bad in (0, -1, True, 1.5, "3", None):
+        with pytest.raises(ddz.DdzError, match="solving_processes takes an int >= 1"):
+            ddz.solving_processes(bad)
+    assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"

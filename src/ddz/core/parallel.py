@@ -41,9 +41,12 @@ def solving_processes(count: int) -> None:
     inherit. The pools that start solving workers call it in each worker (``ddz serve``,
     the arena, :func:`ddz.distributed.solve_many`).
 
-    :param count: an int >= 1 (trusted: the pools' own, checked counts).
+    :param count: an int >= 1.
+    :raises DdzError: ``count`` is not an int >= 1.
     """
-    os.environ[SOLVING_PROCESSES_ENV] = str(max(1, int(count)))
+    if isinstance(count, bool) or not hasattr(count, "__index__") or count.__index__() < 1:
+        raise DdzError(f"solving_processes takes an int >= 1, got {quote(count)}")
+    os.environ[SOLVING_PROCESSES_ENV] = str(count.__index__())
 
 
 def usable_cpus() -> int:
