@@ -120,13 +120,20 @@ def test_table_grows_within_its_share_of_memory(monkeypatch):
         grown = s.entries_in_use
         assert grown >= 1 << 18 and want[1]              # 16 MiB or more, exact
         touched = _rss_bytes()
-        _searcher_solve(s, tiny, 259, False)              # a new search: the pages go back
+        s.release()                                       # after a search: the pages go back
         assert touched - _rss_bytes() > (grown - (1 << 14)) * 64 // 2
-        for count in ("1000000000000000", "2000000000000000000"):
+        assert s.entries_in_use == 1 << 14
+        _searcher_solve(s, pos, 259, True)
+        touched = _rss_bytes()
+        _searcher_solve(s, tiny, 259, False)              # or at the next search
+        assert touched - _rss_bytes() > (grown - (1 << 14)) * 64 // 2
+        sol = ddz.solve(pos)                              # ddz.solve releases them itself
+        assert sol.exact and ddz.search.solver._local.searcher[1].entries_in_use == 1 << 14
+        for count in ("1000000000000", "999999999999"):
             monkeypatch.setenv("DDZ_SOLVING_PROCESSES", count)   # no share left to grow into
             assert _searcher_solve(s, pos, 259, True) == want
             assert s.entries_in_use == 1 << 14
-        for count in ("0", "-3", "many"):                 # not a count: one process
+        for count in ("0", "-3", "many", "1e3", "10000000000000"):  # not a count (set after import): one
             monkeypatch.setenv("DDZ_SOLVING_PROCESSES", count)
             assert _searcher_solve(s, pos, 259, True) == want
             assert s.entries_in_use == grown
@@ -166,6 +173,36 @@ def test_solving_processes_sets_the_shared_count(monkeypatch):
     ddz.solving_processes(np.int64(2))
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"
     for bad in (0, -1, True, 1.5, "3", None):
-        with pytest.raises(ddz.DdzError, match="solving_processes takes an int >= 1"):
+        with pytest.raises(ddz.DdzError, match="solving_processes takes an int from 1 to"):
             ddz.solving_processes(bad)
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"
+
+
+def test_solve_from_inside_a_running_solve():
+    """A ``cancel`` (or ``progress``) callback that calls ddz.solve in the same thread gets
+    a searcher of its own: the same answers, the outer search undisturbed."""
+    pos = Position(["445689TQK2", "3569TJJ", "3578A2R"])
+    inner = []
+
+    class Nested:
+        def is_set(self):
+            if len(inner) < 2:
+                inner.append(ddz.solve(Position(["KK5543", "225543"])))
+            return False
+
+    outer = ddz.solve(pos, cancel=Nested(), all_moves=True)
+    alone = ddz.solve(pos, all_moves=True)
+    assert len(inner) == 2 and all(s.exact and s.win for s in inner)
+    assert (outer.exact, outer.win, outer.moves, outer.pv) == (alone.exact, alone.win, alone.moves, alone.pv)
+
+
+@pytest.mark.parametrize("value", ["1e3", "abc", "0", "-5", " 4", "1_000", str(10 ** 13)])
+def test_a_bad_solving_processes_variable_is_an_error_at_import(value):
+    import subprocess
+    import sys
+    env = dict(os.environ, DDZ_SOLVING_PROCESSES=value)
+    r = subprocess.run([sys.executable, "-c", "import ddz"], env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and "DdzError: DDZ_SOLVING_PROCESSES must be a count of processes" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "ddz", "--version"], env=env, capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith("ddz: error: DDZ_SOLVING_PROCESSES must be") \
+        and "Traceback" not in r.stderr

@@ -12,9 +12,11 @@ used where it matters (the arena's ``workers``).
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Optional
 
 from ..errors import DdzError, quote
+from .implementation import _running_the_command
 
 __all__ = ["usable_cpus", "threads_arg", "solving_processes", "SOLVING_PROCESSES_ENV", "DEFAULT_TABLE_MB"]
 
@@ -25,14 +27,33 @@ table is mapped at its cap but touched only as its search grows it: a search sta
 positions pass them, up to the cap, while each doubling fits in the memory the system
 can still give (Linux ``MemAvailable``, within a cgroup's limit) divided by twice the
 processes that solve at once (:data:`SOLVING_PROCESSES_ENV`, set by
-the pools that start them); between searches the pages past the first 64 MiB go back
+the pools that start them); when a search ends, the pages past the first 64 MiB go back
 to the kernel. A search of a few seconds uses some hundreds of MiB; a whole deal's, gigabytes."""
 
 SOLVING_PROCESSES_ENV = "DDZ_SOLVING_PROCESSES"
 """The environment variable that tells :func:`ddz.solve` how many processes solve at
 once on this machine: each one's transposition table grows only while its next doubling
 fits in the memory the system can still give divided by twice that count (docs/DESIGN.md
-"The table's memory"). Unset: 1."""
+"The table's memory"). Unset or empty: 1. Its value is checked when ``ddz`` is imported
+(decimal digits, 1 to 10**12: anything else is a :class:`DdzError`, or in the ``ddz``
+command ``ddz: error: ...`` and exit status 2); the solver reads it at each doubling of
+a table, so a later change (by :func:`solving_processes`) counts from then on."""
+
+_MAX_SOLVING_PROCESSES = 10 ** 12
+
+
+def _check_solving_processes_env() -> None:
+    """:class:`DdzError` (in the ``ddz`` command: its error line and exit status 2)
+    unless :data:`SOLVING_PROCESSES_ENV` is unset, empty or a count of 1 to 10**12."""
+    text = os.environ.get(SOLVING_PROCESSES_ENV, "")
+    if text == "" or (text.isascii() and text.isdigit() and 1 <= int(text) <= _MAX_SOLVING_PROCESSES):
+        return
+    exc = DdzError(f"{SOLVING_PROCESSES_ENV} must be a count of processes from 1 to "
+                   f"{_MAX_SOLVING_PROCESSES:,}, got {quote(text)}")
+    if _running_the_command():
+        sys.stderr.write(f"ddz: error: {exc}\n")
+        raise SystemExit(2)
+    raise exc
 
 
 def solving_processes(count: int) -> None:
@@ -44,8 +65,9 @@ def solving_processes(count: int) -> None:
     :param count: an int >= 1.
     :raises DdzError: ``count`` is not an int >= 1.
     """
-    if isinstance(count, bool) or not hasattr(count, "__index__") or count.__index__() < 1:
-        raise DdzError(f"solving_processes takes an int >= 1, got {quote(count)}")
+    if isinstance(count, bool) or not hasattr(count, "__index__") or \
+            not 1 <= count.__index__() <= _MAX_SOLVING_PROCESSES:
+        raise DdzError(f"solving_processes takes an int from 1 to {_MAX_SOLVING_PROCESSES:,}, got {quote(count)}")
     os.environ[SOLVING_PROCESSES_ENV] = str(count.__index__())
 
 
@@ -84,3 +106,6 @@ def threads_arg(value: Any, *, name: str = "threads", work: Optional[int] = None
     if work is not None:
         n = min(n, work)
     return max(1, n)
+
+
+_check_solving_processes_env()

@@ -129,11 +129,18 @@ cdef extern from *:
     #endif
     }
     /* The processes that solve at once on this machine (DDZ_SOLVING_PROCESSES, set by
-       the pools that start them; 1 when unset or not a count). */
+       the pools that start them; checked when ddz is imported): its decimal digits, at
+       most 10**12; 1 when unset or anything else. */
     static unsigned long long ddz_solving_processes(void) {
         const char* v = getenv("DDZ_SOLVING_PROCESSES");
-        long long n = v != NULL ? atoll(v) : 1;
-        return n >= 1 ? (unsigned long long)n : 1;
+        unsigned long long n = 0;
+        int digits = 0;
+        if (v == NULL) return 1;
+        for (; *v; v++, digits++) {
+            if (*v < '0' || *v > '9' || digits >= 13) return 1;
+            n = 10 * n + (unsigned long long)(*v - '0');
+        }
+        return n >= 1 && n <= 1000000000000ULL ? n : 1;
     }
     /* Zero a table: hand its pages back to the kernel (zero again when next touched). */
     static void ddz_table_zero(void* p, size_t bytes) {
@@ -1847,15 +1854,20 @@ cdef class Table:
             ddz_table_zero(self.tt, self.entries * sizeof(Entry))
             self.gen = 1
 
+    cdef void give_back(self, uint64_t used) noexcept:
+        """The pages of the first ``used`` entries past the first ``keep_entries`` (64
+        MiB) go back to the kernel (zero again when next touched: empty entries)."""
+        if used > <uint64_t>self.entries:
+            used = self.entries
+        if used > keep_entries:
+            ddz_table_zero(self.tt + keep_entries, (used - keep_entries) * sizeof(Entry))
+
     cdef void fresh(self, uint64_t used) noexcept:
         """:meth:`new_generation` after a search that used ``used`` entries: the pages
         beyond the first ``keep_entries`` (64 MiB) go back to the kernel (a search that grew
         the table to gigabytes does not keep them from the processes that come after)."""
         self.new_generation()
-        if used > keep_entries and <uint64_t>self.entries > keep_entries:
-            if used > <uint64_t>self.entries:
-                used = self.entries
-            ddz_table_zero(self.tt + keep_entries, (used - keep_entries) * sizeof(Entry))
+        self.give_back(used)
 
 
 cdef int landlord_plays_arg(object value) except -1:
@@ -1900,7 +1912,7 @@ cdef class Searcher:
     cdef int64_t root_tb
     cdef int has_root
     cdef int auto_entries      # size the entries in use by the first search's cards
-    cdef int busy              # a search runs (perhaps without the GIL): no other call
+    cdef readonly int busy     # a search runs (perhaps without the GIL): no other call
     cdef readonly double search_seconds   # the last solve's own time (search and line), seconds
 
     def __cinit__(self, double table_mb=0):
@@ -1922,6 +1934,20 @@ cdef class Searcher:
     def entries(self):
         """Entries of the table searched (its own, or the one it helps on)."""
         return self.using.entries if self.using is not None else 0
+
+    def release(self):
+        """After a search (its helpers joined): the pages of its own table past the
+        first 64 MiB go back to the kernel and the entries in use drop to them, so a
+        process that solved a whole deal does not keep gigabytes while it waits.
+        :func:`ddz.solve` calls it after every search; a search that follows starts anew
+        either way."""
+        self.idle()
+        self.drop_pages()
+
+    cdef void drop_pages(self) noexcept:
+        if self.table is not None and self.using is self.table and self.c.tmask + 1 > keep_entries:
+            self.table.give_back(self.c.tmask + 1)
+            self.c.tmask = keep_entries - 1
 
     @property
     def entries_in_use(self):
@@ -2360,6 +2386,7 @@ cdef class Searcher:
             fp = pos.farmers_played
         self.start(node_limit, time_limit)
         v, exact, codes, line = self.run_solve(to_move, tb, last, llp, fp, all_moves, pv_max)
+        self.drop_pages()
         return _make_solution(pos, score, all_moves, v, exact, codes, line, self.c.nodes, t0,
                               self.search_seconds, seats, landlord, to_move)
 

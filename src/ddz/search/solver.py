@@ -21,6 +21,7 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 from __future__ import annotations
 
 import concurrent.futures
+import numbers
 import os
 import threading
 import time
@@ -232,7 +233,7 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
     if progress is None and cancel is None and threads == 1:
         # no poll and no helpers: the search and the Solution are built in C
         cur = getattr(_local, "searcher", None)
-        s = cur[1] if cur is not None and cur[0] == table_mb else _searcher(table_mb)
+        s = cur[1] if cur is not None and cur[0] == table_mb and not cur[1].busy else _searcher(table_mb)
         try:
             return s.solve_position(pos, score, all_moves, node_limit, time_limit or 0.0, _FEATURES,
                                     pv_max, t0)
@@ -280,7 +281,7 @@ def solve_batch(positions, *, score: bool = False, all_moves: bool = False,
         return [solve(p, score=score, all_moves=all_moves, node_limit=node_limit, time_limit=time_limit,
                       table_mb=table_mb, pv_plies=pv_plies) for p in _checked_positions(positions)]
     cur = getattr(_local, "searcher", None)
-    s = cur[1] if cur is not None and cur[0] == table_mb else _searcher(table_mb)
+    s = cur[1] if cur is not None and cur[0] == table_mb and not cur[1].busy else _searcher(table_mb)
     try:
         return s.batch(positions, score, all_moves, node_limit, time_limit or 0.0, _FEATURES, pv_max,
                        lambda p: solve(p, score=score))
@@ -350,7 +351,7 @@ def check_table_memory(table_mb: float, tables: int = 1) -> None:
 
 def _table_mb_arg(table_mb: Any) -> None:
     """:class:`DdzError` unless ``table_mb`` is a number of MiB from 1 to 2**20."""
-    if isinstance(table_mb, bool) or not isinstance(table_mb, (int, float)) or not 1 <= table_mb <= 1 << 20:
+    if isinstance(table_mb, bool) or not isinstance(table_mb, numbers.Real) or not 1 <= table_mb <= 1 << 20:
         raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
 
 
@@ -369,11 +370,15 @@ def _searcher(mb: float):
     """This thread's searcher with a table of ``mb`` MiB (one kept per thread: a new
     size frees the old table first); :class:`TableMemoryError` when the table cannot be
     allocated or would not fit in the memory the system has left. The default cap is
-    mapped whatever the memory (its growth checks it), halved until the kernel maps it."""
+    mapped whatever the memory (its growth checks it), halved until the kernel maps it.
+    A call from inside a running search of this thread (its ``progress`` or ``cancel``)
+    gets a searcher of its own, not kept."""
     cur = getattr(_local, "searcher", None)
-    if cur is not None and cur[0] == mb:
+    nested = cur is not None and cur[1].busy
+    if cur is not None and cur[0] == mb and not nested:
         return cur[1]
-    _local.searcher = None            # free the old table first
+    if not nested:
+        _local.searcher = None        # free the old table first
     size = mb
     if mb != DEFAULT_TABLE_MB:
         _check_fits(mb, 1)
@@ -386,7 +391,8 @@ def _searcher(mb: float):
                 raise TableMemoryError(f"cannot allocate a {mb:,.10g} MiB transposition table (table_mb); "
                                        "choose a smaller table_mb") from None
             size /= 2
-    _local.searcher = (mb, s)
+    if not nested:
+        _local.searcher = (mb, s)
     return s
 
 
@@ -458,7 +464,7 @@ class _Job:
 def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, threads, mb, t0,
                     progress, cancel, pv_max=_PV_MAX) -> Solution:
     cur = getattr(_local, "searcher", None)
-    s = cur[1] if cur is not None and cur[0] == mb else _searcher(mb)
+    s = cur[1] if cur is not None and cur[0] == mb and not cur[1].busy else _searcher(mb)
     s.reset(pos.rules, len(pos.hands), pos.landlord, score, 0, _FEATURES)
     job = None
     if progress is not None or cancel is not None or threads > 1:
@@ -479,6 +485,7 @@ def _solve_compiled(pos: Position, score, all_moves, node_limit, time_limit, thr
         if job is not None:
             job.join()
             s.set_poll(None)
+        s.release()         # the pages past 64 MiB go back (helpers joined)
     nodes = s.nodes if job is None else s.nodes + job.done_nodes
     if not exact:
         return _unknown(pos, nodes, t0)
