@@ -32,6 +32,15 @@ Sections (``--sections``, default all but ``deals`` and ``resolver``):
   on the puzzles, each in a subprocess with a time cap, when it is installed;
 * ``small``: the fixed cost of a call (issue 41): a 12-card ``solve`` (the baseline
   file's), a one-node position, ``solve_batch`` per position;
+* ``agree``: every answer of ``ddz.solve`` (the default path) against the other paths
+  that must give it, on positions of this bench's own seed: two players of 12-28 cards
+  and three of 12-36, half with the landlord leading and half a farmer, both kicker
+  rules, both modes (``--agree`` positions per size, rule and mode; 50 gives 2,000
+  position-mode pairs): win mode against df-pn (``_solver`` bits 4-32) and against the
+  opt-in static wins (64, 128), score mode against the plain score search (without bit
+  256, the win-mode search inside it); each solve limited to ``--agree-limit`` s of
+  thread CPU time; a row counts the pairs where both finish, where they differ (value,
+  and in score mode the move reported and the line), and where one only finishes;
 * ``proof``: df-pn's proof against alpha-beta's tree (nodes, CPU time) on the ``three``
   section's positions not exact within 2 s (``--proof-cap`` seconds each, a 512 MiB
   table).
@@ -440,6 +449,61 @@ def proof(seed, count, limit, cap, table_mb):
     print(f"\nload average at the end {load_line():.2f}\n")
 
 
+# the paths that must answer as the default does: (label, features bits, score mode)
+AGREE_PATHS = (("df-pn", 259 | 4 | 8 | 16 | 32, False), ("static wins", 259 | 64 | 128, False),
+               ("plain score search", 3, True))
+
+
+def agree(seed, count, limit):
+    section(f"Every answer against the other paths: {count} positions per size, kicker rule and mode "
+            f"(limit {limit:g} s of thread CPU time a solve)")
+    sets = [(2, n) for n in (12, 16, 20, 24, 28)] + [(3, n) for n in (12, 18, 24, 30, 36)]
+    print("| players | cards | kicker rule | mode | other path | both exact | differ | default only | other only |")
+    print("|---:|---:|---|---|---|---:|---:|---:|---:|")
+    saved = ddz.search.solver._FEATURES
+    totals = {"pairs": 0, "both": 0, "differ": 0}
+    start, wall = time.thread_time(), time.perf_counter()
+    try:
+        for seats, cards in sets:
+            for rules, rname in ((STANDARD, "distinct"), (REPEAT_KICKERS, "repeat")):
+                make = two_player if seats == 2 else three_player
+                base = make(seed + 7 * cards + seats + 500 * (rules is REPEAT_KICKERS), cards, count)
+                positions = [Position(p.hands, rules=rules, to_move=k % 2) for k, p in enumerate(base)]
+                for score in (False, True):
+                    totals["pairs"] += count
+                    rows = {label: [0, 0, 0, 0] for label, _, s in AGREE_PATHS if s == score}
+                    for pos in positions:
+                        ddz.search.solver._FEATURES = saved
+                        ref = solve(pos, score=score, cancel=CpuLimit(limit))
+                        for label, bits, _ in (p for p in AGREE_PATHS if p[2] == score):
+                            ddz.search.solver._FEATURES = bits
+                            alt = solve(pos, score=score, cancel=CpuLimit(limit))
+                            row = rows[label]
+                            if ref.exact and alt.exact:
+                                row[0] += 1
+                                same = ref.landlord_wins == alt.landlord_wins and ref.value == alt.value and (
+                                    not score or (ref.moves == alt.moves and ref.pv == alt.pv))
+                                if not same:
+                                    row[1] += 1
+                                    print(f"DIFFER {label}: `{pos}` score={score}: {ref.value} {ref.moves} "
+                                          f"against {alt.value} {alt.moves}", flush=True)
+                            elif ref.exact:
+                                row[2] += 1
+                            elif alt.exact:
+                                row[3] += 1
+                    for label, (both, differ, d_only, a_only) in rows.items():
+                        totals["both"] += both if label != "static wins" else 0
+                        totals["differ"] += differ
+                        print(f"| {seats} | {cards} | {rname} | {'score' if score else 'win'} | {label} | "
+                              f"{both}/{count} | {differ} | {d_only} | {a_only} |", flush=True)
+    finally:
+        ddz.search.solver._FEATURES = saved
+    print(f"\n{totals['pairs']:,} position-mode pairs; both exact (df-pn or the plain score search) on "
+          f"{totals['both']:,}; differing answers: {totals['differ']}. {(time.thread_time() - start) / 60:.1f} min "
+          f"of CPU time, {(time.perf_counter() - wall) / 60:.1f} min of wall time; load average at the end "
+          f"{load_line():.2f}\n")
+
+
 def _suited(text, used):
     """Suited notation of doudizhu-resolver (``3s-10h-BJ-CJ``), each card once over the
     hands (``used``: suits taken per rank so far)."""
@@ -498,7 +562,7 @@ def resolver(cap):
 
 
 SECTIONS = ("puzzles", "baseline", "threads", "three", "features", "random", "deals", "resolver", "small",
-            "proof")
+            "proof", "agree")
 
 
 def main():
@@ -525,6 +589,8 @@ def main():
                     help="the deals section's modes")
     ap.add_argument("--budget", type=float, default=7200.0, help="seconds for the deals section")
     ap.add_argument("--resolver-cap", type=float, default=60.0)
+    ap.add_argument("--agree", type=int, default=50, help="positions per size, kicker rule and mode (agree)")
+    ap.add_argument("--agree-limit", type=float, default=2.0, help="thread CPU seconds a solve (agree)")
     ap.add_argument("--proof-cap", type=float, default=60.0, help="seconds per search in the proof section")
     args = ap.parse_args()
     for rules in (STANDARD, REPEAT_KICKERS):      # first-use costs, untimed
@@ -553,6 +619,8 @@ def main():
             small(args.baseline)
         elif name == "proof":
             proof(args.seed + 30, args.three, 2.0, args.proof_cap, 512)
+        elif name == "agree":
+            agree(args.seed + 4100, args.agree, args.agree_limit)
 
 
 if __name__ == "__main__":
