@@ -26,7 +26,7 @@ from .game.position import Position
 from .search.solver import Solution, check_table_memory, solve, solve_batch
 from .search.expert import ExpertBot
 from .search.registry import bot_factory
-from .core.parallel import DEFAULT_TABLE_MB, solving_processes, threads_arg, usable_cpus
+from .core.parallel import DEFAULT_TABLE_MB, MAX_TABLE_MB, solving_processes, table_mb_option, threads_arg, usable_cpus
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:   # loaded on first use at run time (__getattr__); type checkers see them here
@@ -46,7 +46,8 @@ __all__ += ["ActionSpace", "ActionIdError", "ActionTypeError", "encode_cards", "
 __all__ += ["__version__", "version_info", "VersionInfo"]
 __all__ += ["Position", "Solution", "solve", "solve_batch", "check_table_memory", "TableMemoryError", "ExpertBot"]
 __all__ += ["NeuralBot", "CheckpointError"]
-__all__ += ["bot_factory", "threads_arg", "usable_cpus", "DEFAULT_TABLE_MB", "solving_processes"]
+__all__ += ["bot_factory", "threads_arg", "usable_cpus", "DEFAULT_TABLE_MB", "MAX_TABLE_MB", "solving_processes",
+            "table_mb_option"]
 __all__ += ["analyze_deal", "lost_at", "DealAnalysis", "RecordAnalysis"]
 
 _old_paths.install()

@@ -70,6 +70,18 @@ def test_bad_options_exit_2(argv, capsys):
     assert "error" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["solve", "33/44"], ["analyze", "1"], ["serve"]])
+@pytest.mark.parametrize("mb", ["0", "-5", "inf", "nan", "x", "2000000"])
+def test_table_mb_out_of_range_names_the_option(command, mb, capsys):
+    """--table-mb is checked by argparse in every command that takes it: exit 2 and the
+    option's own name, before anything is solved or served."""
+    with pytest.raises(SystemExit) as exc:
+        main(command + ["--table-mb", mb])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --table-mb:" in err and repr(mb) in err
+
+
 @pytest.mark.parametrize("command", ["selfplay", "play", "replay", "perft"])
 def test_help(command, capsys):
     with pytest.raises(SystemExit) as exc:

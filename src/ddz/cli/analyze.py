@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 import json
 
-from ..core.parallel import DEFAULT_TABLE_MB
+from ..core.parallel import DEFAULT_TABLE_MB, table_mb_option
 from ..core.rules import Rules
 from ..errors import DdzError
 from .options import _add_rules_options, _int_at_least, _non_negative, _positive, _rules
@@ -57,7 +57,7 @@ def add_parser(sub) -> None:
                    help="positions per seat (with --record: per position searched)")
     p.add_argument("--threads", type=_non_negative, default=1, metavar="T",
                    help="threads per search (default 1; 0: every usable CPU)")
-    p.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB",
+    p.add_argument("--table-mb", type=table_mb_option, default=DEFAULT_TABLE_MB, metavar="MB",
                    help=f"the most the transposition table grows to, MiB (default {DEFAULT_TABLE_MB}, "
                         "within the memory the system can give; shared by the threads)")
     p.add_argument("--json", action="store_true",

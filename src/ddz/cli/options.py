@@ -7,7 +7,7 @@ import argparse
 import dataclasses
 from typing import List, Optional, TextIO
 
-from ..core.parallel import DEFAULT_TABLE_MB
+from ..core.parallel import DEFAULT_TABLE_MB, table_mb_option
 from ..core.rules import PROFILES, Rules
 from ..errors import DdzError
 from ..search import registry    # the bots' names and grammar: it imports nothing of the game
@@ -239,7 +239,7 @@ def _add_solve_options(p: argparse.ArgumentParser, each: str, threads_help: str,
     p.add_argument("--node-limit", type=_positive, default=None, metavar="N",
                    help=f"stop{each} after N positions searched")
     p.add_argument("--threads", type=_non_negative, default=1, metavar="T", help=threads_help)
-    p.add_argument("--table-mb", type=float, default=DEFAULT_TABLE_MB, metavar="MB",
+    p.add_argument("--table-mb", type=table_mb_option, default=DEFAULT_TABLE_MB, metavar="MB",
                    help=f"the most the transposition table grows to, MiB (default {DEFAULT_TABLE_MB}, "
                         "within the memory the system can give; shared by the threads)")
     p.add_argument("--json", action="store_true", help=json_help)

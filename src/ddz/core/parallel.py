@@ -11,6 +11,8 @@ used where it matters (the arena's ``workers``).
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
 from typing import Any, Optional
@@ -18,7 +20,8 @@ from typing import Any, Optional
 from ..errors import DdzError, quote
 from .implementation import _running_the_command
 
-__all__ = ["usable_cpus", "threads_arg", "solving_processes", "SOLVING_PROCESSES_ENV", "DEFAULT_TABLE_MB"]
+__all__ = ["usable_cpus", "threads_arg", "solving_processes", "SOLVING_PROCESSES_ENV", "DEFAULT_TABLE_MB",
+           "MAX_TABLE_MB", "table_mb_option"]
 
 DEFAULT_TABLE_MB = 4096
 """The default cap of the transposition table, MiB (one table per calling thread). A
@@ -29,6 +32,25 @@ can still give (Linux ``MemAvailable``, within a cgroup's limit) divided by twic
 processes that solve at once (:data:`SOLVING_PROCESSES_ENV`, set by
 the pools that start them); when a search ends, the pages past the first 64 MiB go back
 to the kernel. A search of a few seconds uses some hundreds of MiB; a whole deal's, gigabytes."""
+
+MAX_TABLE_MB = 1 << 20
+"""The largest ``table_mb`` taken, MiB (1 TiB); the smallest is 1."""
+
+
+def table_mb_option(text: str) -> float:
+    """The ``--table-mb MB`` option's type (``ddz solve``, ``ddz analyze``, ``ddz serve``):
+    a number of MiB from 1 to :data:`MAX_TABLE_MB`, as a float.
+
+    :raises argparse.ArgumentTypeError: not such a number (argparse names the option).
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and 1 <= value <= MAX_TABLE_MB):
+        raise argparse.ArgumentTypeError(f"must be a number of MiB from 1 to {MAX_TABLE_MB:,}, got {text!r}")
+    return value
+
 
 SOLVING_PROCESSES_ENV = "DDZ_SOLVING_PROCESSES"
 """The environment variable that tells :func:`ddz.solve` how many processes solve at

@@ -36,7 +36,7 @@ from ..core.play import Play
 from ..core.tables import trusted_play as _trusted_play
 from ..game.position import Position
 from .reference_solver import LimitReached, ref_solve
-from ..core.parallel import DEFAULT_TABLE_MB
+from ..core.parallel import DEFAULT_TABLE_MB, MAX_TABLE_MB
 
 __all__ = ["Solution", "solve", "solve_batch", "check_table_memory", "PURE_PYTHON_MAX_CARDS", "DEFAULT_TABLE_MB", "NO_NODE_LIMIT", "NO_TIME_LIMIT"]
 
@@ -173,7 +173,8 @@ def solve(position: Position, *, score: bool = False, all_moves: bool = False,
         default :data:`DEFAULT_TABLE_MB`, whose docstring says how the table grows within
         the memory the system can give), shared by the threads of a call; any other
         size larger than the memory the system has available (Linux ``MemAvailable``)
-        is a :class:`ddz.TableMemoryError`, as is one the kernel refuses.
+        is a :class:`ddz.TableMemoryError`, as is one the kernel refuses. The pure-Python
+        solver (``DDZ_NO_EXTENSIONS=1``) keeps no table: there the range alone is checked.
     :param progress: called about four times a second with ``(nodes, seconds)`` while a
         long search runs, from the calling thread.
     :param cancel: ``None``, or a handle with an ``is_set()`` method (a
@@ -351,8 +352,8 @@ def check_table_memory(table_mb: float, tables: int = 1) -> None:
 
 def _table_mb_arg(table_mb: Any) -> None:
     """:class:`DdzError` unless ``table_mb`` is a number of MiB from 1 to 2**20."""
-    if isinstance(table_mb, bool) or not isinstance(table_mb, numbers.Real) or not 1 <= table_mb <= 1 << 20:
-        raise DdzError(f"table_mb must be a number of MiB from 1 to {1 << 20}, got {quote(table_mb)}")
+    if isinstance(table_mb, bool) or not isinstance(table_mb, numbers.Real) or not 1 <= table_mb <= MAX_TABLE_MB:
+        raise DdzError(f"table_mb must be a number of MiB from 1 to {MAX_TABLE_MB}, got {quote(table_mb)}")
 
 
 def _check_fits(mb: float, tables: int) -> None:

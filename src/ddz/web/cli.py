@@ -11,9 +11,9 @@ import ipaddress
 import os
 import socket
 import sys
-from typing import Any, Optional
+from typing import Any
 
-from ddz import DEFAULT_TABLE_MB, DdzError, check_table_memory, threads_arg
+from ddz import DEFAULT_TABLE_MB, DdzError, check_table_memory, table_mb_option, threads_arg
 
 __all__ = ["add_parser", "main", "serve", "is_loopback", "MAX_WORKERS_PER_CPU"]
 
@@ -60,7 +60,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         f"0: one per usable CPU; at most {MAX_WORKERS_PER_CPU} per CPU)")
     p.add_argument("--time-limit", type=_positive(float), default=30.0, metavar="SECONDS",
                    help="the longest one solve may search (default 30)")
-    p.add_argument("--table-mb", type=_positive(float), default=DEFAULT_TABLE_MB, metavar="MB",
+    p.add_argument("--table-mb", type=table_mb_option, default=DEFAULT_TABLE_MB, metavar="MB",
                    help=f"the most each solver's transposition table grows to, MiB (default "
                         f"{DEFAULT_TABLE_MB}: the workers share the memory the system can give; "
                         "another size: all of them must fit in the memory available)")
