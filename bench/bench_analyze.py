@@ -14,8 +14,9 @@ Sections:
   or bounded, and every proven change checked by solving the positions on both sides
   afresh (up to 60 s each).
 
-Usage: ``PYTHONPATH=src nice python bench/bench_analyze.py [--deals 10] [--time-limit 5]
-[--records 20]``. Times are wall times: on a busy machine, say the load beside them
+Usage: ``PYTHONPATH=src nice python bench/bench_analyze.py [--deals 10] [--first-seed 0]
+[--time-limit 5] [--records 20]`` (two runs of ``--sections deals`` side by side, one per
+core, split the seeds by ``--first-seed``). Times are wall times: on a busy machine, say the load beside them
 (printed before and after).
 """
 
@@ -34,14 +35,18 @@ def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def deals(n: int, limit: float) -> None:
+def deals(n: int, limit: float, first: int = 0) -> None:
     rows = []
-    for seed in range(n):
-        rows += ddz.analyze_deal(seed, time_limit=limit).rows
+    for seed in range(first, first + n):
+        table = ddz.analyze_deal(seed, time_limit=limit).rows
+        for r in table:         # each row as it comes: a long run's log keeps what it has
+            print(f"  seed {seed} seat {r.seat}: {'exact' if r.exact else 'unknown'} in {r.seconds:.2f} s"
+                  + (f", the landlord {'wins' if r.landlord_wins else 'loses'}" if r.exact else ""), flush=True)
+        rows += table
     exact = [r for r in rows if r.exact]
     times = sorted(r.seconds for r in rows)
     wins = sum(r.landlord_wins for r in exact)
-    print(f"deals: {n} seeds x 3 seats, time limit {limit:g} s: {len(exact)}/{len(rows)} rows exact "
+    print(f"deals: {n} seeds ({first}..{first + n - 1}) x 3 seats, time limit {limit:g} s: {len(exact)}/{len(rows)} rows exact "
           f"({len(exact) / len(rows):.0%}); row time median {statistics.median(times):.2f} s, "
           f"p90 {times[int(0.9 * (len(times) - 1))]:.2f} s; exact rows: median "
           f"{statistics.median(r.seconds for r in exact) if exact else float('nan'):.2f} s, landlord wins {wins}/{len(exact)}")
@@ -105,13 +110,14 @@ def records(n: int) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=10)
+    p.add_argument("--first-seed", type=int, default=0, help="the deals section's first seed")
     p.add_argument("--time-limit", type=float, default=5.0)
     p.add_argument("--records", type=int, default=20)
     p.add_argument("--sections", default="deals,records")
     args = p.parse_args()
     print(f"ddz {ddz.__version__}; before: {load()}", flush=True)
     if "deals" in args.sections:
-        deals(args.deals, args.time_limit)
+        deals(args.deals, args.time_limit, args.first_seed)
         print(f"  ({load()})", flush=True)
     if "dfpn" in args.sections:
         dfpn(args.deals, args.time_limit)
