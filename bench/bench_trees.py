@@ -13,6 +13,13 @@ decision of ``bench_calls.hand_ids`` / ``hand_plays``, 100 hands), ``openspiel``
 same loop in OpenSpiel, unchanged between the trees: the noise floor), ``Game(seed) us``
 (µs per construction, 2,000 seeds), ``VectorGame us/step`` (µs per game step, 256 games,
 100 random steps), ``VectorGame reset us`` (µs per game of ``reset()``).
+
+``--solver`` (issue 41 item 5): the small solves instead, wall µs, the least of several
+rounds (the rounds other jobs disturbed least): ``solve N`` the median over the baseline
+file's positions of N cards (../shared/solver/baseline.jsonl; each solved 20 times in a
+row at 12 cards, fewer above), ``one node`` (``33/4``), ``1,000 one by one`` and
+``solve_batch 1,000`` per position (the 12-card positions ten times over, each distinct
+from the last; the batch only where the tree has ``solve_batch``).
 """
 
 from __future__ import annotations
@@ -90,21 +97,61 @@ def child() -> None:
     print(json.dumps(out))
 
 
+def child_solver() -> None:
+    """The small solves' figures of one tree, as JSON on stdout."""
+    import pathlib
+
+    import ddz
+    from ddz import Position, solve
+
+    found = [d / "shared" / "solver" / "baseline.jsonl" for d in pathlib.Path(HERE).resolve().parents
+             if (d / "shared" / "solver" / "baseline.jsonl").exists()]
+    rows = [json.loads(line) for line in found[0].read_text().splitlines() if line.strip()]
+    out = {}
+
+    def per_call(fn, reps, rounds):
+        best = float("inf")
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            for _ in range(reps):
+                fn()
+            best = min(best, (time.perf_counter() - t0) / reps)
+        return best * 1e6
+
+    for cards, reps, rounds in ((12, 20, 15), (16, 5, 5), (20, 2, 5), (24, 1, 3), (28, 1, 3)):
+        pos = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == cards]
+        for p in pos:
+            solve(p)
+        out[f"solve {cards}"] = statistics.median(per_call(lambda p=p: solve(p), reps, rounds) for p in pos)
+    one = Position(["33", "4"])
+    out["one node"] = per_call(lambda: solve(one), 1000, 15)
+    big = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == 12] * 10
+    out["1,000 one by one"] = per_call(lambda: [solve(p) for p in big], 1, 7) / len(big)
+    if hasattr(ddz, "solve_batch"):
+        out["solve_batch 1,000"] = per_call(lambda: ddz.solve_batch(big), 1, 7) / len(big)
+    print(json.dumps(out))
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("old", help="the old tree's src/ (built in place)")
     ap.add_argument("new", help="the new tree's src/")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--solver", action="store_true", help="the small solves (issue 41) instead of the game loop")
     args = ap.parse_args(argv)
     res = {"old": [], "new": []}
     for _ in range(args.rounds):
         for tag, src in (("old", args.old), ("new", args.new)):
             env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
-            done = subprocess.run([sys.executable, os.path.abspath(__file__), "--child"], env=env,
+            done = subprocess.run([sys.executable, os.path.abspath(__file__),
+                                   "--child-solver" if args.solver else "--child"], env=env,
                                   capture_output=True, text=True, check=True)
             res[tag].append(json.loads(done.stdout.strip().splitlines()[-1]))
     print(os.popen("uptime").read().strip())
-    for key in res["old"][0]:
+    for key in res["new"][0]:
+        if key not in res["old"][0]:
+            print(f"{key:22s} old {'-':>9s}  new {statistics.median(r[key] for r in res['new']):9.3f}")
+            continue
         a = statistics.median(r[key] for r in res["old"])
         b = statistics.median(r[key] for r in res["new"])
         print(f"{key:22s} old {a:9.3f}  new {b:9.3f}  new/old {b / a:.3f}")
@@ -117,5 +164,7 @@ def main(argv=None) -> None:
 if __name__ == "__main__":
     if sys.argv[1:] == ["--child"]:
         child()
+    elif sys.argv[1:] == ["--child-solver"]:
+        child_solver()
     else:
         main()
