@@ -42,3 +42,14 @@ def test_arena_workers_are_at_most_the_deals():
     """``--workers 1000000`` made 284 processes, ``--workers 50 --deals 2`` 50."""
     r = ddz.arena.run(["random", "greedy"], deals=1, seed=1, workers=1_000_000)
     assert r.workers == 1 and r.deals == 1
+
+
+def test_table_mb_option_takes_mib_from_1_to_max():
+    """ddz.table_mb_option, the --table-mb type of solve, analyze and serve: a float from 1
+    to MAX_TABLE_MB MiB; anything else an argparse.ArgumentTypeError saying what it got."""
+    import argparse
+    assert ddz.table_mb_option("64") == 64.0 and ddz.table_mb_option("1") == 1.0
+    assert ddz.table_mb_option(str(ddz.MAX_TABLE_MB)) == float(ddz.MAX_TABLE_MB) == 2.0 ** 20
+    for bad in ("0", "0.5", "-1", "inf", "nan", "1e400", str(ddz.MAX_TABLE_MB + 1), "x", "", None):
+        with pytest.raises(argparse.ArgumentTypeError, match=repr(bad)):
+            ddz.table_mb_option(bad)

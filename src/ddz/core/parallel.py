@@ -45,7 +45,7 @@ def table_mb_option(text: str) -> float:
     """
     try:
         value = float(text)
-    except ValueError:
+    except (TypeError, ValueError):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not (math.isfinite(value) and 1 <= value <= MAX_TABLE_MB):
         raise argparse.ArgumentTypeError(f"must be a number of MiB from 1 to {MAX_TABLE_MB:,}, got {text!r}")
