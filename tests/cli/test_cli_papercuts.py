@@ -252,7 +252,8 @@ def test_solve_takes_the_one_line_form_it_prints(run_cli):
     # rule options apply to a text that names no rule; fields given twice are refused
     code, out, _ = run_cli("solve", "33/44", "--kickers", "repeat")
     assert code == 0 and "position: 33/44 kickers=repeat" in out
-    code, _, err = run_cli("solve", "KK5543/225543", "--landlord", "1")
-    assert code == 2 and "not both: --landlord" in err
+    for seat in ("1", "0"):                         # an explicit --landlord 0 too (the default is no option)
+        code, _, err = run_cli("solve", "KK5543/225543 landlord=1", "--landlord", seat)
+        assert code == 2 and "not both: --landlord" in err
     code, _, err = run_cli("solve", "34/5555/6 kickers=repeat", "--kickers", "distinct")
     assert code == 2 and "names its rules" in err

@@ -4,6 +4,7 @@ node counts, so every answer is deterministic."""
 
 import json
 
+import numpy as np
 import pytest
 
 import ddz
@@ -265,6 +266,8 @@ def test_lost_at_second_pass_spends_the_rest_of_the_budget():
     assert not full.unknown
     tiny = ddz.lost_at(record, time_limit=1e-9, budget=None)       # one pass: the limit stops every search
     assert tiny.unknown
+    endless = ddz.lost_at(record, time_limit=np.float32(1e-9), budget=float("inf"))    # inf is None: one pass
+    assert [m.landlord_wins for m in endless.moves] == [m.landlord_wins for m in tiny.moves]
     rest = ddz.lost_at(record, time_limit=1e-9, budget=60)         # then the budget's rest, latest first
     assert [m.landlord_wins for m in rest.moves] == [m.landlord_wins for m in full.moves]
     assert rest.first_change == full.first_change and rest.summary() == full.summary()

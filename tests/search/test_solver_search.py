@@ -129,7 +129,7 @@ def test_table_grows_within_its_share_of_memory(monkeypatch):
         assert touched - _rss_bytes() > (grown - (1 << 14)) * 64 // 2
         sol = ddz.solve(pos)                              # ddz.solve releases them itself
         assert sol.exact and ddz.search.solver._local.searcher[1].entries_in_use == 1 << 14
-        for count in ("1000000000000", "999999999999"):
+        for count in ("1000000000000", "999999999999", "00000001000000000000"):   # leading zeros: as int()
             monkeypatch.setenv("DDZ_SOLVING_PROCESSES", count)   # no share left to grow into
             assert _searcher_solve(s, pos, 259, True) == want
             assert s.entries_in_use == 1 << 14
@@ -172,7 +172,7 @@ def test_solving_processes_sets_the_shared_count(monkeypatch):
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "3"
     ddz.solving_processes(np.int64(2))
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"
-    for bad in (0, -1, True, 1.5, "3", None):
+    for bad in (0, -1, True, 1.5, "3", None, np.array([3]), 10 ** 12 + 1):
         with pytest.raises(ddz.DdzError, match="solving_processes takes an int from 1 to"):
             ddz.solving_processes(bad)
     assert os.environ[parallel.SOLVING_PROCESSES_ENV] == "2"
@@ -206,3 +206,18 @@ def test_a_bad_solving_processes_variable_is_an_error_at_import(value):
     r = subprocess.run([sys.executable, "-m", "ddz", "--version"], env=env, capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("ddz: error: DDZ_SOLVING_PROCESSES must be") \
         and "Traceback" not in r.stderr
+
+
+def test_numpy_numbers_are_limits_and_a_mapping_is_no_batch():
+    """time_limit takes any real number (numpy's float32 and int64 included: they are
+    numbers), as node_limit and table_mb do; solve_batch refuses a mapping (its keys or
+    its values? neither: a DdzError) as it refuses a string."""
+    pos = ddz.Position(["KK5543", "225543"])
+    want = ddz.solve(pos)
+    for limit in (np.int64(5), np.int32(5), np.float32(5.0), np.float64(5.0)):
+        sol = ddz.solve(pos, time_limit=limit, table_mb=np.float16(8))
+        assert sol.exact and sol.moves == want.moves
+    assert ddz.solve_batch([pos], time_limit=np.int64(5))[0].moves == want.moves
+    for bad in ({pos: 1}, {0: pos}):
+        with pytest.raises(ddz.DdzError, match="solve_batch.. takes a sequence of ddz.Position"):
+            ddz.solve_batch(bad)

@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "a long solve cleanly.")
     p.add_argument("hands", nargs="+", metavar="HAND", help="two or three hands in seat order, e.g. KK5543 225543; or a "
                         "position's one-line form, e.g. '3/4/5 to_move=1 to_beat=33 last=0'")
-    p.add_argument("--landlord", type=int, default=0, metavar="SEAT", help="the landlord's seat (default 0)")
+    p.add_argument("--landlord", type=int, default=None, metavar="SEAT", help="the landlord's seat (default 0)")
     p.add_argument("--to-move", type=int, default=None, metavar="SEAT",
                    help="the seat to move (default: the landlord)")
     p.add_argument("--to-beat", metavar="PLAY", default=None, help="the play to beat (default: leading)")

@@ -85,9 +85,9 @@ def _solve_position(args):
     only; rule options still apply when the text names no rule."""
     from ..game.position import Position    # start-up time: the game only when solving
     if not any("/" in h for h in args.hands):
-        return Position(args.hands, landlord=args.landlord, to_move=args.to_move, to_beat=args.to_beat,
-                        last_player=args.last, rules=_rules(args))
-    given = [o for o, v in (("--landlord", args.landlord != 0), ("--to-move", args.to_move is not None),
+        return Position(args.hands, landlord=0 if args.landlord is None else args.landlord, to_move=args.to_move,
+                        to_beat=args.to_beat, last_player=args.last, rules=_rules(args))
+    given = [o for o, v in (("--landlord", args.landlord is not None), ("--to-move", args.to_move is not None),
                             ("--to-beat", args.to_beat is not None), ("--last", args.last is not None)) if v]
     if given:
         raise DdzError(f"give the position as hands with options or as one line "

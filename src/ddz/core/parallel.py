@@ -44,6 +44,8 @@ def table_mb_option(text: str) -> float:
     :raises argparse.ArgumentTypeError: not such a number (argparse names the option).
     """
     try:
+        if not isinstance(text, str):       # argparse gives text; True or b"64" are not MiB
+            raise TypeError
         value = float(text)
     except (TypeError, ValueError):
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
@@ -87,10 +89,13 @@ def solving_processes(count: int) -> None:
     :param count: an int >= 1.
     :raises DdzError: ``count`` is not an int >= 1.
     """
-    if isinstance(count, bool) or not hasattr(count, "__index__") or \
-            not 1 <= count.__index__() <= _MAX_SOLVING_PROCESSES:
+    try:
+        n = None if isinstance(count, bool) else count.__index__()
+    except (AttributeError, TypeError):
+        n = None
+    if n is None or not 1 <= n <= _MAX_SOLVING_PROCESSES:
         raise DdzError(f"solving_processes takes an int from 1 to {_MAX_SOLVING_PROCESSES:,}, got {quote(count)}")
-    os.environ[SOLVING_PROCESSES_ENV] = str(count.__index__())
+    os.environ[SOLVING_PROCESSES_ENV] = str(n)
 
 
 def usable_cpus() -> int:

@@ -18,6 +18,8 @@ Only the one-deck, three-player game is supported: :func:`ddz.solve` (and
 
 from __future__ import annotations
 
+import math
+import numbers
 import time
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
@@ -62,11 +64,14 @@ def _check_flag(value: Any, name: str) -> bool:
 
 
 def _check_time(value: Any, name: str) -> Optional[float]:
+    """Seconds > 0 (any real number, numpy's included) as a float; ``None`` or infinity:
+    ``None``, no limit."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0 or value != value:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not value > 0 or value != value:
         raise DdzError(f"{name} must be a positive number of seconds or None, got {quote(value)}")
-    return float(value)
+    value = float(value)
+    return None if value == math.inf else value
 
 
 def _check_nodes(value: Any) -> Optional[int]:
@@ -465,11 +470,14 @@ def lost_at(record: Any, *, time_limit: Optional[float] = DEFAULT_MOVE_TIME_LIMI
 
     :param record: a hand record (``Game.to_record()``, docs/records.md; finished or
         not) or a :class:`ddz.Game` in or past its play phase.
-    :param time_limit: seconds per searched position (> 0, ``None``: no limit; default
-        :data:`DEFAULT_MOVE_TIME_LIMIT`).
-    :param budget: seconds for the whole record (> 0, ``None``: no limit; default
+    :param time_limit: seconds per searched position (> 0, ``None`` or infinity: no
+        limit; default :data:`DEFAULT_MOVE_TIME_LIMIT`).
+    :param budget: seconds for the whole record (> 0; default
         :data:`DEFAULT_RECORD_BUDGET`); once spent, the positions left are reported
-        unknown (``how="budget"``).
+        unknown (``how="budget"``). ``None`` (or infinity): no limit on the whole, so
+        each searched position gets ``time_limit`` and there is no second pass (the
+        second pass spends what a budget leaves; with none, a whole deal's search would
+        have no end).
     :param node_limit: positions per searched position (int > 0 or ``None``).
     :param table_mb: as :func:`ddz.solve`.
     :param cancel: ``None``, or a :class:`threading.Event` (anything with ``is_set()``):

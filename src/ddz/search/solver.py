@@ -20,6 +20,7 @@ time limit it refuses positions of more than :data:`PURE_PYTHON_MAX_CARDS` cards
 
 from __future__ import annotations
 
+import collections.abc
 import concurrent.futures
 import numbers
 import os
@@ -135,7 +136,7 @@ def _limit_arg(value, what: str, kind) -> Optional[float]:
     :data:`NO_NODE_LIMIT` / :data:`NO_TIME_LIMIT` and beyond mean none."""
     if value is None:
         return None
-    if isinstance(value, bool) or not (is_integer(value) if kind is int else isinstance(value, (int, float))):
+    if isinstance(value, bool) or not (is_integer(value) if kind is int else isinstance(value, numbers.Real)):
         raise DdzError(f"{what} must be {'an integer' if kind is int else 'a number'} or None, got {quote(value)}")
     if not value > 0 or value != value:
         raise DdzError(f"{what} must be positive, got {quote(value)}")
@@ -268,7 +269,8 @@ def solve_batch(positions, *, score: bool = False, all_moves: bool = False,
     :raises TableMemoryError: the table does not fit in memory.
     :raises KeyboardInterrupt: Ctrl-C (between positions, or inside a long search).
     """
-    if isinstance(positions, (str, bytes)) or not hasattr(positions, "__len__") or not hasattr(positions, "__getitem__"):
+    if isinstance(positions, (str, bytes, collections.abc.Mapping)) or not hasattr(positions, "__len__") or \
+            not hasattr(positions, "__getitem__"):
         raise DdzError(f"solve_batch() takes a sequence of ddz.Position, not {type(positions).__name__}")
     for name, flag in (("score", score), ("all_moves", all_moves)):
         if not isinstance(flag, bool):
@@ -352,7 +354,7 @@ def check_table_memory(table_mb: float, tables: int = 1) -> None:
 
 def _table_mb_arg(table_mb: Any) -> None:
     """:class:`DdzError` unless ``table_mb`` is a number of MiB from 1 to 2**20."""
-    if isinstance(table_mb, bool) or not isinstance(table_mb, numbers.Real) or not 1 <= table_mb <= MAX_TABLE_MB:
+    if isinstance(table_mb, bool) or not isinstance(table_mb, numbers.Real) or not 1 <= float(table_mb) <= MAX_TABLE_MB:
         raise DdzError(f"table_mb must be a number of MiB from 1 to {MAX_TABLE_MB}, got {quote(table_mb)}")
 
 
@@ -560,7 +562,7 @@ def _solve_reference(pos: Position, score, all_moves, node_limit, time_limit, t0
         if not all_moves:
             chosen = chosen[:1]
         line = []
-        p, v = pos, value
+        p = pos
         while not p.over and len(line) < _PV_MAX:
             rr = run(p)
             move = rr.best[0]

@@ -29,7 +29,7 @@ def _positive(kind):
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
         if not value > 0 or value != value or value == float("inf"):
-            raise argparse.ArgumentTypeError(f"must be > 0, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
         return value
     return parse
 
