@@ -109,6 +109,18 @@ def median_of(fn, repeat=5):
     return statistics.median(walls), statistics.median(cpus), r
 
 
+def least_per_call(fn, reps, rounds=15):
+    """Wall seconds a call of ``fn``: the least over ``rounds`` rounds of ``reps`` calls
+    (the round other jobs disturbed least)."""
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / reps)
+    return best
+
+
 def pct(values, q):
     """The ``q``-th percentile (nearest rank; ``inf`` entries, unsolved positions, sort last)."""
     if not values:
@@ -390,14 +402,7 @@ def small(path):
     pos12 = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == 12]
     one = Position(["33", "4"])
 
-    def per_call(fn, reps, rounds=15):
-        best = float("inf")
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            for _ in range(reps):
-                fn()
-            best = min(best, (time.perf_counter() - t0) / reps)
-        return best
+    per_call = least_per_call
 
     for p in pos12:
         solve(p)

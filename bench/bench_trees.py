@@ -109,14 +109,11 @@ def child_solver() -> None:
     rows = [json.loads(line) for line in found[0].read_text().splitlines() if line.strip()]
     out = {}
 
+    sys.path.insert(0, HERE)
+    from bench_solver import least_per_call     # noqa: E402  (imports ddz from PYTHONPATH)
+
     def per_call(fn, reps, rounds):
-        best = float("inf")
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            for _ in range(reps):
-                fn()
-            best = min(best, (time.perf_counter() - t0) / reps)
-        return best * 1e6
+        return least_per_call(fn, reps, rounds) * 1e6
 
     for cards, reps, rounds in ((12, 20, 15), (16, 5, 5), (20, 2, 5), (24, 1, 3), (28, 1, 3)):
         pos = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == cards]
