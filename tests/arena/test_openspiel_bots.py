@@ -2,20 +2,21 @@
 information state, and play every rule set legally."""
 
 import random
+import sys
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-
-import ddz  # noqa: E402
-from ddz.arena.openspiel import OpenSpielISMCTS, make_openspiel_bot, register_bots  # noqa: E402
-from ddz.search.bots import RandomBot, play_hand  # noqa: E402
+import ddz
+import ddz.envs
+from ddz.arena.openspiel import OpenSpielISMCTS, make_openspiel_bot, register_bots
+from ddz.search.bots import RandomBot, play_hand
 
 
 def _twin_games(seed):
     """Two games in the play phase where the seat to act knows the same (same
     observation) but the other hands differ."""
-    import ddz.envs.openspiel  # noqa: F401  (registers python_ddz)
+    pyspiel = pytest.importorskip("pyspiel")
+    import ddz.envs.openspiel  # noqa: F401  (registers python_ddz; needs pyspiel, checked above)
     game = pyspiel.load_game("python_ddz")
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -53,28 +54,47 @@ def test_same_information_state_same_action(kind):
 @pytest.mark.parametrize("rules", [ddz.Rules(), ddz.Rules(bidding="rob", doubling=True, first_bidder="face_up"),
                                    ddz.Rules.four_player()], ids=["default", "rob", "four"])
 def test_plays_a_hand_legally(kind, rules):
+    pytest.importorskip("pyspiel")
     bots = [make_openspiel_bot(kind, seed=1, simulations=8)] + [RandomBot(s) for s in range(rules.players - 1)]
     game = ddz.Game(rules, seed=11)
     play_hand(game, bots)
     assert game.phase is ddz.Phase.OVER
 
 
-def test_factories_and_registration():
-    bot = make_openspiel_bot("openspiel-ismcts", seed=3, seconds="0.02")
-    assert bot.kind == "ismcts" and bot.seconds == 0.02
-    assert OpenSpielISMCTS(seed=1).kind == "ismcts"
+class _Registry(dict):
+    def register(self, name, factory):
+        self[name] = factory
+
+
+def test_bad_options_and_registration_need_no_openspiel():
+    """A bad kind, option or budget is refused before OpenSpiel is loaded, and the names
+    are registered without it."""
     with pytest.raises(ddz.DdzError):
         make_openspiel_bot("alphazero")
     with pytest.raises(ddz.DdzError):
         make_openspiel_bot("mcts", budget=1)
     with pytest.raises(ddz.DdzError):
         make_openspiel_bot("mcts", seconds=-1)
-
-    class Registry(dict):
-        def register(self, name, factory):
-            self[name] = factory
-
-    reg = Registry()
+    reg = _Registry()
     register_bots(reg)
     assert sorted(reg) == ["openspiel-ismcts", "openspiel-mcts"]
+
+
+def test_a_bot_without_openspiel_is_a_named_error(monkeypatch):
+    """Where open_spiel is not installed (simulated: pyspiel blocked, python_ddz's module
+    unloaded), making a bot is a DdzError that says what to install."""
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    monkeypatch.delitem(sys.modules, "ddz.envs.openspiel", raising=False)
+    monkeypatch.delattr(ddz.envs, "openspiel", raising=False)
+    with pytest.raises(ddz.DdzError, match="openspiel-ismcts needs OpenSpiel: pip install open_spiel"):
+        make_openspiel_bot("openspiel-ismcts", seed=3)
+
+
+def test_factories_and_registration():
+    pytest.importorskip("pyspiel")
+    bot = make_openspiel_bot("openspiel-ismcts", seed=3, seconds="0.02")
+    assert bot.kind == "ismcts" and bot.seconds == 0.02
+    assert OpenSpielISMCTS(seed=1).kind == "ismcts"
+    reg = _Registry()
+    register_bots(reg)
     assert reg["openspiel-mcts"](seed=2, seconds="0.5").seconds == 0.5
