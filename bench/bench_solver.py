@@ -402,8 +402,6 @@ def small(path):
     pos12 = [Position([r["landlord"], r["farmer"]]) for r in rows if r["cards"] == 12]
     one = Position(["33", "4"])
 
-    per_call = least_per_call
-
     for p in pos12:
         solve(p)
     print("Per-call wall time, the least of 15 rounds (the rounds the other jobs disturbed least); "
@@ -411,19 +409,19 @@ def small(path):
           "position solved 20 times in a row.\n")
     print("| what | µs |")
     print("|---|---:|")
-    med = statistics.median(per_call(lambda p=p: solve(p), 20) for p in pos12)
+    med = statistics.median(least_per_call(lambda p=p: solve(p), 20) for p in pos12)
     print(f"| `solve`, 12 cards, median | **{med * 1e6:.2f}** |")
-    med0 = statistics.median(per_call(lambda p=p: solve(p, pv_plies=0), 20) for p in pos12)
+    med0 = statistics.median(least_per_call(lambda p=p: solve(p, pv_plies=0), 20) for p in pos12)
     print(f"| `solve(pv_plies=0)`, 12 cards, median | {med0 * 1e6:.2f} |")
     srch = statistics.median(min(solve(p).search_seconds for _ in range(20)) for p in pos12)
     print(f"| its `search_seconds`, median | {srch * 1e6:.2f} |")
-    print(f"| `solve`, one-node position `33/4` | **{per_call(lambda: solve(one), 1000) * 1e6:.2f}** |")
+    print(f"| `solve`, one-node position `33/4` | **{least_per_call(lambda: solve(one), 1000) * 1e6:.2f}** |")
     big = pos12 * 10
     for pv in (None, 0):
-        t = per_call(lambda: ddz.solve_batch(big, pv_plies=pv), 1, 7) / len(big)
+        t = least_per_call(lambda: ddz.solve_batch(big, pv_plies=pv), 1, 7) / len(big)
         print(f"| `solve_batch` of 1,000 12-card positions (each distinct from the last), pv_plies={pv}, per position | "
               f"**{t * 1e6:.2f}** |")
-    t = per_call(lambda: [solve(p) for p in big], 1, 7) / len(big)
+    t = least_per_call(lambda: [solve(p) for p in big], 1, 7) / len(big)
     print(f"| the same 1,000 by `solve` one by one, per position | {t * 1e6:.2f} |")
     print(f"\nload average at the end {load_line():.2f}\n")
 
